@@ -1,0 +1,54 @@
+# The one build entry point. Delegates to CMake (C++ core), and later Maven and pip.
+#   make demo   build, then run the main job
+#   make test   build, then run every test (plain, ASan+UBSan, TSan, emulated-NUMA VM)
+#   make bench  build, then run the benchmarks (tables on stdout, JSON in build/bench-results)
+.DEFAULT_GOAL := build
+.PHONY: build demo test test-unit test-asan test-tsan test-vm bench clean check-tools
+
+JOBS    ?= $(shell nproc)
+BUILD   ?= build
+CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+CTEST_FLAGS := --output-on-failure --no-tests=error -j $(JOBS)
+
+check-tools:
+	@scripts/check-tools.sh
+
+# configure DIR EXTRA-CMAKE-ARGS
+define configure
+	@test -f $(1)/CMakeCache.txt || cmake -S . -B $(1) $(CMAKE_GEN) $(2) >/dev/null
+endef
+
+build: check-tools
+	$(call configure,$(BUILD),-DCMAKE_BUILD_TYPE=Release)
+	@cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	@scripts/demo.sh $(BUILD)
+
+test: test-unit test-asan test-tsan test-vm
+	@echo "make test: all suites passed"
+
+test-unit: build
+	@echo "== unit tests (Release)"
+	@cd $(BUILD) && ctest $(CTEST_FLAGS)
+
+test-asan: check-tools
+	@echo "== unit tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+	$(call configure,$(BUILD)-asan,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSMARTARRAYS_SANITIZE=address -DSMARTARRAYS_BENCH=OFF)
+	@cmake --build $(BUILD)-asan -j $(JOBS)
+	@cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest $(CTEST_FLAGS)
+
+test-tsan: check-tools
+	@echo "== os, array, runtime and C ABI tests under ThreadSanitizer"
+	$(call configure,$(BUILD)-tsan,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSMARTARRAYS_SANITIZE=thread -DSMARTARRAYS_BENCH=OFF)
+	@cmake --build $(BUILD)-tsan -j $(JOBS)
+	@cd $(BUILD)-tsan && TSAN_OPTIONS=halt_on_error=1 ctest $(CTEST_FLAGS) -L 'os|array|runtime|capi'
+
+test-vm: build
+	@tests/vm/run-placement-tests.sh $(BUILD)
+
+bench: build
+	@scripts/bench.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan

@@ -1,0 +1,36 @@
+// Owns the one exception type of the C++ API and the error codes it shares with the C ABI.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace smartarrays {
+
+/// Why an operation failed; the numeric values are the C ABI's sa_status codes.
+enum class ErrorCode : std::int32_t {
+  invalid_argument = 1,  ///< bad option, bit width, node, spec, or a value too wide for the array
+  out_of_range = 2,      ///< index or range past the end
+  out_of_memory = 3,     ///< the kernel refused memory (ENOMEM) or a size overflows
+  os_error = 4,          ///< a system call failed for another reason (mbind refused, ...)
+  unsupported = 5,       ///< the request is valid but this build or machine cannot serve it
+  cancelled = 6,         ///< a parallel loop was cancelled
+  internal = 7,          ///< a bug: an invariant of the library did not hold
+};
+
+/// The exception thrown by every smartarrays C++ API; the message names the offending value.
+class Error : public std::runtime_error {
+ public:
+  /// An error with a code and a message that names what was wrong.
+  Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  /// The category of the failure.
+  ErrorCode code() const noexcept { return code_; }
+
+ private:
+  ErrorCode code_;
+};
+
+/// Throws Error(code, message); a function so hot paths keep the throw out of line.
+[[noreturn]] inline void throw_error(ErrorCode code, const std::string& message) { throw Error(code, message); }
+
+}  // namespace smartarrays

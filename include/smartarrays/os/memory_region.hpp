@@ -1,0 +1,65 @@
+// Owns mmap-backed memory regions with a NUMA policy applied before first touch, pre-faulted at
+// allocation, and the pages-per-node query (move_pages in query mode).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace smartarrays::os {
+
+/// Where the pages of a region go (DESIGN.md §4).
+enum class MemoryPolicy {
+  os_default,   ///< no policy: first touch decides
+  bind,         ///< every page on nodes[0] (MPOL_BIND)
+  interleave,   ///< pages round-robin over nodes (MPOL_INTERLEAVE); empty nodes = all memory nodes
+  partition,    ///< contiguous page-aligned stripes, stripe k bound to nodes[k]; empty = all memory nodes
+};
+
+/// How to allocate a region. Node ids are logical (see Topology); fake nodes map to their os_node.
+struct RegionOptions {
+  MemoryPolicy policy = MemoryPolicy::os_default;
+  std::vector<int> nodes;   ///< logical nodes the policy uses
+  bool huge_pages = false;  ///< MADV_HUGEPAGE when true, MADV_NOHUGEPAGE when false
+};
+
+/// A pre-faulted, zero-filled, page-aligned anonymous mapping; move-only; unmapped on destruction.
+class MemoryRegion {
+ public:
+  MemoryRegion() = default;
+  /// Maps bytes (> 0), applies the policy, pre-faults every page; throws Error, leaks nothing.
+  static MemoryRegion allocate(std::size_t bytes, const RegionOptions& options);
+
+  MemoryRegion(MemoryRegion&& other) noexcept;
+  MemoryRegion& operator=(MemoryRegion&& other) noexcept;
+  MemoryRegion(const MemoryRegion&) = delete;
+  MemoryRegion& operator=(const MemoryRegion&) = delete;
+  ~MemoryRegion();
+
+  /// Start of the region (page aligned), nullptr when empty.
+  void* data() const noexcept { return data_; }
+  /// Bytes requested.
+  std::size_t size() const noexcept { return size_; }
+  /// Bytes mapped (size rounded up to the page or huge-page size).
+  std::size_t mapped_bytes() const noexcept { return mapped_; }
+  /// The options the region was made with.
+  const RegionOptions& options() const noexcept { return options_; }
+  /// Pages of the region on each kernel node, index = os node id (move_pages query mode).
+  std::vector<std::uint64_t> pages_per_node() const;
+  /// Logical node of stripe k for a partitioned region, and the stripe's byte range.
+  struct Stripe { int node; std::size_t begin; std::size_t end; };
+  /// The stripes of a partitioned region (one whole-region stripe otherwise, node -1).
+  const std::vector<Stripe>& stripes() const noexcept { return stripes_; }
+
+  /// The base page size of the machine.
+  static std::size_t page_size() noexcept;
+
+ private:
+  void* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t mapped_ = 0;
+  RegionOptions options_;
+  std::vector<Stripe> stripes_;
+};
+
+}  // namespace smartarrays::os

@@ -1,0 +1,83 @@
+// Owns the machine's NUMA topology as the library sees it: nodes, their usable CPUs and memory,
+// distances, the calling thread's node, and the injectable fake topology (SMARTARRAYS_TOPOLOGY).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace smartarrays::os {
+
+/// One NUMA node as the library uses it (logical ids are dense: 0..node_count()-1).
+struct Node {
+  int id = 0;                    ///< logical node id
+  int os_node = 0;               ///< kernel node that backs this node's memory (differs only when fake)
+  std::vector<int> cpus;         ///< usable CPUs: the node's cpulist intersected with the affinity mask
+  std::uint64_t memory_total = 0;  ///< bytes of memory on the node (0 for a memoryless node)
+  std::uint64_t memory_free = 0;   ///< bytes free when the topology was read
+};
+
+/// An immutable snapshot of the topology: real (sysfs ∩ affinity) or fake (from a spec).
+class Topology {
+ public:
+  /// Reads /sys/devices/system/node and intersects CPUs with the process affinity mask.
+  static Topology from_system();
+  /// Builds a fake topology from a spec ("nodes=N" or "cpus=0-1;2-3;;4") over a real one.
+  static Topology from_spec(std::string_view spec, const Topology& real);
+
+  /// Number of logical nodes.
+  std::size_t node_count() const noexcept { return nodes_.size(); }
+  /// Node i (0 <= i < node_count()).
+  const Node& node(std::size_t i) const { return nodes_.at(i); }
+  /// All nodes in id order.
+  const std::vector<Node>& nodes() const noexcept { return nodes_; }
+  /// SLIT distance between two logical nodes (10 = local).
+  std::uint32_t distance(std::size_t from, std::size_t to) const;
+  /// True when injected by spec rather than read from the machine.
+  bool is_fake() const noexcept { return fake_; }
+  /// The spec a fake topology was built from ("" when real).
+  const std::string& spec() const noexcept { return spec_; }
+  /// First logical node whose CPU list holds cpu, or -1.
+  int node_of_cpu(int cpu) const noexcept;
+  /// Every usable CPU, ascending, without duplicates.
+  std::vector<int> all_cpus() const;
+  /// Logical ids of nodes that have memory.
+  std::vector<int> memory_nodes() const;
+  /// Logical ids of nodes that have usable CPUs.
+  std::vector<int> cpu_nodes() const;
+  /// Throws Error(invalid_argument) unless node is a logical node with memory.
+  void check_memory_node(int node) const;
+
+ private:
+  std::vector<Node> nodes_;
+  std::vector<std::uint32_t> distances_;  // node_count() x node_count(), row-major
+  bool fake_ = false;
+  std::string spec_;
+};
+
+/// The process-wide topology: SMARTARRAYS_TOPOLOGY if set, else the system's; read once, thread-safe.
+/// The reference stays valid for the life of the process, even after set_fake_topology().
+const Topology& topology();
+
+/// Replaces the process-wide topology with a fake one built from spec; "" restores the real one.
+/// Meant for tests and tools; call it while no other thread uses the library.
+void set_fake_topology(std::string_view spec);
+
+/// The calling thread's logical node: the node it was pinned to through this library, else the
+/// node of the CPU it runs on; cached per thread (refreshed when it is pinned or the topology changes).
+int current_node();
+
+/// Pins the calling thread to the usable CPUs of a logical node; current_node() then returns node.
+void pin_current_thread_to_node(int node);
+
+/// Pins the calling thread to one CPU; current_node() becomes that CPU's (first) node.
+void pin_current_thread_to_cpu(int cpu);
+
+/// Restores the calling thread's affinity to every usable CPU and forgets its pinned node.
+void unpin_current_thread();
+
+/// The CPU the calling thread runs on now (sched_getcpu).
+int current_cpu();
+
+}  // namespace smartarrays::os
