@@ -46,9 +46,13 @@ class MemoryRegion {
   const RegionOptions& options() const noexcept { return options_; }
   /// Pages of the region on each kernel node, index = os node id (move_pages query mode).
   std::vector<std::uint64_t> pages_per_node() const;
+  /// Pages of bytes [begin, end) of the region (widened to whole pages) on each kernel node;
+  /// throws Error(out_of_range) unless begin <= end <= mapped_bytes().
+  std::vector<std::uint64_t> pages_per_node(std::size_t begin, std::size_t end) const;
   /// Logical node of stripe k for a partitioned region, and the stripe's byte range.
   struct Stripe { int node; std::size_t begin; std::size_t end; };
-  /// The stripes of a partitioned region (one whole-region stripe otherwise, node -1).
+  /// The stripes of a partitioned region (one whole-region stripe otherwise, node -1); byte
+  /// offsets from data(), aligned to the page (or huge page), the last one ending at mapped_bytes().
   const std::vector<Stripe>& stripes() const noexcept { return stripes_; }
 
   /// The base page size of the machine.

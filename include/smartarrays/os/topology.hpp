@@ -25,6 +25,9 @@ class Topology {
   static Topology from_system();
   /// Builds a fake topology from a spec ("nodes=N" or "cpus=0-1;2-3;;4") over a real one.
   static Topology from_spec(std::string_view spec, const Topology& real);
+  /// Builds a real (non-fake) topology from parts: ids must be 0..n-1; distances n*n row-major,
+  /// or empty for 10 local / 20 remote. CPU lists are sorted and deduplicated. For tests and tools.
+  static Topology from_nodes(std::vector<Node> nodes, std::vector<std::uint32_t> distances = {});
 
   /// Number of logical nodes.
   std::size_t node_count() const noexcept { return nodes_.size(); }
@@ -46,12 +49,15 @@ class Topology {
   std::vector<int> memory_nodes() const;
   /// Logical ids of nodes that have usable CPUs.
   std::vector<int> cpu_nodes() const;
+  /// Throws Error(invalid_argument) unless node is a logical node ("node 5 does not exist ...").
+  void check_node(long long node) const;
   /// Throws Error(invalid_argument) unless node is a logical node with memory.
   void check_memory_node(int node) const;
 
  private:
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> distances_;  // node_count() x node_count(), row-major
+  std::vector<int> cpu_to_node_;          // first node of each CPU (-1 = none): current_node() is O(1)
   bool fake_ = false;
   std::string spec_;
 };

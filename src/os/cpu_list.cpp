@@ -1,0 +1,74 @@
+// Owns parsing and formatting of the kernel's CPU list syntax.
+#include "os/cpu_list.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include "smartarrays/error.hpp"
+
+namespace smartarrays::os {
+namespace {
+
+// The kernel caps CPU ids far below this; the cap keeps a typo from allocating a huge table.
+constexpr int kMaxCpu = 1 << 16;
+
+std::string_view trim(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t\n");
+  if (first == std::string_view::npos) return {};
+  const auto last = s.find_last_not_of(" \t\n");
+  return s.substr(first, last - first + 1);
+}
+
+int parse_cpu(std::string_view item, std::string_view text) {
+  int cpu = -1;
+  const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), cpu);
+  if (item.empty() || ec != std::errc() || end != item.data() + item.size() || cpu < 0 || cpu >= kMaxCpu) {
+    std::string message = "'";
+    message.append(item).append("' in cpu list '").append(text).append("' is not a CPU number (0..");
+    throw_error(ErrorCode::invalid_argument, message + std::to_string(kMaxCpu - 1) + ")");
+  }
+  return cpu;
+}
+
+}  // namespace
+
+std::vector<int> parse_cpu_list(std::string_view text) {
+  const std::string_view list = trim(text);
+  std::vector<int> cpus;
+  if (list.empty()) return cpus;
+  std::size_t pos = 0;
+  while (pos <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', pos), list.size());
+    const std::string_view item = list.substr(pos, comma - pos);
+    if (item.empty()) {
+      throw_error(ErrorCode::invalid_argument, "empty item in cpu list '" + std::string(list) + "'");
+    }
+    const std::size_t dash = item.find('-');
+    const int first = parse_cpu(item.substr(0, dash), list);
+    const int last = dash == std::string_view::npos ? first : parse_cpu(item.substr(dash + 1), list);
+    if (last < first) {
+      throw_error(ErrorCode::invalid_argument,
+                  "range '" + std::string(item) + "' in cpu list '" + std::string(list) + "' is reversed");
+    }
+    for (int cpu = first; cpu <= last; ++cpu) cpus.push_back(cpu);
+    pos = comma + 1;
+  }
+  std::sort(cpus.begin(), cpus.end());
+  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+  return cpus;
+}
+
+std::string format_cpu_list(const std::vector<int>& cpus) {
+  std::string out;
+  for (std::size_t i = 0; i < cpus.size();) {
+    std::size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += std::to_string(cpus[i]);
+    if (j > i) out += '-' + std::to_string(cpus[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace smartarrays::os

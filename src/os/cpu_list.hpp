@@ -1,0 +1,18 @@
+// Owns the kernel's CPU list syntax ("0-3,8,10-11"), shared by sysfs cpulist files and the fake
+// topology spec.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace smartarrays::os {
+
+/// Parses a CPU list; "" (or only whitespace) is the empty list. Throws Error(invalid_argument)
+/// naming the bad item. The result is ascending without duplicates.
+std::vector<int> parse_cpu_list(std::string_view text);
+
+/// Formats ascending CPUs as a CPU list with ranges ("0-3,8"); "" for no CPUs.
+std::string format_cpu_list(const std::vector<int>& cpus);
+
+}  // namespace smartarrays::os

@@ -1,0 +1,187 @@
+// Owns allocating memory regions: mmap, THP advice, the NUMA policy applied before first touch,
+// and pre-faulting, with every error path unmapping what it mapped.
+#include "smartarrays/os/memory_region.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "os/byte_size.hpp"
+#include "os/syscalls.hpp"
+#include "smartarrays/error.hpp"
+#include "smartarrays/os/topology.hpp"
+
+namespace smartarrays::os {
+namespace {
+
+// The x86-64 transparent huge page; THP only backs ranges aligned to it.
+constexpr std::size_t kHugePageSize = std::size_t{2} << 20;
+
+[[noreturn]] void fail_errno(int err, const std::string& what) {
+  throw_error(err == ENOMEM ? ErrorCode::out_of_memory : ErrorCode::os_error, what + ": " + std::strerror(err));
+}
+
+// Unmaps on scope exit unless released.
+class Mapping {
+ public:
+  Mapping(void* base, std::size_t bytes) noexcept : base_(base), bytes_(bytes) {}
+  Mapping(const Mapping&) = delete;
+  Mapping& operator=(const Mapping&) = delete;
+  ~Mapping() {
+    if (base_ != nullptr) ::munmap(base_, bytes_);
+  }
+  char* base() const noexcept { return static_cast<char*>(base_); }
+  void* release() noexcept { return std::exchange(base_, nullptr); }
+
+ private:
+  void* base_;
+  std::size_t bytes_;
+};
+
+// Maps bytes (a multiple of alignment) starting at a multiple of alignment.
+Mapping map_aligned(std::size_t bytes, std::size_t alignment) {
+  const std::size_t slack = alignment > MemoryRegion::page_size() ? alignment : 0;
+  if (bytes > SIZE_MAX - slack) {
+    throw_error(ErrorCode::out_of_memory, "cannot map " + format_bytes(bytes) + ": the size overflows");
+  }
+  void* raw = ::mmap(nullptr, bytes + slack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) fail_errno(errno, "cannot map " + format_bytes(bytes));
+  const auto start = reinterpret_cast<std::uintptr_t>(raw);
+  const std::uintptr_t aligned = (start + alignment - 1) / alignment * alignment;
+  const std::size_t head = aligned - start;
+  if (head > 0) ::munmap(raw, head);
+  if (slack - head > 0) ::munmap(reinterpret_cast<void*>(aligned + bytes), slack - head);
+  return Mapping(reinterpret_cast<void*>(aligned), bytes);
+}
+
+// The logical nodes the policy places pages on, validated before anything is mapped.
+std::vector<int> policy_nodes(const RegionOptions& options, const Topology& topo) {
+  if (options.policy == MemoryPolicy::os_default) return {};
+  if (options.policy == MemoryPolicy::bind && options.nodes.empty()) {
+    throw_error(ErrorCode::invalid_argument, "the bind policy needs a node (RegionOptions::nodes is empty)");
+  }
+  std::vector<int> nodes = options.nodes.empty() ? topo.memory_nodes() : options.nodes;
+  for (int node : nodes) topo.check_memory_node(node);
+  if (options.policy == MemoryPolicy::bind) nodes.resize(1);
+  return nodes;
+}
+
+// Partition stripes split the region's units (pages or huge pages) as evenly as possible.
+std::vector<MemoryRegion::Stripe> plan_stripes(const RegionOptions& options, const std::vector<int>& nodes,
+                                               std::size_t mapped, std::size_t unit) {
+  if (options.policy != MemoryPolicy::partition) return {{-1, 0, mapped}};
+  const std::size_t units = mapped / unit;
+  const std::size_t count = nodes.size();
+  std::vector<MemoryRegion::Stripe> stripes;
+  for (std::size_t k = 0; k < count; ++k) {
+    stripes.push_back({nodes[k], units * k / count * unit, units * (k + 1) / count * unit});
+  }
+  return stripes;
+}
+
+void bind_range(char* base, std::size_t bytes, int mode, const std::vector<int>& nodes, const Topology& topo) {
+  sys::NodeMask mask;
+  std::string kernel_nodes;
+  for (int node : nodes) {
+    const int os_node = topo.node(static_cast<std::size_t>(node)).os_node;
+    mask.add(os_node);
+    if (!kernel_nodes.empty()) kernel_nodes += ',';
+    kernel_nodes += std::to_string(os_node);
+  }
+  // No pages exist yet, so MPOL_MF_STRICT costs nothing and catches a policy the kernel bent.
+  if (sys::mbind(base, bytes, mode, mask, MPOL_MF_STRICT) != 0) {
+    fail_errno(errno, std::string("mbind(") + (mode == MPOL_BIND ? "MPOL_BIND" : "MPOL_INTERLEAVE") +
+                          ", kernel nodes " + kernel_nodes + ") of " + format_bytes(bytes) + " refused");
+  }
+}
+
+void prefault(char* base, std::size_t bytes) {
+  if (::madvise(base, bytes, MADV_POPULATE_WRITE) == 0) return;
+  if (errno != EINVAL) fail_errno(errno, "cannot pre-fault " + format_bytes(bytes));
+  // Kernels before 5.14 lack MADV_POPULATE_WRITE; writing the zero a fresh page already holds
+  // faults it in under the range's policy.
+  const std::size_t page = MemoryRegion::page_size();
+  volatile char* bytes_view = base;
+  for (std::size_t offset = 0; offset < bytes; offset += page) bytes_view[offset] = 0;
+}
+
+void unmap(void* data, std::size_t mapped) noexcept {
+  if (data != nullptr) ::munmap(data, mapped);
+}
+
+}  // namespace
+
+std::size_t MemoryRegion::page_size() noexcept {
+  static const std::size_t size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+MemoryRegion MemoryRegion::allocate(std::size_t bytes, const RegionOptions& options) {
+  if (bytes == 0) throw_error(ErrorCode::invalid_argument, "a memory region needs at least 1 byte, got 0");
+  const std::size_t unit = options.huge_pages ? kHugePageSize : page_size();
+  if (bytes > SIZE_MAX - (unit - 1)) {
+    throw_error(ErrorCode::out_of_memory, "cannot map " + std::to_string(bytes) + " bytes: the size overflows");
+  }
+  const std::size_t mapped = (bytes + unit - 1) / unit * unit;
+  const Topology& topo = topology();
+  const std::vector<int> nodes = policy_nodes(options, topo);
+  std::vector<Stripe> stripes = plan_stripes(options, nodes, mapped, unit);
+
+  Mapping mapping = map_aligned(mapped, unit);
+  // THP advice is a preference: a kernel built without THP refuses it, and base pages still work.
+  ::madvise(mapping.base(), mapped, options.huge_pages ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+  switch (options.policy) {
+    case MemoryPolicy::os_default:
+      break;
+    case MemoryPolicy::bind:
+      bind_range(mapping.base(), mapped, MPOL_BIND, nodes, topo);
+      break;
+    case MemoryPolicy::interleave:
+      bind_range(mapping.base(), mapped, MPOL_INTERLEAVE, nodes, topo);
+      break;
+    case MemoryPolicy::partition:
+      for (const Stripe& stripe : stripes) {
+        if (stripe.end > stripe.begin) {
+          bind_range(mapping.base() + stripe.begin, stripe.end - stripe.begin, MPOL_BIND, {stripe.node}, topo);
+        }
+      }
+      break;
+  }
+  prefault(mapping.base(), mapped);
+
+  MemoryRegion region;
+  region.size_ = bytes;
+  region.mapped_ = mapped;
+  region.options_ = options;
+  region.stripes_ = std::move(stripes);
+  region.data_ = mapping.release();
+  return region;
+}
+
+MemoryRegion::MemoryRegion(MemoryRegion&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)),
+      mapped_(std::exchange(other.mapped_, 0)),
+      options_(std::exchange(other.options_, {})),
+      stripes_(std::exchange(other.stripes_, {})) {}
+
+MemoryRegion& MemoryRegion::operator=(MemoryRegion&& other) noexcept {
+  if (this != &other) {
+    unmap(data_, mapped_);
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+    mapped_ = std::exchange(other.mapped_, 0);
+    options_ = std::exchange(other.options_, {});
+    stripes_ = std::exchange(other.stripes_, {});
+  }
+  return *this;
+}
+
+MemoryRegion::~MemoryRegion() { unmap(data_, mapped_); }
+
+}  // namespace smartarrays::os
