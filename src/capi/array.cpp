@@ -1,0 +1,199 @@
+// Owns the sa_array entry points of the C ABI: argument checks and translation to SmartArray, nothing more.
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "capi/guard.hpp"
+#include "smartarrays.h"
+#include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/codec/bitpack.hpp"
+
+// The opaque handle: one SmartArray on the C++ heap.
+struct sa_array {
+  smartarrays::SmartArray array;
+};
+
+namespace {
+
+using smartarrays::ArrayOptions;
+using smartarrays::ErrorCode;
+using smartarrays::Placement;
+using smartarrays::SmartArray;
+using smartarrays::throw_error;
+using smartarrays::capi::guarded;
+using smartarrays::capi::guarded_value;
+using smartarrays::capi::require;
+
+// The Java and Python bindings lay this struct out by hand; its shape is part of the ABI.
+static_assert(sizeof(sa_placement) == 4);
+static_assert(offsetof(sa_options, placement) == 0 && offsetof(sa_options, node) == 4 &&
+              offsetof(sa_options, bits) == 8 && offsetof(sa_options, huge_pages) == 12 &&
+              offsetof(sa_options, nodes) == 16 && offsetof(sa_options, node_count) == 24 &&
+              sizeof(sa_options) == 32);
+
+ArrayOptions to_array_options(const sa_options* o) {
+  ArrayOptions options;
+  if (o == nullptr) return options;
+  const int placement = static_cast<int>(o->placement);
+  if (placement < SA_OS_DEFAULT || placement > SA_PARTITIONED) {
+    throw_error(ErrorCode::invalid_argument,
+                "options->placement " + std::to_string(placement) + " is not an sa_placement (0..4)");
+  }
+  options.placement = static_cast<Placement>(placement);
+  options.node = o->node;
+  options.bits = o->bits;
+  options.huge_pages = o->huge_pages != 0;
+  if (o->node_count > 0) {
+    require(o->nodes, "options->nodes (with node_count > 0)");
+    options.nodes.assign(o->nodes, o->nodes + o->node_count);
+  }
+  return options;
+}
+
+const SmartArray& array_of(const sa_array* a) {
+  require(a, "a");
+  return a->array;
+}
+
+}  // namespace
+
+extern "C" {
+
+void sa_options_init(sa_options* o) {
+  if (o == nullptr) return;
+  *o = sa_options{SA_OS_DEFAULT, 0, 0, 0, nullptr, 0};
+}
+
+sa_status sa_array_from_u64(const uint64_t* values, uint64_t n, const sa_options* o, sa_array** out) {
+  return guarded(__func__, [&] {
+    require(out, "out");
+    if (n > 0) require(values, "values (with n > 0)");
+    const ArrayOptions options = to_array_options(o);
+    *out = new sa_array{SmartArray::from_values(std::span<const std::uint64_t>(values, n), options)};
+  });
+}
+
+sa_status sa_array_from_u32(const uint32_t* values, uint64_t n, const sa_options* o, sa_array** out) {
+  return guarded(__func__, [&] {
+    require(out, "out");
+    if (n > 0) require(values, "values (with n > 0)");
+    const ArrayOptions options = to_array_options(o);
+    *out = new sa_array{SmartArray::from_values(std::span<const std::uint32_t>(values, n), options)};
+  });
+}
+
+sa_status sa_array_alloc(uint64_t n, const sa_options* o, sa_array** out) {
+  return guarded(__func__, [&] {
+    require(out, "out");
+    *out = new sa_array{SmartArray::allocate(n, to_array_options(o))};
+  });
+}
+
+void sa_array_free(sa_array* a) { delete a; }
+
+uint64_t sa_array_length(const sa_array* a) {
+  return guarded_value<uint64_t>(__func__, 0, [&] { return array_of(a).length(); });
+}
+
+uint32_t sa_array_bits(const sa_array* a) {
+  return guarded_value<uint32_t>(__func__, 0, [&] { return array_of(a).bits(); });
+}
+
+sa_placement sa_array_placement(const sa_array* a) {
+  return guarded_value<sa_placement>(__func__, SA_OS_DEFAULT,
+                                     [&] { return static_cast<sa_placement>(array_of(a).placement()); });
+}
+
+uint32_t sa_array_replicas(const sa_array* a) {
+  return guarded_value<uint32_t>(__func__, 0, [&] { return static_cast<uint32_t>(array_of(a).replicas()); });
+}
+
+uint64_t sa_array_memory_bytes(const sa_array* a) {
+  return guarded_value<uint64_t>(__func__, 0, [&] { return array_of(a).memory_bytes(); });
+}
+
+uint32_t sa_array_local_replica(const sa_array* a) {
+  return guarded_value<uint32_t>(__func__, 0,
+                                 [&] { return static_cast<uint32_t>(array_of(a).local_replica_index()); });
+}
+
+sa_status sa_array_get(const sa_array* a, uint64_t i, uint64_t* out) {
+  return guarded(__func__, [&] {
+    const SmartArray& array = array_of(a);
+    require(out, "out");
+    *out = array.get(i);
+  });
+}
+
+sa_status sa_array_set(sa_array* a, uint64_t i, uint64_t v) {
+  return guarded(__func__, [&] {
+    require(a, "a");
+    a->array.init(i, v);
+  });
+}
+
+sa_status sa_array_decode(const sa_array* a, uint64_t start, uint64_t n, uint64_t* out) {
+  return guarded(__func__, [&] {
+    const SmartArray& array = array_of(a);
+    if (n > 0) require(out, "out (with n > 0)");
+    array.decode(start, n, out);
+  });
+}
+
+sa_status sa_array_unpack_chunk(const sa_array* a, uint64_t chunk, uint64_t* out) {
+  return guarded(__func__, [&] {
+    const SmartArray& array = array_of(a);
+    require(out, "out");
+    array.unpack(chunk, out);
+  });
+}
+
+sa_status sa_array_sum(const sa_array* a, uint64_t* out) {
+  return guarded(__func__, [&] {
+    const SmartArray& array = array_of(a);
+    require(out, "out");
+    *out = array.sum();
+  });
+}
+
+sa_status sa_array_sum_range(const sa_array* a, uint64_t start, uint64_t n, uint64_t* out) {
+  return guarded(__func__, [&] {
+    const SmartArray& array = array_of(a);
+    require(out, "out");
+    *out = array.sum(start, n);
+  });
+}
+
+sa_status sa_array_words(const sa_array* a, uint32_t replica, const uint64_t** words, uint64_t* nwords) {
+  return guarded(__func__, [&] {
+    const SmartArray& array = array_of(a);
+    require(words, "words");
+    require(nwords, "nwords");
+    const std::uint64_t* data = array.replica(replica);
+    *words = data;
+    *nwords = array.words_per_replica();
+  });
+}
+
+sa_status sa_array_pages_per_node(const sa_array* a, uint32_t replica, uint64_t* counts, uint32_t max_nodes) {
+  return guarded(__func__, [&] {
+    const SmartArray& array = array_of(a);
+    if (max_nodes > 0) require(counts, "counts (with max_nodes > 0)");
+    array.replica(replica);
+    const std::vector<std::vector<std::uint64_t>> all = array.pages_per_node();
+    const std::vector<std::uint64_t>& pages = all[replica];
+    for (std::size_t node = max_nodes; node < pages.size(); ++node) {
+      if (pages[node] != 0) {
+        throw_error(ErrorCode::out_of_range, std::to_string(pages[node]) + " pages on kernel node " +
+                                                 std::to_string(node) + " but counts holds only " +
+                                                 std::to_string(max_nodes) + " nodes");
+      }
+    }
+    for (std::size_t node = 0; node < max_nodes; ++node) counts[node] = node < pages.size() ? pages[node] : 0;
+  });
+}
+
+uint32_t sa_min_bits(uint64_t max) { return smartarrays::codec::min_bits(max); }
+
+}  // extern "C"
