@@ -1,0 +1,284 @@
+// Owns the worker threads: placing them by policy, the job hand-off (one loop at a time, workers
+// parked on an atomic generation counter), inline execution of nested loops, and clean shutdown.
+#include "smartarrays/runtime/thread_pool.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <system_error>
+#include <thread>
+
+#include "smartarrays/error.hpp"
+#include "smartarrays/os/topology.hpp"
+
+namespace smartarrays::runtime {
+
+namespace {
+
+// The body currently running on this thread (a pool worker's, or an inline nested loop's).
+thread_local const WorkerContext* current_context = nullptr;
+
+// Restores current_context when a body returns or throws.
+class ContextScope {
+ public:
+  explicit ContextScope(const WorkerContext* context) noexcept : saved_(current_context) { current_context = context; }
+  ~ContextScope() { current_context = saved_; }
+  ContextScope(const ContextScope&) = delete;
+  ContextScope& operator=(const ContextScope&) = delete;
+
+ private:
+  const WorkerContext* saved_;
+};
+
+constexpr std::size_t max_threads = 4096;
+
+}  // namespace
+
+const char* to_string(PinPolicy policy) noexcept {
+  switch (policy) {
+    case PinPolicy::none: return "none";
+    case PinPolicy::sparse: return "sparse";
+    case PinPolicy::dense: return "dense";
+  }
+  return "unknown";
+}
+
+PinPolicy parse_pin_policy(std::string_view name) {
+  for (PinPolicy policy : {PinPolicy::none, PinPolicy::sparse, PinPolicy::dense}) {
+    if (name == to_string(policy)) return policy;
+  }
+  throw_error(ErrorCode::invalid_argument,
+              "unknown pinning policy '" + std::string(name) + "' (valid: none, sparse, dense)");
+}
+
+std::vector<int> plan_worker_nodes(const os::Topology& topology, std::size_t threads, PinPolicy policy) {
+  // One slot per usable CPU in placement order; worker w takes slot w mod slots.
+  std::vector<int> slots;
+  const std::vector<int> nodes = topology.cpu_nodes();
+  if (nodes.empty()) throw_error(ErrorCode::unsupported, "the topology has no node with usable CPUs");
+  if (policy == PinPolicy::dense) {
+    for (int node : nodes) slots.insert(slots.end(), topology.node(static_cast<std::size_t>(node)).cpus.size(), node);
+  } else {
+    // Round-robin over nodes, skipping nodes whose CPUs are all taken, until every CPU has a slot.
+    std::vector<std::size_t> taken(topology.node_count(), 0);
+    bool placed = true;
+    while (placed) {
+      placed = false;
+      for (int node : nodes) {
+        auto id = static_cast<std::size_t>(node);
+        if (taken[id] < topology.node(id).cpus.size()) {
+          ++taken[id];
+          slots.push_back(node);
+          placed = true;
+        }
+      }
+    }
+  }
+  std::vector<int> plan(threads);
+  for (std::size_t w = 0; w < threads; ++w) plan[w] = slots[w % slots.size()];
+  return plan;
+}
+
+std::size_t default_thread_count() {
+  const char* text = std::getenv("SMARTARRAYS_THREADS");
+  if (text == nullptr || *text == '\0') return std::max<std::size_t>(os::topology().all_cpus().size(), 1);
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long value = std::strtoull(text, &end, 10);
+  if (errno != 0 || *end != '\0' || *text == '-' || value < 1 || value > max_threads) {
+    throw_error(ErrorCode::invalid_argument, "SMARTARRAYS_THREADS='" + std::string(text) +
+                                                 "' is not a thread count (1.." + std::to_string(max_threads) + ")");
+  }
+  return static_cast<std::size_t>(value);
+}
+
+const WorkerContext* current_worker() noexcept { return current_context; }
+
+struct ThreadPool::State {
+  PinPolicy pinning = PinPolicy::sparse;
+  std::vector<int> nodes;                    // planned node per worker
+  std::vector<std::size_t> workers_per_node;
+  std::vector<bool> served;                  // node has at least one worker
+  std::vector<std::thread> threads;
+
+  std::mutex submit;  // one loop at a time; other submitters wait here
+
+  // The current job: written by the submitter before it bumps generation (release), read by
+  // workers after they see the new generation (acquire).
+  Loop* loop = nullptr;
+  BatchFn fn = nullptr;
+  void* body = nullptr;
+
+  std::atomic<std::uint64_t> generation{0};
+  std::atomic<std::size_t> remaining{0};  // workers still running the current job
+  std::atomic<bool> stop{false};
+
+  std::atomic<std::size_t> started{0};  // workers past their placement step
+  std::mutex startup_mutex;
+  std::exception_ptr startup_error;     // the first placement failure
+
+  void worker_main(std::size_t w);
+  void run_job(std::size_t w);
+  void shut_down() noexcept;
+};
+
+void ThreadPool::State::worker_main(std::size_t w) {
+  try {
+    if (pinning == PinPolicy::none) {
+      // Threads inherit the creator's affinity; `none` means the OS may use every usable CPU.
+      os::unpin_current_thread();
+    } else {
+      os::pin_current_thread_to_node(nodes[w]);
+    }
+  } catch (...) {
+    std::lock_guard lock(startup_mutex);
+    if (!startup_error) startup_error = std::current_exception();
+  }
+  started.fetch_add(1, std::memory_order_release);
+  started.notify_all();
+
+  std::uint64_t seen = 0;
+  for (;;) {
+    generation.wait(seen, std::memory_order_acquire);
+    seen = generation.load(std::memory_order_acquire);
+    if (stop.load(std::memory_order_acquire)) return;
+    run_job(w);
+    if (remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) remaining.notify_all();
+  }
+}
+
+void ThreadPool::State::run_job(std::size_t w) {
+  WorkerContext context;
+  context.worker = w;
+  context.node = pinning == PinPolicy::none ? os::current_node() : nodes[w];
+  context.workers = nodes.size();
+  std::uint64_t batches = 0;
+  std::uint64_t stolen = 0;
+  std::uint64_t indices = 0;
+  {
+    ContextScope scope(&context);
+    try {
+      Batch batch;
+      while (loop->next(batch, context.node)) {
+        fn(body, batch.lo, batch.hi, context);
+        ++batches;
+        stolen += batch.node != context.node;
+        indices += batch.hi - batch.lo;
+      }
+    } catch (...) {
+      loop->fail(std::current_exception());
+    }
+  }
+  if (LoopStats* stats = loop->stats_) {
+    stats->batches[w] = batches;
+    stats->stolen[w] = stolen;
+    stats->indices[w] = indices;
+  }
+}
+
+void ThreadPool::State::shut_down() noexcept {
+  stop.store(true, std::memory_order_release);
+  generation.fetch_add(1, std::memory_order_release);
+  generation.notify_all();
+  for (std::thread& thread : threads) {
+    if (thread.joinable()) thread.join();
+  }
+  threads.clear();
+}
+
+ThreadPool::ThreadPool(const PoolOptions& options) : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  const os::Topology& topology = os::topology();
+  const std::size_t threads = options.threads == 0 ? default_thread_count() : options.threads;
+  if (threads > max_threads) {
+    throw_error(ErrorCode::invalid_argument,
+                "pool of " + std::to_string(threads) + " threads exceeds " + std::to_string(max_threads));
+  }
+  s.pinning = options.pinning;
+  s.nodes = plan_worker_nodes(topology, threads, options.pinning);
+  s.workers_per_node.assign(topology.node_count(), 0);
+  s.served.assign(topology.node_count(), false);
+  for (int node : s.nodes) {
+    ++s.workers_per_node[static_cast<std::size_t>(node)];
+    s.served[static_cast<std::size_t>(node)] = true;
+  }
+
+  s.threads.reserve(threads);
+  try {
+    for (std::size_t w = 0; w < threads; ++w) s.threads.emplace_back([&s, w] { s.worker_main(w); });
+  } catch (const std::system_error& e) {
+    s.shut_down();
+    throw_error(ErrorCode::os_error, "cannot start worker thread " + std::to_string(s.threads.size()) + " of " +
+                                         std::to_string(threads) + ": " + e.what());
+  }
+  for (std::size_t n = s.started.load(std::memory_order_acquire); n < threads;
+       n = s.started.load(std::memory_order_acquire)) {
+    s.started.wait(n, std::memory_order_acquire);
+  }
+  std::exception_ptr error;
+  {
+    std::lock_guard lock(s.startup_mutex);
+    error = s.startup_error;
+  }
+  if (error) {
+    s.shut_down();
+    std::rethrow_exception(error);
+  }
+}
+
+ThreadPool::~ThreadPool() { state_->shut_down(); }
+
+std::size_t ThreadPool::size() const noexcept { return state_->nodes.size(); }
+
+PinPolicy ThreadPool::pinning() const noexcept { return state_->pinning; }
+
+int ThreadPool::worker_node(std::size_t w) const {
+  if (w >= state_->nodes.size()) {
+    throw_error(ErrorCode::out_of_range,
+                "worker " + std::to_string(w) + " out of range for a pool of " + std::to_string(state_->nodes.size()));
+  }
+  return state_->nodes[w];
+}
+
+const std::vector<std::size_t>& ThreadPool::workers_per_node() const noexcept { return state_->workers_per_node; }
+
+void ThreadPool::run_erased(Loop& loop, BatchFn fn, void* body) {
+  if (const WorkerContext* outer = current_context) {
+    // Nested: the workers may all be busy in the enclosing loop, so waiting for them could
+    // deadlock; this thread runs the inner loop alone.
+    Batch batch;
+    while (loop.next(batch, outer->node)) fn(body, batch.lo, batch.hi, *outer);
+    loop.rethrow_if_stopped();
+    return;
+  }
+  State& s = *state_;
+  std::lock_guard lock(s.submit);
+  if (loop.node_count() != s.served.size()) {
+    throw_error(ErrorCode::invalid_argument, "loop made for " + std::to_string(loop.node_count()) +
+                                                 " nodes cannot run on a pool made for " +
+                                                 std::to_string(s.served.size()));
+  }
+  loop.mark_unserved_nodes(s.served);
+  if (LoopStats* stats = loop.stats_) {
+    stats->batches.assign(size(), 0);
+    stats->stolen.assign(size(), 0);
+    stats->indices.assign(size(), 0);
+  }
+  s.loop = &loop;
+  s.fn = fn;
+  s.body = body;
+  s.remaining.store(s.threads.size(), std::memory_order_relaxed);
+  s.generation.fetch_add(1, std::memory_order_release);
+  s.generation.notify_all();
+  for (std::size_t n = s.remaining.load(std::memory_order_acquire); n != 0;
+       n = s.remaining.load(std::memory_order_acquire)) {
+    s.remaining.wait(n, std::memory_order_acquire);
+  }
+  loop.rethrow_if_stopped();
+}
+
+}  // namespace smartarrays::runtime
