@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 namespace smartarrays::codec {
@@ -90,32 +91,13 @@ inline std::uint64_t chunk_value(const std::uint64_t* chunk) noexcept {
 }
 
 template <unsigned B, std::size_t... J>
-inline void unpack_chunk(const std::uint64_t* chunk, std::uint64_t* out, std::index_sequence<J...>) noexcept {
+inline void unpack_chunk_impl(const std::uint64_t* chunk, std::uint64_t* out, std::index_sequence<J...>) noexcept {
   ((out[J] = chunk_value<B, J>(chunk)), ...);
 }
 
-// Word W of a chunk, OR-ed together from the (constant) values that own its bits.
-template <unsigned B, unsigned W, std::size_t... J>
-inline std::uint64_t chunk_word(const std::uint64_t* in, std::index_sequence<J...>) noexcept {
-  std::uint64_t word = 0;
-  auto add = [&](auto j) {
-    constexpr unsigned first = decltype(j)::value * B;
-    constexpr unsigned last = first + B;  // exclusive
-    if constexpr (last > W * 64 && first < (W + 1) * 64) {
-      if constexpr (first >= W * 64) {
-        word |= in[decltype(j)::value] << (first - W * 64);
-      } else {
-        word |= in[decltype(j)::value] >> (W * 64 - first);
-      }
-    }
-  };
-  (add(std::integral_constant<unsigned, J>{}), ...);
-  return word;
-}
-
-template <unsigned B, std::size_t... W>
-inline void pack_chunk(const std::uint64_t* in, std::uint64_t* chunk, std::index_sequence<W...>) noexcept {
-  ((chunk[W] = chunk_word<B, W>(in, std::make_index_sequence<chunk_values>{})), ...);
+template <unsigned B, std::size_t... J>
+inline std::uint64_t sum_chunk_impl(const std::uint64_t* chunk, std::index_sequence<J...>) noexcept {
+  return (chunk_value<B, J>(chunk) + ...);
 }
 
 }  // namespace detail
@@ -124,14 +106,30 @@ inline void pack_chunk(const std::uint64_t* in, std::uint64_t* chunk, std::index
 template <unsigned B>
 inline void unpack_chunk(const std::uint64_t* chunk, std::uint64_t* out) noexcept {
   static_assert(B >= 1 && B <= 64);
-  detail::unpack_chunk<B>(chunk, out, std::make_index_sequence<chunk_values>{});
+  detail::unpack_chunk_impl<B>(chunk, out, std::make_index_sequence<chunk_values>{});
+}
+
+/// Wrapping sum of the 64 values of one chunk, decoded in registers. Portable, fully unrolled.
+template <unsigned B>
+inline std::uint64_t sum_chunk(const std::uint64_t* chunk) noexcept {
+  static_assert(B >= 1 && B <= 64);
+  return detail::sum_chunk_impl<B>(chunk, std::make_index_sequence<chunk_values>{});
 }
 
 /// Encodes 64 values in[0..63] (each < 2^B, not checked here) into one chunk of B words.
 template <unsigned B>
 inline void pack_chunk(const std::uint64_t* in, std::uint64_t* chunk) noexcept {
   static_assert(B >= 1 && B <= 64);
-  detail::pack_chunk<B>(in, chunk, std::make_index_sequence<B>{});
+  // A local image of the chunk lets the fully unrolled loop keep every word in a register.
+  std::uint64_t image[B] = {};
+#pragma GCC unroll 64
+  for (unsigned j = 0; j < chunk_values; ++j) {
+    const unsigned bit = j * B;
+    const unsigned shift = bit % 64;
+    image[bit / 64] |= in[j] << shift;
+    if (shift + B > 64) image[bit / 64 + 1] |= in[j] >> (64 - shift);
+  }
+  for (unsigned w = 0; w < B; ++w) chunk[w] = image[w];
 }
 
 /// Calls f(std::integral_constant<unsigned, B>{}) for the run-time width bits (1..64): the one
