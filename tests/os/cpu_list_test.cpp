@@ -1,0 +1,64 @@
+// Tests the CPU list syntax shared by sysfs and the fake topology spec, and byte-size formatting.
+#include <gtest/gtest.h>
+
+#include "os/byte_size.hpp"
+#include "os/cpu_list.hpp"
+#include "smartarrays/error.hpp"
+
+namespace smartarrays::os {
+namespace {
+
+TEST(CpuList, ParsesSinglesAndRanges) {
+  EXPECT_EQ(parse_cpu_list("0-3,8,10-11\n"), (std::vector<int>{0, 1, 2, 3, 8, 10, 11}));
+  EXPECT_EQ(parse_cpu_list("5"), (std::vector<int>{5}));
+  EXPECT_EQ(parse_cpu_list("7-7"), (std::vector<int>{7}));
+}
+
+TEST(CpuList, EmptyTextIsNoCpus) {
+  EXPECT_TRUE(parse_cpu_list("").empty());
+  EXPECT_TRUE(parse_cpu_list("\n").empty());
+}
+
+TEST(CpuList, SortsAndDeduplicates) { EXPECT_EQ(parse_cpu_list("3,1-2,2"), (std::vector<int>{1, 2, 3})); }
+
+TEST(CpuList, RejectsMalformedItemsNamingThem) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"a", "'a'"},         {"1,,2", "empty item"}, {"1,", "empty item"},  {"3-1", "'3-1'"},
+      {"0-", "''"},         {"-1", "''"},           {"1-2-3", "'2-3'"},    {"1 2", "'1 2'"},
+      {"99999999", "'99999999'"},
+  };
+  for (const auto& [text, named] : cases) {
+    try {
+      parse_cpu_list(text);
+      ADD_FAILURE() << "accepted '" << text << "'";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::invalid_argument) << text;
+      EXPECT_NE(std::string(e.what()).find(named), std::string::npos) << text << ": " << e.what();
+    }
+  }
+}
+
+TEST(CpuList, FormatsWithRanges) {
+  EXPECT_EQ(format_cpu_list({0, 1, 2, 3, 8, 10, 11}), "0-3,8,10-11");
+  EXPECT_EQ(format_cpu_list({4}), "4");
+  EXPECT_EQ(format_cpu_list({}), "");
+}
+
+TEST(CpuList, FormatThenParseRoundTrips) {
+  const std::vector<int> cpus{0, 2, 3, 4, 9, 63, 64, 65};
+  EXPECT_EQ(parse_cpu_list(format_cpu_list(cpus)), cpus);
+}
+
+TEST(ByteSize, UsesTheLargestWholeUnit) {
+  EXPECT_EQ(format_bytes(0), "0 bytes");
+  EXPECT_EQ(format_bytes(1), "1 byte");
+  EXPECT_EQ(format_bytes(1023), "1023 bytes");
+  EXPECT_EQ(format_bytes(4096), "4 KiB");
+  EXPECT_EQ(format_bytes(std::uint64_t{3} << 19), "1.5 MiB");
+  EXPECT_EQ(format_bytes(std::uint64_t{3} << 39), "1.5 TiB");
+  EXPECT_EQ(format_bytes(std::uint64_t{1} << 50), "1 PiB");
+  EXPECT_EQ(format_bytes(~std::uint64_t{0}), "16 EiB");
+}
+
+}  // namespace
+}  // namespace smartarrays::os
