@@ -102,7 +102,7 @@ struct ThreadPool::State {
   PinPolicy pinning = PinPolicy::sparse;
   std::vector<int> nodes;                    // planned node per worker
   std::vector<std::size_t> workers_per_node;
-  std::vector<bool> served;                  // node has at least one worker
+  std::vector<bool> served;                  // node has a pinned worker
   std::vector<std::thread> threads;
 
   std::mutex submit;  // one loop at a time; other submitters wait here
@@ -204,7 +204,9 @@ ThreadPool::ThreadPool(const PoolOptions& options) : state_(std::make_unique<Sta
   s.served.assign(topology.node_count(), false);
   for (int node : s.nodes) {
     ++s.workers_per_node[static_cast<std::size_t>(node)];
-    s.served[static_cast<std::size_t>(node)] = true;
+    // Unpinned workers may run on any node, so no node is sure to have a taker for its parts:
+    // without stealing every part stays open to every worker.
+    s.served[static_cast<std::size_t>(node)] = options.pinning != PinPolicy::none;
   }
 
   s.threads.reserve(threads);

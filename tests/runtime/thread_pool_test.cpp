@@ -59,6 +59,23 @@ TEST(ThreadPool, VisitsEveryIndexOnceOnFakeNodes) {
   }
 }
 
+TEST(ThreadPool, LoopWithoutStealingCoversEveryPartOnAnyPool) {
+  ScopedFakeTopology fake("nodes=2");
+  for (PinPolicy policy : {PinPolicy::none, PinPolicy::sparse, PinPolicy::dense}) {
+    for (std::size_t threads : {1u, 2u, 3u}) {
+      SCOPED_TRACE(::testing::Message() << to_string(policy) << " " << threads << " threads");
+      // A pool whose workers all sit on node 0 (or float) must still run node 1's part.
+      ThreadPool pool(PoolOptions{.threads = threads, .pinning = policy});
+      Loop loop({{0, 0, 5000}, {1, 5000, 10'000}}, LoopOptions{.batch = 64, .steal = false});
+      std::vector<std::atomic<std::uint32_t>> seen(10'000);
+      pool.run(loop, [&](std::uint64_t lo, std::uint64_t hi) {
+        for (std::uint64_t i = lo; i < hi; ++i) seen[i].fetch_add(1);
+      });
+      for (std::uint64_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i].load(), 1u) << i;
+    }
+  }
+}
+
 TEST(ThreadPool, ReductionsAreExact) {
   for (std::size_t threads : {1u, 2u, 4u}) {
     ThreadPool pool(PoolOptions{.threads = threads});

@@ -1,0 +1,50 @@
+// Owns parallel array construction: a SmartArray allocated once and filled by the runtime's
+// workers in chunk-aligned batches, each replica written only by workers of its own node, so
+// building scales with cores and a replica's cache lines are never pulled across nodes.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <type_traits>
+
+#include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/export.hpp"
+#include "smartarrays/runtime/thread_pool.hpp"
+
+namespace smartarrays::algo {
+
+/// Fills out[0, hi - lo) with the values of indices [lo, hi); called once per batch, concurrently.
+struct ValueSource {
+  /// Writes the batch's values (each must fit in the array's bits); state is the generator object.
+  void (*fill)(void* state, std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) = nullptr;
+  /// The generator object passed to fill.
+  void* state = nullptr;
+};
+
+/// Allocates an array of length values (options.bits must be 1..64) and fills it from source in
+/// parallel on pool. Throws Error like SmartArray::allocate, or Error(invalid_argument) naming the
+/// first value (of a batch) that does not fit.
+SMARTARRAYS_API SmartArray build_array(std::uint64_t length, const ArrayOptions& options, ValueSource source,
+                                       runtime::ThreadPool& pool = runtime::default_pool());
+
+/// build_array with a generator gen(lo, hi, out) that fills the values of [lo, hi) into out.
+template <typename Gen>
+  requires std::is_invocable_v<Gen&, std::uint64_t, std::uint64_t, std::uint64_t*>
+SmartArray build_array(std::uint64_t length, const ArrayOptions& options, Gen&& gen,
+                       runtime::ThreadPool& pool = runtime::default_pool()) {
+  using G = std::remove_reference_t<Gen>;
+  ValueSource source;
+  source.fill = [](void* state, std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
+    (*static_cast<G*>(state))(lo, hi, out);
+  };
+  source.state = const_cast<void*>(static_cast<const void*>(std::addressof(gen)));
+  return build_array(length, options, source, pool);
+}
+
+/// SmartArray::from_values in parallel: options.bits 0 picks the fewest bits that hold the largest
+/// value (a parallel max), then every replica is encoded by its own node's workers.
+SMARTARRAYS_API SmartArray build_array_from_values(std::span<const std::uint64_t> values, const ArrayOptions& options,
+                                                   runtime::ThreadPool& pool = runtime::default_pool());
+
+}  // namespace smartarrays::algo

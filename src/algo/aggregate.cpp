@@ -1,0 +1,50 @@
+// Owns the aggregation loop and its data generator. The loop's batches are chunk-aligned, so a
+// batch is whole chunks of both streams (the last chunk's padding is zero and adds nothing), and
+// sum(a1[i] + a2[i]) over a batch is the fused kernel sum of a1's chunks plus that of a2's: the
+// same value modulo 2^64, with no per-element dispatch or buffer.
+#include "smartarrays/algo/aggregate.hpp"
+
+#include <string>
+
+#include "smartarrays/algo/parallel_build.hpp"
+#include "smartarrays/codec/bitpack.hpp"
+#include "smartarrays/codec/kernels.hpp"
+#include "smartarrays/error.hpp"
+
+namespace smartarrays::algo {
+
+SmartArray make_aggregation_array(std::uint64_t length, const ArrayOptions& options, std::uint64_t seed,
+                                  runtime::ThreadPool& pool) {
+  const unsigned bits = options.bits;
+  return build_array(
+      length, options,
+      [bits, seed](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
+        for (std::uint64_t i = lo; i < hi; ++i) out[i - lo] = aggregation_value(i, bits, seed);
+      },
+      pool);
+}
+
+std::uint64_t aggregate(const SmartArray& a1, const SmartArray& a2, runtime::ThreadPool& pool, std::uint64_t batch) {
+  if (a1.length() != a2.length()) {
+    throw_error(ErrorCode::invalid_argument, "aggregate: arrays differ in length (" + std::to_string(a1.length()) +
+                                                 " and " + std::to_string(a2.length()) + ")");
+  }
+  const codec::Kernels& k1 = codec::kernels(a1.bits());
+  const codec::Kernels& k2 = codec::kernels(a2.bits());
+  runtime::LoopOptions options;
+  options.batch = batch;
+  options.alignment = codec::chunk_values;
+  return pool.parallel_reduce(
+      0, a1.length(), std::uint64_t{0},
+      [&](std::uint64_t lo, std::uint64_t hi, const runtime::WorkerContext& ctx) {
+        // Replica choice once per batch from the worker's node: no per-element lookup.
+        const std::uint64_t* w1 = a1.replica(a1.replica_index_for_node(ctx.node));
+        const std::uint64_t* w2 = a2.replica(a2.replica_index_for_node(ctx.node));
+        const std::uint64_t first = lo / codec::chunk_values;
+        const std::uint64_t count = codec::chunk_count(hi) - first;
+        return k1.sum(w1, first, count) + k2.sum(w2, first, count);
+      },
+      [](std::uint64_t a, std::uint64_t b) { return a + b; }, options);
+}
+
+}  // namespace smartarrays::algo

@@ -1,0 +1,82 @@
+// Owns the parallel array builder: one loop over all replicas (replica r occupies its own stretch
+// of a virtual index space, as a part owned by r's node, taken without stealing), per-worker value
+// buffers, and chunk-aligned encoding so concurrent batches never share a word.
+#include "smartarrays/algo/parallel_build.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "smartarrays/codec/bitpack.hpp"
+#include "smartarrays/codec/kernels.hpp"
+#include "smartarrays/error.hpp"
+
+namespace smartarrays::algo {
+
+namespace {
+
+// SmartArray hands out replicas read-only because writes must reach every replica; the builder is
+// the one writer that fills each replica separately (from its own node) before anyone reads it,
+// and the words live in writable mappings the array owns.
+std::uint64_t* writable_words(const SmartArray& array, std::size_t replica) {
+  return const_cast<std::uint64_t*>(array.replica(replica));
+}
+
+}  // namespace
+
+SmartArray build_array(std::uint64_t length, const ArrayOptions& options, ValueSource source,
+                       runtime::ThreadPool& pool) {
+  if (source.fill == nullptr) throw_error(ErrorCode::invalid_argument, "build_array: the value source has no fill function");
+  SmartArray array = SmartArray::allocate(length, options);
+  if (length == 0) return array;
+  const unsigned bits = array.bits();
+  const std::size_t replicas = array.replicas();
+  // Each replica's stretch starts on a chunk boundary, so chunk-aligned batches stay chunk-aligned
+  // in replica indices too. allocate() succeeded, so length and the stretches fit in 64 bits.
+  const std::uint64_t stretch = codec::chunk_count(length) * codec::chunk_values;
+
+  runtime::LoopOptions loop_options;
+  loop_options.alignment = codec::chunk_values;
+  std::vector<runtime::LoopPart> parts;
+  for (std::size_t r = 0; r < replicas; ++r) {
+    const int node = array.replica_node(r);
+    parts.push_back({node < 0 ? 0 : node, r * stretch, r * stretch + length});
+  }
+  const bool per_replica_nodes = replicas > 1;
+  loop_options.steal = !per_replica_nodes;
+  runtime::Loop loop = per_replica_nodes ? runtime::Loop(std::move(parts), loop_options)
+                                         : runtime::Loop(0, length, pool.workers_per_node(), loop_options);
+
+  const bool nested = runtime::current_worker() != nullptr;
+  std::vector<std::vector<std::uint64_t>> buffers(nested ? 1 : pool.size());
+  std::vector<std::uint64_t*> words(replicas);
+  for (std::size_t r = 0; r < replicas; ++r) words[r] = writable_words(array, r);
+
+  pool.run(loop, [&](std::uint64_t lo, std::uint64_t hi, const runtime::WorkerContext& ctx) {
+    const std::uint64_t r = per_replica_nodes ? lo / stretch : 0;
+    const std::uint64_t start = lo - r * stretch;
+    const std::uint64_t count = hi - lo;
+    std::vector<std::uint64_t>& buffer = buffers[nested ? 0 : ctx.worker];
+    if (buffer.size() < count) buffer.resize(count);
+    source.fill(source.state, start, start + count, buffer.data());
+    codec::encode_range(buffer.data(), start, count, bits, words[r]);
+  });
+  return array;
+}
+
+SmartArray build_array_from_values(std::span<const std::uint64_t> values, const ArrayOptions& options,
+                                   runtime::ThreadPool& pool) {
+  ArrayOptions resolved = options;
+  if (resolved.bits == 0) {
+    const std::uint64_t max = pool.parallel_reduce(
+        0, values.size(), std::uint64_t{0},
+        [&](std::uint64_t lo, std::uint64_t hi) { return codec::max_value(values.data() + lo, hi - lo); },
+        [](std::uint64_t a, std::uint64_t b) { return std::max(a, b); });
+    resolved.bits = codec::min_bits(max);
+  }
+  return build_array(values.size(), resolved, [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
+    std::memcpy(out, values.data() + lo, (hi - lo) * sizeof(std::uint64_t));
+  }, pool);
+}
+
+}  // namespace smartarrays::algo
