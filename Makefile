@@ -5,6 +5,11 @@
 .DEFAULT_GOAL := build
 .PHONY: build demo test test-unit test-asan test-tsan test-vm bench clean check-tools
 
+# Language bindings and other components add their own targets in mk/*.mk and append their test
+# target to EXTRA_TESTS (run by `make test`) and their benchmark target to EXTRA_BENCHES.
+EXTRA_TESTS :=
+EXTRA_BENCHES :=
+
 JOBS    ?= $(shell nproc)
 BUILD   ?= build
 CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
@@ -25,7 +30,7 @@ build: check-tools
 demo: build
 	@scripts/demo.sh $(BUILD)
 
-test: test-unit test-asan test-tsan test-vm
+test: test-unit test-asan test-tsan test-vm $(EXTRA_TESTS)
 	@echo "make test: all suites passed"
 
 test-unit: build
@@ -47,8 +52,10 @@ test-tsan: check-tools
 test-vm: build
 	@tests/vm/run-placement-tests.sh $(BUILD)
 
-bench: build
+bench: build $(EXTRA_BENCHES)
 	@scripts/bench.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan
+
+include $(wildcard mk/*.mk)
