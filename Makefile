@@ -9,6 +9,8 @@
 # target to EXTRA_TESTS (run by `make test`) and their benchmark target to EXTRA_BENCHES.
 EXTRA_TESTS :=
 EXTRA_BENCHES :=
+# (included before the rules below: make expands prerequisites as it reads them)
+include $(wildcard mk/*.mk)
 
 JOBS    ?= $(shell nproc)
 BUILD   ?= build
@@ -57,5 +59,3 @@ bench: build $(EXTRA_BENCHES)
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan
-
-include $(wildcard mk/*.mk)

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "array/replica_table.hpp"
 #include "smartarrays/error.hpp"
 
 namespace smartarrays {
@@ -127,22 +128,6 @@ Plan make_plan(std::uint64_t length, const ArrayOptions& options) {
               "placement " + std::to_string(static_cast<int>(placement)) + " is not a placement (expected 0..4)");
 }
 
-// For each logical node, the replica on it, else the nearest by SLIT distance (first on ties).
-std::vector<std::size_t> replica_table(const std::vector<int>& replica_nodes, const os::Topology& topology) {
-  std::vector<std::size_t> table(topology.node_count(), 0);
-  for (std::size_t node = 0; node < table.size(); ++node) {
-    std::uint32_t best = ~std::uint32_t{0};
-    for (std::size_t r = 0; r < replica_nodes.size(); ++r) {
-      const std::uint32_t d = topology.distance(node, static_cast<std::size_t>(replica_nodes[r]));
-      if (d < best) {
-        best = d;
-        table[node] = r;
-      }
-    }
-  }
-  return table;
-}
-
 }  // namespace
 
 SmartArray SmartArray::allocate(std::uint64_t length, const ArrayOptions& options) {
@@ -159,7 +144,7 @@ SmartArray SmartArray::allocate(std::uint64_t length, const ArrayOptions& option
     array.replica_words_.push_back(static_cast<std::uint64_t*>(array.regions_.back().data()));
   }
   array.replica_nodes_ = std::move(plan.replica_nodes);
-  if (array.replica_words_.size() > 1) array.replica_of_node_ = replica_table(array.replica_nodes_, os::topology());
+  if (array.replica_words_.size() > 1) array.replica_of_node_ = detail::nearest_replica_table(array.replica_nodes_, os::topology());
   const unsigned bits = array.options_.bits;
   array.get_ = codec::with_bits(bits, [](auto b) -> GetFn { return &codec::get<decltype(b)::value>; });
   array.set_ = codec::with_bits(bits, [](auto b) -> SetFn { return &codec::set<decltype(b)::value>; });

@@ -1,6 +1,5 @@
 // Owns the topology and thread-pinning entry points of the C ABI: argument checks and translation to os::.
 #include <cstddef>
-#include <string>
 
 #include "capi/guard.hpp"
 #include "smartarrays.h"
@@ -8,19 +7,14 @@
 
 namespace {
 
-using smartarrays::ErrorCode;
 using smartarrays::capi::guarded;
 using smartarrays::capi::guarded_value;
 using smartarrays::capi::require;
 
-// The node, checked to exist (Topology::node() would throw std::out_of_range, an internal error).
+// The node, checked to exist (Topology::node() alone would throw std::out_of_range, an internal error).
 const smartarrays::os::Node& node_of(int32_t node) {
   const smartarrays::os::Topology& topology = smartarrays::os::topology();
-  if (node < 0 || static_cast<std::size_t>(node) >= topology.node_count()) {
-    smartarrays::throw_error(ErrorCode::invalid_argument, "node " + std::to_string(node) +
-                                                              " does not exist (the topology has " +
-                                                              std::to_string(topology.node_count()) + " nodes)");
-  }
+  topology.check_node(node);
   return topology.node(static_cast<std::size_t>(node));
 }
 

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "smartarrays/export.hpp"
+
 namespace smartarrays::os {
 
 /// Where the pages of a region go (DESIGN.md §4).
@@ -24,7 +26,7 @@ struct RegionOptions {
 };
 
 /// A pre-faulted, zero-filled, page-aligned anonymous mapping; move-only; unmapped on destruction.
-class MemoryRegion {
+class SMARTARRAYS_API MemoryRegion {
  public:
   MemoryRegion() = default;
   /// Maps bytes (> 0), applies the policy, pre-faults every page; throws Error, leaks nothing.

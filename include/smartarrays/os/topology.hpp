@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "smartarrays/export.hpp"
+
 namespace smartarrays::os {
 
 /// One NUMA node as the library uses it (logical ids are dense: 0..node_count()-1).
@@ -19,7 +21,7 @@ struct Node {
 };
 
 /// An immutable snapshot of the topology: real (sysfs ∩ affinity) or fake (from a spec).
-class Topology {
+class SMARTARRAYS_API Topology {
  public:
   /// Reads /sys/devices/system/node and intersects CPUs with the process affinity mask.
   static Topology from_system();
@@ -64,26 +66,27 @@ class Topology {
 
 /// The process-wide topology: SMARTARRAYS_TOPOLOGY if set, else the system's; read once, thread-safe.
 /// The reference stays valid for the life of the process, even after set_fake_topology().
-const Topology& topology();
+SMARTARRAYS_API const Topology& topology();
 
 /// Replaces the process-wide topology with a fake one built from spec; "" restores the real one.
 /// Meant for tests and tools; call it while no other thread uses the library.
-void set_fake_topology(std::string_view spec);
+SMARTARRAYS_API void set_fake_topology(std::string_view spec);
 
-/// The calling thread's logical node: the node it was pinned to through this library, else the
-/// node of the CPU it runs on; cached per thread (refreshed when it is pinned or the topology changes).
-int current_node();
+/// The calling thread's logical node: the node it was pinned to through this library (remembered
+/// per thread, forgotten when set_fake_topology() replaces the topology), else the node of the CPU it
+/// runs on now (sched_getcpu and a table read; a CPU outside the topology counts as node 0).
+SMARTARRAYS_API int current_node();
 
 /// Pins the calling thread to the usable CPUs of a logical node; current_node() then returns node.
-void pin_current_thread_to_node(int node);
+SMARTARRAYS_API void pin_current_thread_to_node(int node);
 
 /// Pins the calling thread to one CPU; current_node() becomes that CPU's (first) node.
-void pin_current_thread_to_cpu(int cpu);
+SMARTARRAYS_API void pin_current_thread_to_cpu(int cpu);
 
 /// Restores the calling thread's affinity to every usable CPU and forgets its pinned node.
-void unpin_current_thread();
+SMARTARRAYS_API void unpin_current_thread();
 
 /// The CPU the calling thread runs on now (sched_getcpu).
-int current_cpu();
+SMARTARRAYS_API int current_cpu();
 
 }  // namespace smartarrays::os
