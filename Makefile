@@ -9,13 +9,13 @@
 # target to EXTRA_TESTS (run by `make test`) and their benchmark target to EXTRA_BENCHES.
 EXTRA_TESTS :=
 EXTRA_BENCHES :=
-# (included before the rules below: make expands prerequisites as it reads them)
-include $(wildcard mk/*.mk)
-
 JOBS    ?= $(shell nproc)
 BUILD   ?= build
 CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 CTEST_FLAGS := --output-on-failure --no-tests=error -j $(JOBS)
+
+# (included before the rules below: make expands prerequisites as it reads them)
+include $(wildcard mk/*.mk)
 
 check-tools:
 	@scripts/check-tools.sh
