@@ -1,0 +1,363 @@
+// Owns the multi-node placement check that runs as the only process of an emulated NUMA guest
+// (tests/vm/run-numa-vm.sh): every placement promise of DESIGN.md §4, for memory regions and
+// SmartArrays, verified with move_pages on a real multi-node kernel. Prints one line per check.
+//
+// usage: placement_check --nodes N [--distance-step S]
+//   N: NUMA nodes the guest was given; S: the guest's SLIT distance is 10 + S*|i-j|.
+#include <sched.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/error.hpp"
+#include "smartarrays/os/memory_region.hpp"
+#include "smartarrays/os/topology.hpp"
+
+namespace {
+
+using smartarrays::ArrayOptions;
+using smartarrays::Error;
+using smartarrays::ErrorCode;
+using smartarrays::Placement;
+using smartarrays::SmartArray;
+using smartarrays::os::MemoryPolicy;
+using smartarrays::os::MemoryRegion;
+using smartarrays::os::RegionOptions;
+using smartarrays::os::topology;
+
+constexpr std::size_t kRegionBytes = std::size_t{16} << 20;
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+int failures = 0;
+
+void report(bool ok, const std::string& line) {
+  std::printf("%s %s\n", ok ? "PASS" : "FAIL", line.c_str());
+  std::fflush(stdout);
+  if (!ok) ++failures;
+}
+
+std::size_t os_node(int node) { return static_cast<std::size_t>(topology().node(static_cast<std::size_t>(node)).os_node); }
+
+std::uint64_t at(const std::vector<std::uint64_t>& counts, std::size_t os) { return os < counts.size() ? counts[os] : 0; }
+
+std::uint64_t total(const std::vector<std::uint64_t>& counts) {
+  std::uint64_t sum = 0;
+  for (std::uint64_t c : counts) sum += c;
+  return sum;
+}
+
+std::string show(const std::vector<std::uint64_t>& counts) {
+  std::string text = "[";
+  for (std::size_t os = 0; os < counts.size(); ++os) {
+    if (os > 0) text += ' ';
+    text.append("node").append(std::to_string(os)).append("=").append(std::to_string(counts[os]));
+  }
+  return text + "]";
+}
+
+std::string show(const std::vector<int>& nodes) {
+  std::string text;
+  for (int node : nodes) {
+    if (!text.empty()) text += ',';
+    text += std::to_string(node);
+  }
+  return text;
+}
+
+std::vector<int> all_nodes() {
+  std::vector<int> nodes(topology().node_count());
+  for (std::size_t i = 0; i < nodes.size(); ++i) nodes[i] = static_cast<int>(i);
+  return nodes;
+}
+
+RegionOptions region_options(MemoryPolicy policy, std::vector<int> nodes, bool huge = false) {
+  RegionOptions options;
+  options.policy = policy;
+  options.nodes = std::move(nodes);
+  options.huge_pages = huge;
+  return options;
+}
+
+// Runs body on a thread pinned to node, so first touch and local reads happen there.
+template <typename Body>
+void on_node(int node, Body body) {
+  std::thread thread([node, &body] {
+    smartarrays::os::pin_current_thread_to_node(node);
+    body();
+  });
+  thread.join();
+}
+
+void check_topology(std::size_t expected_nodes, unsigned distance_step) {
+  const auto& t = topology();
+  report(!t.is_fake() && t.node_count() == expected_nodes,
+         "topology: " + std::to_string(t.node_count()) + " nodes from sysfs, expected " +
+             std::to_string(expected_nodes));
+  for (std::size_t i = 0; i < t.node_count(); ++i) {
+    const auto& node = t.node(i);
+    report(!node.cpus.empty() && node.memory_total > 0,
+           "node " + std::to_string(i) + ": kernel node " + std::to_string(node.os_node) + ", " +
+               std::to_string(node.cpus.size()) + " cpus, " + std::to_string(node.memory_total >> 20) + " MiB");
+    if (distance_step == 0) continue;
+    std::string row;
+    bool ok = true;
+    for (std::size_t j = 0; j < t.node_count(); ++j) {
+      const std::uint32_t expected = 10 + distance_step * static_cast<std::uint32_t>(i > j ? i - j : j - i);
+      ok = ok && t.distance(i, j) == expected;
+      row.append(" ").append(std::to_string(t.distance(i, j)));
+    }
+    report(ok, "distances from node " + std::to_string(i) + ":" + row);
+  }
+}
+
+void check_pinning() {
+  for (int node : all_nodes()) {
+    on_node(node, [node] {
+      const int cpu = sched_getcpu();
+      const auto& cpus = topology().node(static_cast<std::size_t>(node)).cpus;
+      const bool on_node_cpu = std::find(cpus.begin(), cpus.end(), cpu) != cpus.end();
+      report(on_node_cpu && smartarrays::os::current_node() == node,
+             "pin to node " + std::to_string(node) + ": runs on cpu " + std::to_string(cpu) + ", current_node " +
+                 std::to_string(smartarrays::os::current_node()));
+    });
+  }
+}
+
+void check_single_node(int node, bool huge) {
+  const MemoryRegion region = MemoryRegion::allocate(kRegionBytes, region_options(MemoryPolicy::bind, {node}, huge));
+  const auto counts = region.pages_per_node();
+  const std::uint64_t pages = region.mapped_bytes() / MemoryRegion::page_size();
+  report(at(counts, os_node(node)) == pages && total(counts) == pages,
+         std::string("region bind(") + std::to_string(node) + (huge ? ", huge pages" : "") + "): " +
+             std::to_string(at(counts, os_node(node))) + "/" + std::to_string(pages) + " pages on node " +
+             std::to_string(node) + " " + show(counts));
+}
+
+void check_first_touch(int node) {
+  on_node(node, [node] {
+    const MemoryRegion region = MemoryRegion::allocate(kRegionBytes, region_options(MemoryPolicy::os_default, {}));
+    const auto counts = region.pages_per_node();
+    const std::uint64_t pages = region.mapped_bytes() / MemoryRegion::page_size();
+    report(at(counts, os_node(node)) == pages,
+           "region os_default pre-faulted by a thread on node " + std::to_string(node) + ": " +
+               std::to_string(at(counts, os_node(node))) + "/" + std::to_string(pages) + " pages there " +
+               show(counts));
+  });
+}
+
+// Interleaving is checked page by page: page i must sit on nodes[(i + phase) % n] for one phase,
+// since the kernel's round robin need not start at the first node.
+void check_interleave(const std::vector<int>& nodes) {
+  const MemoryRegion region = MemoryRegion::allocate(kRegionBytes, region_options(MemoryPolicy::interleave, nodes));
+  const std::size_t page = MemoryRegion::page_size();
+  const std::uint64_t pages = region.mapped_bytes() / page;
+  const auto counts = region.pages_per_node();
+  const std::vector<int> listed = nodes.empty() ? all_nodes() : nodes;
+  const std::uint64_t share = pages / listed.size();
+  bool fair = total(counts) == pages;
+  for (int node : listed) {
+    const std::uint64_t held = at(counts, os_node(node));
+    fair = fair && held + 1 >= share && held <= share + 1;
+  }
+
+  std::vector<std::size_t> page_node(pages);
+  for (std::uint64_t i = 0; i < pages; ++i) {
+    const auto one = region.pages_per_node(i * page, (i + 1) * page);
+    page_node[i] = static_cast<std::size_t>(std::find(one.begin(), one.end(), 1u) - one.begin());
+  }
+  std::size_t phase = listed.size();
+  for (std::size_t p = 0; p < listed.size(); ++p) {
+    if (os_node(listed[p]) == page_node[0]) phase = p;
+  }
+  std::uint64_t out_of_order = phase == listed.size() ? pages : 0;
+  for (std::uint64_t i = 0; i < pages && phase < listed.size(); ++i) {
+    if (page_node[i] != os_node(listed[(i + phase) % listed.size()])) ++out_of_order;
+  }
+  report(fair && out_of_order == 0, "region interleave(" + (nodes.empty() ? std::string("all") : show(nodes)) +
+                                        "): " + std::to_string(pages) + " pages, share " + std::to_string(share) +
+                                        " each, " + std::to_string(out_of_order) +
+                                        " out of round-robin order " + show(counts));
+}
+
+void check_partition(const std::vector<int>& nodes, bool huge) {
+  const MemoryRegion region =
+      MemoryRegion::allocate(kRegionBytes + 12345, region_options(MemoryPolicy::partition, nodes, huge));
+  const std::size_t page = MemoryRegion::page_size();
+  const std::string name = std::string("region partition(") + (nodes.empty() ? "all" : show(nodes)) +
+                           (huge ? ", huge pages" : "") + ")";
+  const std::vector<int> listed = nodes.empty() ? all_nodes() : nodes;
+  report(region.stripes().size() == listed.size(),
+         name + ": " + std::to_string(region.stripes().size()) + " stripes for " + std::to_string(listed.size()) +
+             " nodes");
+  for (std::size_t k = 0; k < region.stripes().size(); ++k) {
+    const auto& stripe = region.stripes()[k];
+    const auto counts = region.pages_per_node(stripe.begin, stripe.end);
+    const std::uint64_t pages = (stripe.end - stripe.begin) / page;
+    report(stripe.node == listed[k] && pages > 0 && at(counts, os_node(stripe.node)) == pages,
+           name + " stripe " + std::to_string(k) + " [" + std::to_string(stripe.begin) + ", " +
+               std::to_string(stripe.end) + "): " + std::to_string(at(counts, os_node(stripe.node))) + "/" +
+               std::to_string(pages) + " pages on node " + std::to_string(stripe.node) + " " + show(counts));
+  }
+}
+
+void check_bad_node() {
+  const int missing = static_cast<int>(topology().node_count());
+  try {
+    MemoryRegion::allocate(kRegionBytes, region_options(MemoryPolicy::bind, {missing}));
+    report(false, "region bind(" + std::to_string(missing) + "): accepted a node that does not exist");
+  } catch (const Error& e) {
+    report(e.code() == ErrorCode::invalid_argument, "region bind(" + std::to_string(missing) + "): " + e.what());
+  }
+}
+
+ArrayOptions array_options(Placement placement, int node = 0) {
+  ArrayOptions options;
+  options.placement = placement;
+  options.node = node;
+  options.bits = 17;
+  return options;
+}
+
+constexpr std::uint64_t kArrayLength = std::uint64_t{1} << 21;
+
+std::uint64_t value_at(std::uint64_t i) { return (i * 2654435761u) & ((1u << 17) - 1); }
+
+void fill(SmartArray& array) {
+  for (std::uint64_t i = 0; i < array.length(); ++i) array.init(i, value_at(i));
+}
+
+// Replicated: replica r is bound to node r and serves the threads of node r.
+void check_replicated_array() {
+  SmartArray array = SmartArray::allocate(kArrayLength, array_options(Placement::replicated));
+  fill(array);
+  const auto pages = array.pages_per_node();
+  const std::size_t nodes = topology().node_count();
+  report(array.replicas() == nodes, "array replicated: " + std::to_string(array.replicas()) + " replicas for " +
+                                        std::to_string(nodes) + " nodes");
+  for (std::size_t r = 0; r < array.replicas() && r < pages.size(); ++r) {
+    const int node = array.replica_node(r);
+    const std::uint64_t held = node < 0 ? 0 : at(pages[r], os_node(node));
+    report(node == static_cast<int>(r) && held == total(pages[r]) && held > 0,
+           "array replicated replica " + std::to_string(r) + ": bound to node " + std::to_string(node) + ", " +
+               std::to_string(held) + "/" + std::to_string(total(pages[r])) + " pages there " + show(pages[r]));
+  }
+  for (int node : all_nodes()) {
+    on_node(node, [&array, node] {
+      const std::size_t local = array.local_replica_index();
+      bool values_ok = true;
+      for (std::uint64_t i = 0; i < array.length(); i += 4099) values_ok = values_ok && array.get(i) == value_at(i);
+      report(local == static_cast<std::size_t>(node) && values_ok,
+             "array replicated read from node " + std::to_string(node) + ": local replica " + std::to_string(local) +
+                 (values_ok ? ", values match" : ", VALUES DIFFER"));
+    });
+  }
+}
+
+void check_single_node_array(int node) {
+  SmartArray array = SmartArray::allocate(kArrayLength, array_options(Placement::single_node, node));
+  const auto pages = array.pages_per_node();
+  const std::uint64_t held = pages.size() == 1 ? at(pages[0], os_node(node)) : 0;
+  report(pages.size() == 1 && held == total(pages[0]) && held > 0,
+         "array single_node(" + std::to_string(node) + "): " + std::to_string(held) + " pages on node " +
+             std::to_string(node) + " " + (pages.empty() ? std::string("[]") : show(pages[0])));
+}
+
+// Arrays spread over all nodes: each node holds its fair share (a page or a stripe unit of slack).
+void check_spread_array(Placement placement) {
+  SmartArray array = SmartArray::allocate(kArrayLength, array_options(placement));
+  const auto pages = array.pages_per_node();
+  if (pages.size() != 1) {
+    report(false, std::string("array ") + smartarrays::to_string(placement) + ": " + std::to_string(pages.size()) +
+                      " replicas, expected 1");
+    return;
+  }
+  const std::vector<int> nodes = all_nodes();
+  const std::uint64_t share = total(pages[0]) / nodes.size();
+  bool fair = true;
+  for (int node : nodes) {
+    const std::uint64_t held = at(pages[0], os_node(node));
+    fair = fair && held + 1 >= share && held <= share + 1;
+  }
+  report(fair, std::string("array ") + smartarrays::to_string(placement) + ": " + std::to_string(total(pages[0])) +
+                   " pages, share " + std::to_string(share) + " each " + show(pages[0]));
+}
+
+void check_partitioned_array() {
+  SmartArray array = SmartArray::allocate(kArrayLength, array_options(Placement::partitioned));
+  const auto pages = array.pages_per_node();
+  const auto parts = array.partitions();
+  bool ok = pages.size() == 1 && parts.size() == topology().node_count();
+  for (std::size_t k = 0; ok && k < parts.size(); ++k) ok = parts[k].node == static_cast<int>(k);
+  check_spread_array(Placement::partitioned);
+  report(ok, "array partitioned: " + std::to_string(parts.size()) + " partitions, partition k on node k");
+}
+
+// The SmartArray layer's placements, through its public API (DESIGN.md §4).
+void check_smart_array_placement() {
+  check_replicated_array();
+  for (int node : all_nodes()) check_single_node_array(node);
+  check_spread_array(Placement::interleaved);
+  check_partitioned_array();
+}
+
+[[noreturn]] void usage(const char* why) {
+  std::fprintf(stderr, "placement_check: %s\nusage: placement_check --nodes N [--distance-step S]\n", why);
+  std::exit(2);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  long nodes = 0;
+  long distance_step = 0;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (i + 1 >= argc) usage(("missing value after " + arg).c_str());
+    char* end = nullptr;
+    const long value = std::strtol(argv[++i], &end, 10);
+    if (*end != '\0' || value <= 0) usage(("bad value for " + arg).c_str());
+    if (arg == "--nodes") {
+      nodes = value;
+    } else if (arg == "--distance-step") {
+      distance_step = value;
+    } else {
+      usage(("unknown option " + arg).c_str());
+    }
+  }
+  if (nodes <= 0) usage("--nodes is required");
+
+  try {
+    check_topology(static_cast<std::size_t>(nodes), static_cast<unsigned>(distance_step));
+    check_pinning();
+    for (int node : all_nodes()) {
+      check_single_node(node, false);
+      check_single_node(node, true);
+      check_first_touch(node);
+    }
+    check_interleave({});
+    std::vector<int> odd;
+    for (int node : all_nodes()) {
+      if (node % 2 == 1) odd.push_back(node);
+    }
+    check_interleave(odd);
+    check_partition({}, false);
+    std::vector<int> reversed = all_nodes();
+    std::reverse(reversed.begin(), reversed.end());
+    check_partition(reversed, false);
+    check_partition({}, true);
+    check_bad_node();
+    check_smart_array_placement();
+  } catch (const std::exception& e) {
+    report(false, std::string("unexpected exception: ") + e.what());
+  }
+  std::printf("placement_check: %d failure%s\n", failures, failures == 1 ? "" : "s");
+  return failures == 0 ? 0 : 1;
+}
