@@ -1,0 +1,153 @@
+// Owns the tests of SmartArray::Iterator as a cursor (get/next/reset), as a C++20 forward iterator
+// (range-for, copies, std::ranges algorithms), and of BitsView<B> / visit against get().
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <numeric>
+#include <ranges>
+#include <utility>
+#include <vector>
+
+#include "smartarrays/array/smart_array.hpp"
+
+namespace smartarrays {
+namespace {
+
+static_assert(std::forward_iterator<SmartArray::Iterator>);
+static_assert(std::sentinel_for<std::default_sentinel_t, SmartArray::Iterator>);
+static_assert(std::ranges::forward_range<const SmartArray&>);
+
+std::vector<std::uint64_t> pattern(std::uint64_t n, unsigned bits) {
+  std::vector<std::uint64_t> values(n);
+  for (std::uint64_t i = 0; i < n; ++i) values[i] = (i * 0x9E3779B97F4A7C15u >> 7) & codec::value_mask(bits);
+  return values;
+}
+
+SmartArray make(const std::vector<std::uint64_t>& values, unsigned bits) {
+  ArrayOptions options;
+  options.bits = bits;
+  return SmartArray::from_values(values, options);
+}
+
+TEST(Iterator, WorksAsAnExplicitCursor) {
+  for (unsigned bits : {1u, 7u, 32u, 33u, 64u}) {
+    SCOPED_TRACE(bits);
+    const std::vector<std::uint64_t> values = pattern(200, bits);
+    const SmartArray array = make(values, bits);
+    // The paper's Function 4 loop.
+    auto it = array.iterate(0);
+    std::uint64_t sum = 0;
+    for (std::uint64_t i = 0; i < array.length(); ++i) {
+      ASSERT_EQ(it.index(), i);
+      ASSERT_EQ(it.get(), values[i]);
+      sum += it.get();
+      it.next();
+    }
+    EXPECT_TRUE(it.at_end());
+    EXPECT_EQ(sum, std::accumulate(values.begin(), values.end(), std::uint64_t{0}));
+
+    for (std::uint64_t target : {std::uint64_t{130}, std::uint64_t{0}, std::uint64_t{63}, std::uint64_t{64},
+                                 std::uint64_t{199}}) {
+      it.reset(target);
+      EXPECT_EQ(it.index(), target);
+      EXPECT_EQ(it.get(), values[target]) << "after reset to " << target;
+      it.next();
+      if (target + 1 < values.size()) {
+        EXPECT_EQ(it.get(), values[target + 1]);
+      }
+    }
+    it.reset(200);
+    EXPECT_TRUE(it.at_end());
+    EXPECT_EQ(it, array.end());
+  }
+}
+
+TEST(Iterator, CopiesKeepTheirOwnPositionAndChunk) {
+  for (unsigned bits : {5u, 64u}) {
+    SCOPED_TRACE(bits);
+    const std::vector<std::uint64_t> values = pattern(300, bits);
+    const SmartArray array = make(values, bits);
+    auto a = array.iterate(60);
+    auto b = a;  // copies the decoded chunk (or the in-place pointer for 64 bits)
+    for (int k = 0; k < 10; ++k) ++a;
+    EXPECT_EQ(a.get(), values[70]);
+    EXPECT_EQ(b.get(), values[60]) << "the copy did not move with the original";
+    EXPECT_EQ(*b++, values[60]);
+    EXPECT_EQ(*b, values[61]);
+    b = a;
+    EXPECT_EQ(b, a);
+    EXPECT_EQ(*b, values[70]);
+    // The original's buffer is reused for a new chunk; the copy must not see it.
+    auto c = array.iterate(10);
+    auto d = c;
+    c.reset(250);
+    EXPECT_EQ(*d, values[10]);
+    EXPECT_EQ(*c, values[250]);
+  }
+}
+
+TEST(Iterator, ServesStdAlgorithmsAndRanges) {
+  const std::vector<std::uint64_t> values = pattern(1000, 11);
+  const SmartArray array = make(values, 11);
+  EXPECT_TRUE(std::ranges::equal(array, values));
+  EXPECT_EQ(std::ranges::distance(array), 1000);
+  const auto largest = std::ranges::max_element(array);
+  EXPECT_EQ(*largest, *std::max_element(values.begin(), values.end()));
+  auto it = std::ranges::find(array, values[777]);
+  EXPECT_EQ(*it, values[777]);
+  std::vector<std::uint64_t> evens;
+  for (std::uint64_t v : array | std::views::filter([](std::uint64_t x) { return x % 2 == 0; })) evens.push_back(v);
+  EXPECT_EQ(evens.size(), static_cast<std::size_t>(std::ranges::count_if(values, [](std::uint64_t x) { return x % 2 == 0; })));
+  EXPECT_EQ(SmartArray::Iterator(), std::default_sentinel) << "a default iterator is at its end";
+}
+
+TEST(BitsView, AgreesWithGetAndUnpackForEveryWidth) {
+  // One block per width B = 1..64, each with B a compile-time constant.
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          constexpr unsigned B = I + 1;
+          SCOPED_TRACE(B);
+          const std::vector<std::uint64_t> values = pattern(150, B);
+          const SmartArray array = make(values, B);
+          const BitsView<B> view = array.view<B>();
+          EXPECT_EQ(view.length(), array.length());
+          EXPECT_EQ(view.chunks(), 3u);
+          EXPECT_EQ(view.words(), array.replica(0));
+          for (std::uint64_t i = 0; i < values.size(); ++i) {
+            ASSERT_EQ(view.get(i), array.get(i));
+            ASSERT_EQ(view[i], values[i]);
+            ASSERT_EQ(view.at(i), values[i]);
+          }
+          std::uint64_t mine[64];
+          std::uint64_t theirs[64];
+          for (std::uint64_t c = 0; c < view.chunks(); ++c) {
+            view.unpack(c, mine);
+            array.unpack(c, theirs);
+            ASSERT_TRUE(std::equal(mine, mine + 64, theirs)) << "chunk " << c;
+          }
+          EXPECT_EQ(array.view<B>(0).words(), array.replica(0));
+        }(),
+        ...);
+  }(std::make_index_sequence<64>{});
+}
+
+TEST(BitsView, VisitDispatchesOnceToTheArraysWidth) {
+  const std::vector<std::uint64_t> values = pattern(500, 23);
+  const SmartArray array = make(values, 23);
+  const std::uint64_t sum = array.visit([](auto view) {
+    static_assert(decltype(view)::bits >= 1 && decltype(view)::bits <= 64);
+    std::uint64_t s = 0;
+    for (std::uint64_t i = 0; i < view.length(); ++i) s += view.get(i);
+    return s;
+  });
+  EXPECT_EQ(sum, array.sum());
+  unsigned seen_bits = 0;
+  array.visit([&](auto view) { seen_bits = decltype(view)::bits; });
+  EXPECT_EQ(seen_bits, 23u);
+}
+
+}  // namespace
+}  // namespace smartarrays
