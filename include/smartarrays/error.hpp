@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "smartarrays/export.hpp"
+
 namespace smartarrays {
 
 /// Why an operation failed; the numeric values are the C ABI's sa_status codes.
@@ -19,7 +21,7 @@ enum class ErrorCode : std::int32_t {
 };
 
 /// The exception thrown by every smartarrays C++ API; the message names the offending value.
-class Error : public std::runtime_error {
+class SMARTARRAYS_API Error : public std::runtime_error {
  public:
   /// An error with a code and a message that names what was wrong.
   Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "smartarrays/export.hpp"
+
 namespace smartarrays::codec {
 
 /// Instruction sets with kernels; the best one the CPU supports is chosen once per process.
@@ -23,28 +25,28 @@ struct Kernels {
 };
 
 /// Kernels for bits (1..64) on the best instruction set of this CPU (or SMARTARRAYS_ISA=scalar).
-const Kernels& kernels(unsigned bits);
+SMARTARRAYS_API const Kernels& kernels(unsigned bits);
 /// Kernels for bits on a given instruction set; throws Error(unsupported) if the CPU lacks it.
-const Kernels& kernels(unsigned bits, Isa isa);
+SMARTARRAYS_API const Kernels& kernels(unsigned bits, Isa isa);
 /// True when this CPU can run kernels of isa.
-bool isa_supported(Isa isa) noexcept;
+SMARTARRAYS_API bool isa_supported(Isa isa) noexcept;
 /// The instruction set kernels(bits) uses.
-Isa active_isa() noexcept;
+SMARTARRAYS_API Isa active_isa() noexcept;
 /// "scalar" or "avx2".
-const char* isa_name(Isa isa) noexcept;
+SMARTARRAYS_API const char* isa_name(Isa isa) noexcept;
 
 /// Decodes values [start, start + count) of a bits-wide stream into out. Throws on bad bits.
-void decode(const std::uint64_t* words, unsigned bits, std::uint64_t start, std::uint64_t count, std::uint64_t* out);
+SMARTARRAYS_API void decode(const std::uint64_t* words, unsigned bits, std::uint64_t start, std::uint64_t count, std::uint64_t* out);
 /// Wrapping sum of values [start, start + count) of a bits-wide stream. Throws on bad bits.
-std::uint64_t sum(const std::uint64_t* words, unsigned bits, std::uint64_t start, std::uint64_t count);
+SMARTARRAYS_API std::uint64_t sum(const std::uint64_t* words, unsigned bits, std::uint64_t start, std::uint64_t count);
 /// Encodes values[0..n) into a stream of word_count(n, bits) words, zero-padding the last chunk.
 /// Throws Error(invalid_argument) naming the first value that does not fit in bits.
-void encode(const std::uint64_t* values, std::uint64_t n, unsigned bits, std::uint64_t* words);
+SMARTARRAYS_API void encode(const std::uint64_t* values, std::uint64_t n, unsigned bits, std::uint64_t* words);
 /// Encodes values[0..count) as values [start, start + count) of an existing stream (start may be
 /// unaligned; neighbouring values are kept). Throws like encode.
-void encode_range(const std::uint64_t* values, std::uint64_t start, std::uint64_t count, unsigned bits,
+SMARTARRAYS_API void encode_range(const std::uint64_t* values, std::uint64_t start, std::uint64_t count, unsigned bits,
                   std::uint64_t* words);
 /// The largest of values[0..n) (0 when n == 0): feeds min_bits() when bits are derived from data.
-std::uint64_t max_value(const std::uint64_t* values, std::uint64_t n) noexcept;
+SMARTARRAYS_API std::uint64_t max_value(const std::uint64_t* values, std::uint64_t n) noexcept;
 
 }  // namespace smartarrays::codec
