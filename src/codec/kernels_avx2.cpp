@@ -2,16 +2,20 @@
 // file being compiled with -mavx2, so nothing shared with portable code (inline templates from
 // headers) is ever emitted as AVX2 and picked by the linker for the scalar path.
 //
-// A chunk's 64 values are decoded four at a time into the four 64-bit lanes of a vector.
-//  - b <= 57 ("byte windows"): every value lies inside the 8 bytes starting at its first byte, so
-//    two 16-byte loads (lanes 0-1 and 2-3), one in-lane byte shuffle, one variable shift and one
-//    mask decode four values. The shuffle and shift patterns depend only on the bit phase of the
-//    group (0 or 4), so two patterns per width stay in registers.
+// A chunk's 64 values are decoded a group at a time into the lanes of one vector.
+//  - b <= 31 ("one window"): a group of four values lies inside 16 bytes, so one broadcast load,
+//    one in-lane byte shuffle (which also zeroes bytes a lane does not need), one variable shift
+//    and one mask decode it into four 64-bit lanes. The fused sum goes further for b <= 15: eight
+//    values into 32-bit lanes, widened into 64-bit accumulators once per chunk.
+//  - 33 <= b <= 57 ("two windows"): every value lies inside the 8 bytes starting at its first
+//    byte; lanes 0-1 and 2-3 come from two 16-byte loads, then the same shuffle, shift and mask.
 //  - 58 <= b <= 63 ("word pairs"): lane j takes the word holding value j's start and the next
 //    word (two loads, one permute each) and funnels them with two variable shifts.
 //  - b = 32 and b = 64 are plain zero-extension and copy.
-// Loads of the last chunk of a call would run up to 4 words past it, so that chunk is decoded
-// from a zero-padded copy: kernels never read outside the chunks they are given.
+// Shuffle and shift patterns depend only on the bit phase of a group's first value (0 or 4), so
+// two patterns per width stay in registers. Loads of the last chunk of a call would run up to
+// 4 words past it, so that chunk is decoded from a zero-padded copy: kernels never read outside
+// the chunks they are given.
 #include <immintrin.h>
 
 #include <array>
@@ -27,75 +31,96 @@
 namespace smartarrays::codec::detail {
 namespace {
 
-constexpr unsigned groups_per_chunk = chunk_values / 4;
+constexpr unsigned groups_per_chunk = chunk_values / 4;  // of four 64-bit lanes
 constexpr unsigned padding_words = 4;  // the farthest any group's loads reach past its chunk
 
-enum class Path { byte_windows, word_pairs, u32, u64 };
+enum class Path { one_window, two_windows, word_pairs, u32, u64 };
 
 constexpr Path path_for(unsigned bits) {
   if (bits == 64) return Path::u64;
   if (bits == 32) return Path::u32;
-  return bits <= 57 ? Path::byte_windows : Path::word_pairs;
+  if (bits <= 31) return Path::one_window;
+  return bits <= 57 ? Path::two_windows : Path::word_pairs;
 }
 
-// Shuffle and shift patterns of the byte-window path for bit phase 0 and 4.
-struct BytePatterns {
+constexpr bool overreads(unsigned bits) { return bits != 32 && bits != 64; }
+
+// Byte shuffle and per-lane shift that move a group of `lanes` values into lanes of 256/lanes
+// bits, for the group's first value at bit phase 0 (index 0) or 4 (index 1). With one window both
+// 128-bit halves hold the same 16 bytes (a broadcast); with two, the high half starts at the
+// first byte of the group's middle value.
+struct WindowPatterns {
   alignas(32) std::array<std::array<std::int8_t, 32>, 2> shuffle{};
-  alignas(32) std::array<std::array<std::uint64_t, 4>, 2> shift{};
+  alignas(32) std::array<std::array<std::uint32_t, 8>, 2> shift{};  // read as 4 x u64 or 8 x u32
 };
 
-constexpr BytePatterns make_byte_patterns(unsigned bits) {
-  BytePatterns p;
+constexpr WindowPatterns make_window_patterns(unsigned bits, unsigned lanes, bool one_window) {
+  WindowPatterns p;
+  const unsigned lane_bytes = 32 / lanes;
   for (unsigned phase = 0; phase < 2; ++phase) {
     const unsigned first = 4 * phase;
-    for (unsigned j = 0; j < 4; ++j) {
-      // Lanes 0-1 read from the load at the group's first byte, lanes 2-3 from the load at the
-      // first byte of value 2; bit positions are relative to the start of their load.
-      const unsigned local = j < 2 ? first + j * bits : (first + 2 * bits) % 8 + (j - 2) * bits;
-      for (unsigned t = 0; t < 8; ++t) p.shuffle[phase][8 * j + t] = static_cast<std::int8_t>(local / 8 + t);
-      p.shift[phase][j] = local % 8;
+    for (unsigned j = 0; j < lanes; ++j) {
+      const unsigned half = j / (lanes / 2);
+      // Bit position of value j relative to the first byte of its half's load.
+      const unsigned half_first = one_window || half == 0 ? first : (first + lanes / 2 * bits) % 8;
+      const unsigned local = half_first + (one_window || half == 0 ? j : j - lanes / 2) * bits;
+      const unsigned needed = (local % 8 + bits + 7) / 8;
+      for (unsigned t = 0; t < lane_bytes; ++t) {
+        p.shuffle[phase][lane_bytes * j + t] = t < needed ? static_cast<std::int8_t>(local / 8 + t) : std::int8_t{-128};
+      }
+      if (lanes == 4) {
+        p.shift[phase][2 * j] = local % 8;
+      } else {
+        p.shift[phase][j] = local % 8;
+      }
     }
   }
   return p;
 }
 
-template <unsigned B>
-inline constexpr BytePatterns byte_patterns = make_byte_patterns(B);
+template <unsigned B, unsigned Lanes>
+inline constexpr WindowPatterns window_patterns = make_window_patterns(B, Lanes, path_for(B) == Path::one_window);
 
-// The loop-invariant vectors of one width, loaded once per call.
-template <unsigned B>
+// The loop-invariant vectors of one width and lane count, loaded once per call.
 struct Constants {
   __m256i shuffle0, shuffle4, shift0, shift4, mask;
 };
 
-template <unsigned B>
-SMARTARRAYS_AVX2 Constants<B> load_constants() {
-  const BytePatterns& p = byte_patterns<B>;
+template <unsigned B, unsigned Lanes>
+SMARTARRAYS_AVX2 Constants load_constants() {
+  const WindowPatterns& p = window_patterns<B, Lanes>;
+  const __m256i mask = Lanes == 4 ? _mm256_set1_epi64x(static_cast<long long>(value_mask(B)))
+                                  : _mm256_set1_epi32(static_cast<int>(value_mask(B)));
   return {_mm256_load_si256(reinterpret_cast<const __m256i*>(p.shuffle[0].data())),
           _mm256_load_si256(reinterpret_cast<const __m256i*>(p.shuffle[1].data())),
           _mm256_load_si256(reinterpret_cast<const __m256i*>(p.shift[0].data())),
-          _mm256_load_si256(reinterpret_cast<const __m256i*>(p.shift[1].data())),
-          _mm256_set1_epi64x(static_cast<long long>(value_mask(B)))};
+          _mm256_load_si256(reinterpret_cast<const __m256i*>(p.shift[1].data())), mask};
 }
 
-// Values 4G .. 4G+3 of the chunk at words, in the four lanes.
-template <unsigned B, unsigned G>
-SMARTARRAYS_AVX2 __m256i decode_group(const std::uint64_t* words, const Constants<B>& k) {
+// Values Lanes*G .. Lanes*G + Lanes-1 of the chunk at words, one per lane (Lanes = 4 or 8).
+template <unsigned B, unsigned Lanes, unsigned G>
+SMARTARRAYS_AVX2 __m256i decode_group(const std::uint64_t* words, const Constants& k) {
   constexpr Path path = path_for(B);
   if constexpr (path == Path::u64) {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(words + 4 * G));
   } else if constexpr (path == Path::u32) {
     return _mm256_cvtepu32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(words + 2 * G)));
-  } else if constexpr (path == Path::byte_windows) {
-    constexpr unsigned bit0 = 4 * G * B;
-    constexpr unsigned bit2 = bit0 + 2 * B;
+  } else if constexpr (path == Path::one_window || path == Path::two_windows) {
+    constexpr unsigned bit0 = Lanes * G * B;
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(words);
     const __m128i low = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + bit0 / 8));
-    const __m128i high = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + bit2 / 8));
-    __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1);
+    __m256i v;
+    if constexpr (path == Path::one_window) {
+      v = _mm256_broadcastsi128_si256(low);
+    } else {
+      constexpr unsigned bit_mid = bit0 + Lanes / 2 * B;
+      const __m128i high = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + bit_mid / 8));
+      v = _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1);
+    }
     constexpr bool phase4 = bit0 % 8 != 0;
     v = _mm256_shuffle_epi8(v, phase4 ? k.shuffle4 : k.shuffle0);
-    v = _mm256_srlv_epi64(v, phase4 ? k.shift4 : k.shift0);
+    v = Lanes == 4 ? _mm256_srlv_epi64(v, phase4 ? k.shift4 : k.shift0)
+                   : _mm256_srlv_epi32(v, phase4 ? k.shift4 : k.shift0);
     return _mm256_and_si256(v, k.mask);
   } else {
     constexpr unsigned word0 = 4 * G * B / 64;
@@ -107,29 +132,43 @@ SMARTARRAYS_AVX2 __m256i decode_group(const std::uint64_t* words, const Constant
     const __m256i high = _mm256_permute4x64_epi64(
         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(words + word0 + 1)), order);
     const __m256i right = _mm256_setr_epi64x(lane_shift(0), lane_shift(1), lane_shift(2), lane_shift(3));
-    // A left shift by 64 yields 0 in AVX2, which is exactly right for a value that starts a word.
-    const __m256i left = _mm256_setr_epi64x(64 - lane_shift(0), 64 - lane_shift(1), 64 - lane_shift(2),
-                                            64 - lane_shift(3));
+    // Derived rather than loaded: loads are this path's bottleneck. A left shift by 64 yields 0
+    // in AVX2, which is exactly right for a value that starts a word.
+    const __m256i left = _mm256_sub_epi64(_mm256_set1_epi64x(64), right);
     const __m256i v = _mm256_or_si256(_mm256_srlv_epi64(low, right), _mm256_sllv_epi64(high, left));
     return _mm256_and_si256(v, k.mask);
   }
 }
 
 template <unsigned B, std::size_t... G>
-SMARTARRAYS_AVX2 void unpack_chunk(const std::uint64_t* words, std::uint64_t* out, const Constants<B>& k,
+SMARTARRAYS_AVX2 void unpack_chunk(const std::uint64_t* words, std::uint64_t* out, Constants k,
                                    std::index_sequence<G...>) {
-  (_mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 4 * G), decode_group<B, G>(words, k)), ...);
+  (_mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 4 * G), decode_group<B, 4, G>(words, k)), ...);
 }
 
+// Eight 32-bit lanes pay off in the sum when a lane can add a chunk's eight values without
+// overflowing and two values' windows fit one 16-byte load.
+constexpr unsigned sum_lanes(unsigned bits) { return bits <= 15 ? 8 : 4; }
+
 template <unsigned B, std::size_t... G>
-SMARTARRAYS_AVX2 __m256i sum_chunk(const std::uint64_t* words, __m256i acc, const Constants<B>& k,
+SMARTARRAYS_AVX2 __m256i sum_chunk(const std::uint64_t* words, __m256i acc, Constants k,
                                    std::index_sequence<G...>) {
+  constexpr unsigned lanes = sum_lanes(B);
   // Two accumulators halve the add dependency chain.
-  __m256i other = _mm256_setzero_si256();
-  ((G % 2 == 0 ? acc = _mm256_add_epi64(acc, decode_group<B, G>(words, k))
-               : other = _mm256_add_epi64(other, decode_group<B, G>(words, k))),
-   ...);
-  return _mm256_add_epi64(acc, other);
+  __m256i even = _mm256_setzero_si256(), odd = _mm256_setzero_si256();
+  if constexpr (lanes == 8) {
+    ((G % 2 == 0 ? even = _mm256_add_epi32(even, decode_group<B, 8, G>(words, k))
+                 : odd = _mm256_add_epi32(odd, decode_group<B, 8, G>(words, k))),
+     ...);
+    const __m256i both = _mm256_add_epi32(even, odd);
+    acc = _mm256_add_epi64(acc, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(both)));
+    return _mm256_add_epi64(acc, _mm256_cvtepu32_epi64(_mm256_extracti128_si256(both, 1)));
+  } else {
+    ((G % 2 == 0 ? even = _mm256_add_epi64(even, decode_group<B, 4, G>(words, k))
+                 : odd = _mm256_add_epi64(odd, decode_group<B, 4, G>(words, k))),
+     ...);
+    return _mm256_add_epi64(acc, _mm256_add_epi64(even, odd));
+  }
 }
 
 SMARTARRAYS_AVX2 std::uint64_t horizontal_sum(__m256i v) {
@@ -142,10 +181,9 @@ template <unsigned B, typename F>
 SMARTARRAYS_AVX2 void for_each_chunk(const std::uint64_t* words, std::uint64_t first, std::uint64_t count, F&& f) {
   if (count == 0) return;
   const std::uint64_t* chunk = words + first * B;
-  constexpr bool overreads = path_for(B) == Path::byte_windows || path_for(B) == Path::word_pairs;
-  const std::uint64_t direct = overreads ? count - 1 : count;
+  const std::uint64_t direct = overreads(B) ? count - 1 : count;
   for (std::uint64_t c = 0; c < direct; ++c) f(chunk + c * B, c);
-  if constexpr (overreads) {
+  if constexpr (overreads(B)) {
     alignas(32) std::uint64_t padded[B + padding_words] = {};
     std::memcpy(padded, chunk + (count - 1) * B, B * sizeof(std::uint64_t));
     f(padded, count - 1);
@@ -155,7 +193,7 @@ SMARTARRAYS_AVX2 void for_each_chunk(const std::uint64_t* words, std::uint64_t f
 template <unsigned B>
 SMARTARRAYS_AVX2_ENTRY void unpack_chunks(const std::uint64_t* words, std::uint64_t first, std::uint64_t count,
                                           std::uint64_t* out) {
-  const Constants<B> k = load_constants<B>();
+  const Constants k = load_constants<B, 4>();
   for_each_chunk<B>(words, first, count, [&](const std::uint64_t* chunk, std::uint64_t c) SMARTARRAYS_AVX2_ENTRY {
     unpack_chunk<B>(chunk, out + c * chunk_values, k, std::make_index_sequence<groups_per_chunk>{});
   });
@@ -164,10 +202,10 @@ SMARTARRAYS_AVX2_ENTRY void unpack_chunks(const std::uint64_t* words, std::uint6
 template <unsigned B>
 SMARTARRAYS_AVX2_ENTRY std::uint64_t sum_chunks(const std::uint64_t* words, std::uint64_t first,
                                                 std::uint64_t count) {
-  const Constants<B> k = load_constants<B>();
+  const Constants k = load_constants<B, sum_lanes(B)>();
   __m256i acc = _mm256_setzero_si256();
   for_each_chunk<B>(words, first, count, [&](const std::uint64_t* chunk, std::uint64_t) SMARTARRAYS_AVX2_ENTRY {
-    acc = sum_chunk<B>(chunk, acc, k, std::make_index_sequence<groups_per_chunk>{});
+    acc = sum_chunk<B>(chunk, acc, k, std::make_index_sequence<chunk_values / sum_lanes(B)>{});
   });
   return horizontal_sum(acc);
 }

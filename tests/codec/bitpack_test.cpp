@@ -90,13 +90,19 @@ TEST(Bitpack, MinBitsAndMasks) {
 TEST(Bitpack, TemplateGetSetMatchOracleForEveryWidth) {
   for_each_width(std::make_integer_sequence<unsigned, 64>{}, [](auto width) {
     constexpr unsigned B = decltype(width)::value;
-    for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{65}, std::uint64_t{200}}) {
+    for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{64}, std::uint64_t{65}, std::uint64_t{128}, std::uint64_t{200}}) {
       const auto values = sample_values(n, B, 1);
       const auto expected = oracle_write(values, B);
       std::vector<std::uint64_t> words(sc::word_count(n, B), 0);
       for (std::uint64_t i = 0; i < n; ++i) sc::set<B>(words.data(), i, values[i]);
       ASSERT_EQ(words, expected) << "set<" << B << "> n=" << n;
       for (std::uint64_t i = 0; i < n; ++i) ASSERT_EQ(sc::get<B>(words.data(), i), values[i]) << "get<" << B << ">";
+      // get_padded may read into one word past the stream; the padding word's bits must not leak.
+      std::vector<std::uint64_t> padded = words;
+      padded.push_back(~std::uint64_t{0});
+      for (std::uint64_t i = 0; i < n; ++i) {
+        ASSERT_EQ(sc::get_padded<B>(padded.data(), i), values[i]) << "get_padded<" << B << ">";
+      }
       // Overwriting keeps neighbours: set every value to its complement and back.
       for (std::uint64_t i = 0; i < n; ++i) sc::set<B>(words.data(), i, ~values[i] & top(B));
       for (std::uint64_t i = 0; i < n; ++i) ASSERT_EQ(oracle_read(words, i, B), ~values[i] & top(B));

@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -52,6 +53,21 @@ inline std::uint64_t get(const std::uint64_t* words, std::uint64_t i) noexcept {
     const std::uint64_t high_word = word + (shift + B > 64 ? 1 : 0);
     const unsigned __int128 pair = (static_cast<unsigned __int128>(words[high_word]) << 64) | words[word];
     return static_cast<std::uint64_t>(pair >> shift) & value_mask(B);
+  }
+}
+
+/// Value i of a B-bit stream that is followed by at least one readable word (SmartArray replicas
+/// are): one unaligned 8-byte load at the value's first byte, a shift and a mask, for B <= 57.
+template <unsigned B>
+inline std::uint64_t get_padded(const std::uint64_t* words, std::uint64_t i) noexcept {
+  static_assert(B >= 1 && B <= 64);
+  if constexpr (B > 57 || 64 % B == 0) {
+    return get<B>(words, i);
+  } else {
+    const std::uint64_t bit = i * B;
+    std::uint64_t window;
+    std::memcpy(&window, reinterpret_cast<const unsigned char*>(words) + (bit >> 3), sizeof window);
+    return (window >> (bit & 7)) & value_mask(B);
   }
 }
 
