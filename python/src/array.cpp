@@ -1,0 +1,412 @@
+// Owns the Python class smartarrays._core.SmartArray: a handle on one core SmartArray with checked
+// indexing (ints, slices, integer arrays), batch decode into numpy arrays, zero-copy read-only views
+// of 64-bit arrays (buffer protocol, __array__, DLPack), and the bulk kernels, each of which runs
+// with the GIL released. The core array is held through a shared_ptr: a kernel running without
+// the GIL, or a zero-copy view, keeps the memory mapped even after close().
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "binding.hpp"
+#include "smartarrays/algo/parallel_build.hpp"
+#include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/error.hpp"
+
+namespace smartarrays::python {
+namespace {
+
+using SharedArray = std::shared_ptr<const SmartArray>;
+using namespace nb::literals;
+
+/// The object behind a Python SmartArray: the core array until close().
+class ArrayHandle {
+ public:
+  explicit ArrayHandle(SmartArray array) : array_(std::make_shared<const SmartArray>(std::move(array))) {}
+
+  /// The array; raises ValueError once closed (as Python files do).
+  const SharedArray& get() const {
+    if (!array_) throw nb::value_error("operation on a closed SmartArray");
+    return array_;
+  }
+  /// Drops this handle's reference; views and running kernels keep the memory until they finish.
+  void close() noexcept { array_.reset(); }
+  /// True after close().
+  bool closed() const noexcept { return !array_; }
+
+ private:
+  SharedArray array_;
+};
+
+using U64In = nb::ndarray<const std::uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using U32In = nb::ndarray<const std::uint32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using U64Out = nb::ndarray<std::uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+ArrayOptions make_options(unsigned bits, std::string_view placement, std::vector<int> nodes, bool huge_pages) {
+  ArrayOptions options;
+  options.placement = parse_placement(placement);
+  options.bits = bits;
+  options.huge_pages = huge_pages;
+  if (options.placement == Placement::single_node) {
+    // The Python API names the node of single_node through nodes, like every other placement.
+    if (nodes.size() > 1) {
+      throw_error(ErrorCode::invalid_argument,
+                  "single_node placement takes one node, got " + std::to_string(nodes.size()));
+    }
+    options.node = nodes.empty() ? 0 : nodes.front();
+  } else {
+    options.nodes = std::move(nodes);
+  }
+  return options;
+}
+
+ArrayHandle from_u64(const U64In& values, unsigned bits, std::string_view placement, std::vector<int> nodes,
+                     bool huge_pages) {
+  const ArrayOptions options = make_options(bits, placement, std::move(nodes), huge_pages);
+  const std::span<const std::uint64_t> span(values.data(), values.shape(0));
+  nb::gil_scoped_release release;
+  return ArrayHandle(algo::build_array_from_values(span, options));
+}
+
+ArrayHandle from_u32(const U32In& values, unsigned bits, std::string_view placement, std::vector<int> nodes,
+                     bool huge_pages) {
+  const ArrayOptions options = make_options(bits, placement, std::move(nodes), huge_pages);
+  const std::span<const std::uint32_t> span(values.data(), values.shape(0));
+  nb::gil_scoped_release release;
+  return ArrayHandle(SmartArray::from_values(span, options));
+}
+
+[[noreturn]] void throw_index_error(long long index, std::uint64_t length) {
+  throw nb::index_error(("index " + std::to_string(index) + " out of range for length " + std::to_string(length)).c_str());
+}
+
+// A Python index (negative counts from the end) as an array index, or IndexError.
+std::uint64_t resolve_index(long long index, std::uint64_t length) {
+  const long long resolved = index < 0 ? index + static_cast<long long>(length) : index;
+  if (resolved < 0 || static_cast<std::uint64_t>(resolved) >= length) throw_index_error(index, length);
+  return static_cast<std::uint64_t>(resolved);
+}
+
+U64Array decode_range(const SharedArray& array, std::uint64_t start, std::uint64_t count) {
+  auto out = new_values(count);
+  {
+    nb::gil_scoped_release release;
+    array->decode(start, count, out.get());
+  }
+  return to_numpy(std::move(out), count);
+}
+
+U64Array decode_strided(const SharedArray& array, long long start, long long step, std::uint64_t count) {
+  auto out = new_values(count);
+  {
+    nb::gil_scoped_release release;
+    array->visit([&](auto view) {
+      for (std::uint64_t k = 0; k < count; ++k) {
+        out[k] = view.get(static_cast<std::uint64_t>(start + static_cast<long long>(k) * step));
+      }
+    });
+  }
+  return to_numpy(std::move(out), count);
+}
+
+// Values at indices[0..count), each checked (negative ones count from the end).
+template <typename Index>
+U64Array gather(const SharedArray& array, const Index* indices, std::uint64_t count) {
+  auto out = new_values(count);
+  {
+    nb::gil_scoped_release release;
+    const std::uint64_t length = array->length();
+    array->visit([&](auto view) {
+      for (std::uint64_t k = 0; k < count; ++k) {
+        std::uint64_t i;
+        if constexpr (std::is_signed_v<Index>) {
+          const long long signed_i = indices[k] < 0 ? indices[k] + static_cast<long long>(length) : indices[k];
+          if (signed_i < 0 || static_cast<std::uint64_t>(signed_i) >= length) {
+            throw_error(ErrorCode::out_of_range, "index " + std::to_string(indices[k]) + " out of range for length " +
+                                                     std::to_string(length));
+          }
+          i = static_cast<std::uint64_t>(signed_i);
+        } else {
+          i = indices[k];
+          if (i >= length) detail::throw_index_out_of_range(i, length);
+        }
+        out[k] = view.get(i);
+      }
+    });
+  }
+  return to_numpy(std::move(out), count);
+}
+
+nb::object numpy() { return nb::module_::import_("numpy"); }
+
+nb::object gather_array(const SharedArray& array, nb::handle key) {
+  nb::object indices = numpy().attr("asarray")(key);
+  const auto ndim = nb::cast<std::size_t>(indices.attr("ndim"));
+  const auto size = nb::cast<std::size_t>(indices.attr("size"));
+  const auto kind = nb::cast<std::string>(indices.attr("dtype").attr("kind"));
+  if (ndim == 1 && size == 0) return nb::cast(decode_range(array, 0, 0));
+  if (ndim != 1 || (kind != "i" && kind != "u")) {
+    throw nb::type_error("SmartArray indices must be integers, slices or 1-D integer arrays");
+  }
+  if (kind == "u" && nb::cast<std::size_t>(indices.attr("itemsize")) == 8) {
+    indices = numpy().attr("ascontiguousarray")(indices);
+    const auto u = nb::cast<nb::ndarray<const std::uint64_t, nb::ndim<1>, nb::c_contig>>(indices);
+    return nb::cast(gather(array, u.data(), size));
+  }
+  indices = numpy().attr("ascontiguousarray")(indices, "dtype"_a = "int64");
+  const auto s = nb::cast<nb::ndarray<const std::int64_t, nb::ndim<1>, nb::c_contig>>(indices);
+  return nb::cast(gather(array, s.data(), size));
+}
+
+nb::object getitem(const ArrayHandle& self, nb::handle key) {
+  const SharedArray array = self.get();
+  const std::uint64_t length = array->length();
+  if (PySlice_Check(key.ptr())) {
+    Py_ssize_t start = 0, stop = 0, step = 0;
+    if (PySlice_Unpack(key.ptr(), &start, &stop, &step) < 0) throw nb::python_error();
+    const Py_ssize_t count = PySlice_AdjustIndices(static_cast<Py_ssize_t>(length), &start, &stop, step);
+    if (step == 1) return nb::cast(decode_range(array, static_cast<std::uint64_t>(start), static_cast<std::uint64_t>(count)));
+    return nb::cast(decode_strided(array, start, step, static_cast<std::uint64_t>(count)));
+  }
+  // Python and numpy integer scalars (and 0-d arrays); other arrays also define __index__, so ndim decides.
+  const bool scalar = PyIndex_Check(key.ptr()) && (!nb::hasattr(key, "ndim") || nb::cast<int>(key.attr("ndim")) == 0);
+  if (scalar) {
+    const Py_ssize_t index = PyNumber_AsSsize_t(key.ptr(), PyExc_IndexError);
+    if (index == -1 && PyErr_Occurred()) throw nb::python_error();
+    return nb::cast(array->get(resolve_index(index, length)));
+  }
+  return gather_array(array, key);
+}
+
+// A read-only view of the calling thread's replica of a 64-bit array; owner keeps the memory mapped.
+template <typename... Framework>
+nb::ndarray<Framework..., const std::uint64_t, nb::ndim<1>, nb::c_contig> zero_copy_view(const SharedArray& array) {
+  if (array->bits() != 64) {
+    throw nb::buffer_error(("a " + std::to_string(array->bits()) +
+                            "-bit SmartArray has no uncompressed memory to share; use to_numpy() for a decoded copy")
+                               .c_str());
+  }
+  auto keep = std::make_unique<SharedArray>(array);
+  nb::capsule owner(keep.get(), [](void* p) noexcept { delete static_cast<SharedArray*>(p); });
+  keep.release();
+  return {array->local_replica(), {static_cast<std::size_t>(array->length())}, owner};
+}
+
+nb::object to_array(const ArrayHandle& self, nb::handle dtype, nb::handle copy) {
+  const SharedArray array = self.get();
+  nb::object np = numpy();
+  const bool same_dtype = dtype.is_none() || nb::cast<bool>(np.attr("dtype")(dtype).equal(np.attr("dtype")("uint64")));
+  const bool viewable = array->bits() == 64 && same_dtype;
+  if (copy.is(Py_False) && !viewable) {
+    throw nb::value_error(("a " + std::to_string(array->bits()) + "-bit SmartArray cannot become a " +
+                           nb::cast<std::string>(nb::str(dtype.is_none() ? np.attr("dtype")("uint64") : np.attr("dtype")(dtype))) +
+                           " array without a copy")
+                              .c_str());
+  }
+  if (viewable && !copy.is(Py_True)) return nb::cast(zero_copy_view<nb::numpy>(array));
+  nb::object result = nb::cast(decode_range(array, 0, array->length()));
+  if (!same_dtype) result = result.attr("astype")(dtype, "copy"_a = false);
+  return result;
+}
+
+// Keeps a buffer export's array and its shape/stride (which the Py_buffer points to) alive.
+struct BufferExport {
+  SharedArray array;
+  Py_ssize_t shape;
+  Py_ssize_t stride;
+};
+
+int get_buffer(PyObject* self, Py_buffer* view, int flags) noexcept {
+  view->obj = nullptr;
+  const ArrayHandle* handle = nb::inst_ptr<ArrayHandle>(self);
+  if (handle->closed()) {
+    PyErr_SetString(PyExc_ValueError, "operation on a closed SmartArray");
+    return -1;
+  }
+  const SharedArray& array = handle->get();
+  if (array->bits() != 64) {
+    PyErr_Format(PyExc_BufferError,
+                 "a %u-bit SmartArray has no uncompressed memory to share; use to_numpy() for a decoded copy",
+                 array->bits());
+    return -1;
+  }
+  if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE) {
+    PyErr_SetString(PyExc_BufferError, "SmartArray buffers are read-only");
+    return -1;
+  }
+  auto* exported = new (std::nothrow) BufferExport{array, static_cast<Py_ssize_t>(array->length()), 8};
+  if (exported == nullptr) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  view->buf = const_cast<std::uint64_t*>(array->local_replica());
+  view->obj = Py_NewRef(self);
+  view->len = exported->shape * 8;
+  view->itemsize = 8;
+  view->readonly = 1;
+  view->ndim = 1;
+  view->format = (flags & PyBUF_FORMAT) == PyBUF_FORMAT ? const_cast<char*>("Q") : nullptr;
+  view->shape = (flags & PyBUF_ND) == PyBUF_ND ? &exported->shape : nullptr;
+  view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? &exported->stride : nullptr;
+  view->suboffsets = nullptr;
+  view->internal = exported;
+  return 0;
+}
+
+void release_buffer(PyObject*, Py_buffer* view) noexcept { delete static_cast<BufferExport*>(view->internal); }
+
+PyType_Slot array_slots[] = {
+    {Py_bf_getbuffer, reinterpret_cast<void*>(get_buffer)},
+    {Py_bf_releasebuffer, reinterpret_cast<void*>(release_buffer)},
+    {0, nullptr},
+};
+
+/// Iterates over an array in batches of decoded values (each batch decoded without the GIL).
+class ChunkIterator {
+ public:
+  ChunkIterator(nb::object owner, std::uint64_t size) : owner_(std::move(owner)), size_(size) {}
+
+  U64Array next() {
+    const SharedArray array = nb::cast<const ArrayHandle&>(owner_).get();
+    if (next_ >= array->length()) throw nb::stop_iteration();
+    const std::uint64_t count = std::min(size_, array->length() - next_);
+    U64Array batch = decode_range(array, next_, count);
+    next_ += count;
+    return batch;
+  }
+
+ private:
+  nb::object owner_;
+  std::uint64_t size_;
+  std::uint64_t next_ = 0;
+};
+
+std::string repr(const ArrayHandle& self) {
+  if (self.closed()) return "SmartArray(closed)";
+  const SharedArray& array = self.get();
+  return "SmartArray(length=" + std::to_string(array->length()) + ", bits=" + std::to_string(array->bits()) +
+         ", placement='" + to_string(array->placement()) + "')";
+}
+
+std::vector<int> node_set(const SmartArray& array) {
+  if (array.placement() == Placement::os_default) return {};
+  if (array.placement() == Placement::single_node) return {array.options().node};
+  return array.options().nodes;
+}
+
+}  // namespace
+
+void bind_array(nb::module_& m) {
+  nb::class_<ChunkIterator>(m, "ChunkIterator", "Iterator over a SmartArray in batches of decoded values.")
+      .def("__iter__", [](nb::handle self) { return self; }, nb::sig("def __iter__(self) -> ChunkIterator"),
+           "Returns the iterator itself.")
+      .def("__next__", &ChunkIterator::next, "The next batch as a uint64 ndarray.");
+
+  nb::class_<ArrayHandle>(m, "SmartArray", nb::type_slots(array_slots),
+                          "A NUMA-placed, bit-compressed array of unsigned 64-bit values; make one with "
+                          "smartarrays.array().")
+      .def("__len__", [](const ArrayHandle& self) { return self.get()->length(); }, "Number of values.")
+      .def_prop_ro("bits", [](const ArrayHandle& self) { return self.get()->bits(); }, "Bits per value (1..64).")
+      .def_prop_ro("placement", [](const ArrayHandle& self) { return std::string(to_string(self.get()->placement())); },
+                   "Where the pages live: os_default, single_node, interleaved, replicated or partitioned.")
+      .def_prop_ro("nodes", [](const ArrayHandle& self) { return node_set(*self.get()); },
+                   "Logical nodes the placement uses (empty for os_default).")
+      .def_prop_ro("replicas", [](const ArrayHandle& self) { return self.get()->replicas(); },
+                   "Number of copies (one per node for replicated, else 1).")
+      .def_prop_ro("nbytes", [](const ArrayHandle& self) { return self.get()->memory_bytes(); },
+                   "Bytes of memory mapped by all replicas.")
+      .def_prop_ro("closed", &ArrayHandle::closed, "True after close().")
+      .def(
+          "pages_per_node",
+          [](const ArrayHandle& self) {
+            const SharedArray array = self.get();
+            nb::gil_scoped_release release;
+            return array->pages_per_node();
+          },
+          "Pages of each replica on each kernel NUMA node: result[replica][node].")
+      .def("__getitem__", &getitem, "key"_a,
+           "Value at an int index (checked, negative from the end), or an ndarray for a slice or integer array.")
+      .def(
+          "to_numpy", [](const ArrayHandle& self) { return decode_range(self.get(), 0, self.get()->length()); },
+          "Every value decoded into a new uint64 ndarray.")
+      .def("__array__", &to_array, "dtype"_a = nb::none(), "copy"_a = nb::none(),
+           nb::sig("def __array__(self, dtype: numpy.typing.DTypeLike | None = None, copy: bool | None = None) "
+                   "-> numpy.typing.NDArray[typing.Any]"),
+           "NumPy conversion: a zero-copy read-only view for 64-bit arrays unless copy=True, else a decoded copy.")
+      .def(
+          "__dlpack__",
+          [](const ArrayHandle& self, nb::kwargs kwargs) {
+            return nb::cast(zero_copy_view<nb::array_api>(self.get())).attr("__dlpack__")(**kwargs);
+          },
+          nb::sig("def __dlpack__(self, *, stream: object = None, max_version: tuple[int, int] | None = None, "
+                  "dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> typing.Any"),
+          "DLPack capsule of a read-only zero-copy view (64-bit arrays only).")
+      .def(
+          "__dlpack_device__",
+          [](const ArrayHandle& self) {
+            self.get();
+            return nb::make_tuple(1, 0);
+          },
+          nb::sig("def __dlpack_device__(self) -> tuple[int, int]"), "DLPack device: (kDLCPU, 0).")
+      .def(
+          "sum",
+          [](const ArrayHandle& self) {
+            const SharedArray array = self.get();
+            nb::gil_scoped_release release;
+            return array->sum();
+          },
+          "Wrapping uint64 sum of every value (fused decode and add, GIL released).")
+      .def(
+          "unpack",
+          [](const ArrayHandle& self, long long start, nb::object out) {
+            const SharedArray array = self.get();
+            U64Out target;
+            if (!nb::try_cast<U64Out>(out, target, false)) {
+              throw nb::type_error("out must be a writable, C-contiguous, 1-D numpy uint64 array");
+            }
+            if (start < 0) throw_index_error(start, array->length());
+            {
+              nb::gil_scoped_release release;
+              array->decode(static_cast<std::uint64_t>(start), target.shape(0), target.data());
+            }
+            return out;
+          },
+          "start"_a, "out"_a,
+          nb::sig("def unpack(self, start: int, out: numpy.typing.NDArray[numpy.uint64]) -> "
+                  "numpy.typing.NDArray[numpy.uint64]"),
+          "Decodes values [start, start + len(out)) into out (GIL released); returns out.")
+      .def(
+          "iter_chunks",
+          [](nb::object self, std::uint64_t size) {
+            nb::cast<const ArrayHandle&>(self).get();
+            if (size == 0) throw nb::value_error("iter_chunks size must be at least 1");
+            return ChunkIterator(std::move(self), size);
+          },
+          "size"_a = 65536, "Iterates over the values in decoded batches of size (the last may be shorter).")
+      .def("close", &ArrayHandle::close, "Releases the memory (once no zero-copy view uses it); idempotent.")
+      .def(
+          "__enter__",
+          [](nb::object self) {
+            nb::cast<const ArrayHandle&>(self).get();
+            return self;
+          },
+          nb::sig("def __enter__(self) -> SmartArray"), "Returns the array itself.")
+      .def(
+          "__exit__", [](ArrayHandle& self, nb::args) { self.close(); },
+          nb::sig("def __exit__(self, *args: object) -> None"), "Closes the array.")
+      .def("__repr__", &repr, "Length, bits and placement.");
+
+  m.def("_from_u64", &from_u64, "values"_a.noconvert(), "bits"_a, "placement"_a, "nodes"_a, "huge_pages"_a,
+        "A SmartArray holding a contiguous uint64 array (bits 0 = the fewest that hold the data).");
+  m.def("_from_u32", &from_u32, "values"_a.noconvert(), "bits"_a, "placement"_a, "nodes"_a, "huge_pages"_a,
+        "A SmartArray holding a contiguous uint32 array, without a widened copy.");
+}
+
+}  // namespace smartarrays::python

@@ -1,0 +1,53 @@
+// Owns the extension module smartarrays._core: its version, the translation of core errors into
+// the Python exceptions users expect, and the numpy hand-over of decoded values.
+#include <exception>
+#include <new>
+
+#include "binding.hpp"
+#include "smartarrays.h"
+#include "smartarrays/error.hpp"
+
+namespace smartarrays::python {
+
+std::unique_ptr<std::uint64_t[]> new_values(std::uint64_t n) {
+  // At least one element, so an empty result still has a valid, owned buffer.
+  return std::make_unique_for_overwrite<std::uint64_t[]>(n == 0 ? 1 : n);
+}
+
+U64Array to_numpy(std::unique_ptr<std::uint64_t[]> values, std::uint64_t n) {
+  std::uint64_t* data = values.get();
+  nb::capsule owner(data, [](void* p) noexcept { delete[] static_cast<std::uint64_t*>(p); });
+  values.release();
+  return U64Array(data, {static_cast<std::size_t>(n)}, owner);
+}
+
+void bind_errors(nb::module_&) {
+  nb::register_exception_translator([](const std::exception_ptr& error, void*) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const Error& e) {
+      PyObject* type = PyExc_RuntimeError;
+      switch (e.code()) {
+        case ErrorCode::invalid_argument: type = PyExc_ValueError; break;
+        case ErrorCode::out_of_range: type = PyExc_IndexError; break;
+        case ErrorCode::out_of_memory: type = PyExc_MemoryError; break;
+        case ErrorCode::os_error: type = PyExc_OSError; break;
+        case ErrorCode::unsupported: type = PyExc_NotImplementedError; break;
+        case ErrorCode::cancelled:
+        case ErrorCode::internal: type = PyExc_RuntimeError; break;
+      }
+      PyErr_SetString(type, e.what());
+    }
+  });
+}
+
+}  // namespace smartarrays::python
+
+NB_MODULE(_core, m) {
+  namespace py = smartarrays::python;
+  m.doc() = "Native core of smartarrays: NUMA-placed, bit-compressed arrays (use the smartarrays package).";
+  m.attr("__version__") = sa_version();
+  py::bind_errors(m);
+  py::bind_array(m);
+  py::bind_topology(m);
+}
