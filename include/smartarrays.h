@@ -121,6 +121,29 @@ SMARTARRAYS_API int32_t sa_current_node(void);
 /** Pins the calling thread to the CPUs of a logical node. */
 SMARTARRAYS_API sa_status sa_pin_thread_to_node(int32_t node);
 
+/* ---- Parallel runtime: loops driven by external threads ---------------------------------------
+   (runtime layer; implemented in src/capi/runtime_capi.cpp)
+   A loop hands out the indices [begin, end) exactly once, in batches, to any number of threads
+   calling sa_loop_next concurrently -- for instance a Java binding's worker threads, as
+   Callisto-RTS's Java workers did. The range is split into one part per NUMA node (in proportion
+   to the node's usable CPUs); a thread names its node and gets batches of that node's part
+   first, then steals from the other nodes' parts, nearest first. Batch boundaries fall on
+   multiples of 64 indices, so a batch never splits a 64-value chunk of a bit-compressed array. */
+
+/** An external-thread loop (opaque). */
+typedef struct sa_loop sa_loop;
+/** Worker threads of the library's default pool: SMARTARRAYS_THREADS, else every usable CPU; 0 on error. */
+SMARTARRAYS_API uint32_t sa_runtime_threads(void);
+/** Creates a loop over [begin, end) (begin <= end); batch = indices per batch, 0 = chosen by the library. */
+SMARTARRAYS_API sa_status sa_loop_create(uint64_t begin, uint64_t end, uint64_t batch, sa_loop **out);
+/** Takes the next batch for a thread on node (-1 = the calling thread's node) into [*lo, *hi): SA_OK with
+    *lo < *hi for a batch, SA_OK with *lo == *hi once the range is exhausted, SA_ECANCELLED after sa_loop_cancel. */
+SMARTARRAYS_API sa_status sa_loop_next(sa_loop *loop, int32_t node, uint64_t *lo, uint64_t *hi);
+/** Stops the loop: batches already taken may finish, later sa_loop_next calls return SA_ECANCELLED. Thread-safe. */
+SMARTARRAYS_API sa_status sa_loop_cancel(sa_loop *loop);
+/** Frees a loop (NULL is fine); no thread may still be using it. */
+SMARTARRAYS_API void sa_loop_free(sa_loop *loop);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The main job (`make demo`): shows the machine as smartarrays sees it, runs the paper's aggregation
+# experiment (Figure 10: bit widths x placements x thread counts) at a size that takes about a
+# minute on a 2-core machine, prints the result table and draws the figure.
+#   scripts/demo.sh BUILD_DIR          (DEMO_SIZE=64M DEMO_REPS=3 scripts/demo.sh build to change the run)
+set -euo pipefail
+build=${1:-build}
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cli="$build/bin/smartarrays"
+size=${DEMO_SIZE:-48M}
+reps=${DEMO_REPS:-5}
+out="$build/bench-results"
+json="$out/aggregate-demo.json"
+figure="$out/aggregate-demo.png"
+
+[ -x "$cli" ] || { echo "demo: $cli is missing; run 'make build' first" >&2; exit 1; }
+mkdir -p "$out"
+cpus=$(nproc)
+threads=1
+[ "$cpus" -gt 1 ] && threads="1,$cpus"
+start=$(date +%s)
+
+echo "== 1. the machine (smartarrays topology)"
+"$cli" topology
+echo
+echo "== 2. the aggregation experiment (smartarrays bench aggregate)"
+echo "   two arrays of $size values, a[i] = (i + random{0,1,2}) & (2^bits - 1), sum += a1[i] + a2[i]"
+echo "   threads $threads, $reps timed runs per combination (median), every sum checked"
+echo
+"$cli" bench aggregate --size "$size" --threads "$threads" --repetitions "$reps" --json "$json"
+echo
+echo "== 3. the figure (bench/plot_aggregate.py)"
+python=$("$root/scripts/python-venv.sh" matplotlib)
+"$python" "$root/bench/plot_aggregate.py" "$json" -o "$figure" >/dev/null
+echo "figure:  $figure"
+echo "results: $json"
+echo "demo took $(($(date +%s) - start)) s"

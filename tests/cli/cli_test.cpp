@@ -1,0 +1,295 @@
+// Tests of the `smartarrays` command as a user runs it: help texts, exit codes and messages for bad
+// command lines, and JSON output that parses (a small strict JSON checker lives here).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("smartarrays-cli-test-" + std::to_string(::getpid()) + "-" + name))
+      .string();
+}
+
+// Runs the command with args (already shell-quoted where needed) and an optional environment prefix.
+CliRun run(const std::string& args, const std::string& env = "") {
+  const std::string err_path = temp_path("stderr");
+  const std::string command = env + (env.empty() ? "" : " ") + SMARTARRAYS_CLI_PATH + " " + args + " 2>" + err_path;
+  CliRun result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.err = read_file(err_path);
+  std::filesystem::remove(err_path);
+  return result;
+}
+
+// A strict recursive-descent check of RFC 8259 JSON: true when text is exactly one JSON value.
+class JsonChecker {
+ public:
+  explicit JsonChecker(const std::string& text) : s_(text) {}
+  bool valid() {
+    skip();
+    if (!value()) return false;
+    skip();
+    return pos_ == s_.size();
+  }
+
+ private:
+  bool value() {
+    if (pos_ >= s_.size()) return false;
+    const char c = s_[pos_];
+    if (c == '{') return object();
+    if (c == '[') return array();
+    if (c == '"') return string();
+    if (c == '-' || (c >= '0' && c <= '9')) return number();
+    return literal("true") || literal("false") || literal("null");
+  }
+  bool object() {
+    ++pos_;
+    skip();
+    if (peek('}')) return ++pos_, true;
+    while (true) {
+      skip();
+      if (!string()) return false;
+      skip();
+      if (!peek(':')) return false;
+      ++pos_;
+      skip();
+      if (!value()) return false;
+      skip();
+      if (peek('}')) return ++pos_, true;
+      if (!peek(',')) return false;
+      ++pos_;
+    }
+  }
+  bool array() {
+    ++pos_;
+    skip();
+    if (peek(']')) return ++pos_, true;
+    while (true) {
+      skip();
+      if (!value()) return false;
+      skip();
+      if (peek(']')) return ++pos_, true;
+      if (!peek(',')) return false;
+      ++pos_;
+    }
+  }
+  bool string() {
+    if (!peek('"')) return false;
+    for (++pos_; pos_ < s_.size(); ++pos_) {
+      const auto c = static_cast<unsigned char>(s_[pos_]);
+      if (c == '"') return ++pos_, true;
+      if (c < 0x20) return false;
+      if (c == '\\') {
+        ++pos_;
+        if (pos_ >= s_.size() || std::string("\"\\/bfnrtu").find(s_[pos_]) == std::string::npos) return false;
+        if (s_[pos_] == 'u') {
+          for (int k = 0; k < 4; ++k) {
+            if (++pos_ >= s_.size() || !std::isxdigit(static_cast<unsigned char>(s_[pos_]))) return false;
+          }
+        }
+      }
+    }
+    return false;
+  }
+  bool number() {
+    const std::size_t start = pos_;
+    if (peek('-')) ++pos_;
+    if (peek('0')) {
+      ++pos_;
+    } else if (!digits()) {
+      return false;
+    }
+    if (peek('.')) {
+      ++pos_;
+      if (!digits()) return false;
+    }
+    if (peek('e') || peek('E')) {
+      ++pos_;
+      if (peek('+') || peek('-')) ++pos_;
+      if (!digits()) return false;
+    }
+    return pos_ > start;
+  }
+  bool digits() {
+    const std::size_t start = pos_;
+    while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') ++pos_;
+    return pos_ > start;
+  }
+  bool literal(const char* word) {
+    const std::string w(word);
+    if (s_.compare(pos_, w.size(), w) != 0) return false;
+    pos_ += w.size();
+    return true;
+  }
+  bool peek(char c) const { return pos_ < s_.size() && s_[pos_] == c; }
+  void skip() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\t' || s_[pos_] == '\r')) ++pos_;
+  }
+  const std::string& s_;
+  std::size_t pos_ = 0;
+};
+
+bool is_json(const std::string& text) { return JsonChecker(text).valid(); }
+
+std::size_t count(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (std::size_t pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
+  return n;
+}
+
+TEST(JsonChecker, AcceptsJsonAndRejectsNearMisses) {
+  EXPECT_TRUE(is_json(R"({"a": [1, -2.5e3, true, null, "x\"y"], "b": {}})"));
+  EXPECT_FALSE(is_json(R"({"a": [1, 2,]})"));
+  EXPECT_FALSE(is_json(R"({"a": nan})"));
+  EXPECT_FALSE(is_json(R"({"a": 1} {"b": 2})"));
+  EXPECT_FALSE(is_json("{\"a\": \"tab\there\"}"));
+}
+
+TEST(Cli, HelpReadsWellAndExitsZero) {
+  const CliRun main_help = run("--help");
+  EXPECT_EQ(main_help.exit_code, 0);
+  EXPECT_NE(main_help.out.find("usage: smartarrays <command>"), std::string::npos);
+  EXPECT_NE(main_help.out.find("topology"), std::string::npos);
+  EXPECT_NE(main_help.out.find("bench aggregate"), std::string::npos);
+  EXPECT_NE(main_help.out.find("SMARTARRAYS_THREADS"), std::string::npos);
+  for (const char* args : {"topology --help", "help topology"}) {
+    const CliRun r = run(args);
+    EXPECT_EQ(r.exit_code, 0) << args;
+    EXPECT_NE(r.out.find("usage: smartarrays topology"), std::string::npos) << args;
+    EXPECT_NE(r.out.find("--json"), std::string::npos) << args;
+  }
+  for (const char* args : {"bench aggregate --help", "bench aggregate -h", "help bench aggregate"}) {
+    const CliRun r = run(args);
+    EXPECT_EQ(r.exit_code, 0) << args;
+    EXPECT_NE(r.out.find("usage: smartarrays bench aggregate"), std::string::npos) << args;
+    for (const char* flag : {"--size", "--bits", "--placements", "--threads", "--repetitions", "--json"}) {
+      EXPECT_NE(r.out.find(flag), std::string::npos) << args << " lacks " << flag;
+    }
+  }
+  const CliRun bench = run("bench --help");
+  EXPECT_EQ(bench.exit_code, 0);
+  EXPECT_NE(bench.out.find("aggregate"), std::string::npos);
+  const CliRun version = run("--version");
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.out.rfind("smartarrays ", 0), 0u) << version.out;
+}
+
+TEST(Cli, BadCommandLinesExitTwoWithAClearMessage) {
+  struct Case {
+    const char* args;
+    const char* names;  // the text the message must point at
+  };
+  const Case cases[] = {
+      {"", "usage"},
+      {"frobnicate", "frobnicate"},
+      {"--frobnicate", "--frobnicate"},
+      {"help nosuch", "nosuch"},
+      {"topology --frob", "--frob"},
+      {"topology extra", "extra"},
+      {"bench", "which benchmark"},
+      {"bench nosuch", "nosuch"},
+      {"bench aggregate --size 0", "'0'"},
+      {"bench aggregate --size 12Q", "12Q"},
+      {"bench aggregate --size", "--size needs a value"},
+      {"bench aggregate --bits 0", "'0'"},
+      {"bench aggregate --bits 65", "65"},
+      {"bench aggregate --bits 10,,20", "10,,20"},
+      {"bench aggregate --placements nowhere", "nowhere"},
+      {"bench aggregate --threads 0", "'0'"},
+      {"bench aggregate --repetitions 0", "--repetitions"},
+      {"bench aggregate --pinning wild", "wild"},
+      {"bench aggregate --size=7x", "7x"},
+      {"bench aggregate stray", "stray"},
+  };
+  for (const Case& c : cases) {
+    const CliRun r = run(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\nstderr: " << r.err;
+    EXPECT_NE(r.err.find(c.names), std::string::npos) << c.args << "\nstderr: " << r.err;
+    EXPECT_EQ(r.out, "") << c.args;
+  }
+}
+
+TEST(Cli, LibraryErrorsExitOne) {
+  const CliRun bad_node = run("bench aggregate --size 1K --placements single_node --node 5 --quiet");
+  EXPECT_EQ(bad_node.exit_code, 1) << bad_node.err;
+  EXPECT_NE(bad_node.err.find("error:"), std::string::npos) << bad_node.err;
+  EXPECT_NE(bad_node.err.find('5'), std::string::npos) << bad_node.err;
+  const CliRun bad_threads = run("bench aggregate --size 1K --quiet", "SMARTARRAYS_THREADS=lots");
+  EXPECT_EQ(bad_threads.exit_code, 1) << bad_threads.err;
+  EXPECT_NE(bad_threads.err.find("lots"), std::string::npos) << bad_threads.err;
+}
+
+TEST(Cli, TopologyPrintsATableAndWellFormedJson) {
+  const CliRun table = run("topology");
+  EXPECT_EQ(table.exit_code, 0) << table.err;
+  for (const char* part : {"nodes:", "distances", "transparent huge pages:", "NUMA balancing:"}) {
+    EXPECT_NE(table.out.find(part), std::string::npos) << part;
+  }
+  const CliRun json = run("topology --json");
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_TRUE(is_json(json.out)) << json.out;
+  EXPECT_NE(json.out.find("\"format\": \"smartarrays.topology/1\""), std::string::npos);
+  EXPECT_NE(json.out.find("\"thp_enabled\""), std::string::npos);
+  EXPECT_NE(json.out.find("\"numa_balancing\""), std::string::npos);
+
+  const CliRun fake = run("topology --json", "SMARTARRAYS_TOPOLOGY=nodes=2");
+  EXPECT_EQ(fake.exit_code, 0) << fake.err;
+  EXPECT_TRUE(is_json(fake.out)) << fake.out;
+  EXPECT_NE(fake.out.find("\"fake\": true"), std::string::npos);
+  EXPECT_EQ(count(fake.out, "\"os_node\""), 2u);
+}
+
+TEST(Cli, BenchAggregateWritesATableAndWellFormedJson) {
+  const std::string path = temp_path("aggregate.json");
+  const CliRun r = run("bench aggregate --size 4K --bits 3,64 --threads 1,2 --repetitions 2 --warmup 0 --json " + path);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("median ms"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("replicated"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("16/16"), std::string::npos) << "progress line: " << r.err;
+  const std::string json = read_file(path);
+  std::filesystem::remove(path);
+  EXPECT_TRUE(is_json(json)) << json;
+  EXPECT_NE(json.find("\"format\": \"smartarrays.bench.aggregate/1\""), std::string::npos);
+  // 2 bit widths x 4 default placements x 2 thread counts.
+  EXPECT_EQ(count(json, "\"median_s\""), 16u);
+  EXPECT_EQ(count(json, "\"language\": \"C++\""), 17u);  // the document's and each result's
+}
+
+TEST(Cli, BenchAggregateJsonToStdoutOnTwoFakeNodes) {
+  const CliRun r = run("bench aggregate --size 1000 --bits 10 --threads 2 --repetitions 1 --quiet --json -",
+                    "SMARTARRAYS_TOPOLOGY=nodes=2");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(is_json(r.out)) << r.out;
+  EXPECT_EQ(count(r.out, "\"median_s\""), 4u);
+  EXPECT_NE(r.out.find("\"fake_topology\": true"), std::string::npos);
+  EXPECT_EQ(r.err, "");
+}
+
+}  // namespace
