@@ -1,0 +1,5 @@
+# The project's Python virtual environment (.venv, python3 -m venv) with matplotlib for the figures;
+# scripts/demo.sh calls the same script, so `make demo` installs it when needed.
+.PHONY: venv
+venv:
+	@scripts/python-venv.sh matplotlib >/dev/null
