@@ -1,4 +1,4 @@
-// Owns the parallel array builder: one loop over all replicas (replica r occupies its own stretch
+// Owns the parallel array builder and filler: one loop over all replicas (replica r occupies its own stretch
 // of a virtual index space, as a part owned by r's node, taken without stealing), per-worker value
 // buffers, and chunk-aligned encoding so concurrent batches never share a word.
 #include "smartarrays/algo/parallel_build.hpp"
@@ -16,36 +16,43 @@ namespace smartarrays::algo {
 namespace {
 
 // SmartArray hands out replicas read-only because writes must reach every replica; the builder is
-// the one writer that fills each replica separately (from its own node) before anyone reads it,
-// and the words live in writable mappings the array owns.
+// the one writer that fills each replica separately (from its own node) while nothing else touches
+// the array (fill_array's contract), and the words live in writable mappings the array owns.
 std::uint64_t* writable_words(const SmartArray& array, std::size_t replica) {
   return const_cast<std::uint64_t*>(array.replica(replica));
 }
 
 }  // namespace
 
-SmartArray build_array(std::uint64_t length, const ArrayOptions& options, ValueSource source,
-                       runtime::ThreadPool& pool) {
-  if (source.fill == nullptr) throw_error(ErrorCode::invalid_argument, "build_array: the value source has no fill function");
-  SmartArray array = SmartArray::allocate(length, options);
-  if (length == 0) return array;
+void fill_array(SmartArray& array, ValueSource source, runtime::ThreadPool& pool) {
+  if (source.fill == nullptr) throw_error(ErrorCode::invalid_argument, "fill_array: the value source has no fill function");
+  const std::uint64_t length = array.length();
+  if (length == 0) return;
   const unsigned bits = array.bits();
   const std::size_t replicas = array.replicas();
   // Each replica's stretch starts on a chunk boundary, so chunk-aligned batches stay chunk-aligned
-  // in replica indices too. allocate() succeeded, so length and the stretches fit in 64 bits.
+  // in replica indices too. The array exists, so length and the stretches fit in 64 bits.
   const std::uint64_t stretch = codec::chunk_count(length) * codec::chunk_values;
 
   runtime::LoopOptions loop_options;
   loop_options.alignment = codec::chunk_values;
   std::vector<runtime::LoopPart> parts;
-  for (std::size_t r = 0; r < replicas; ++r) {
-    const int node = array.replica_node(r);
-    parts.push_back({node < 0 ? 0 : node, r * stretch, r * stretch + length});
-  }
   const bool per_replica_nodes = replicas > 1;
-  loop_options.steal = !per_replica_nodes;
-  runtime::Loop loop = per_replica_nodes ? runtime::Loop(std::move(parts), loop_options)
-                                         : runtime::Loop(0, length, pool.workers_per_node(), loop_options);
+  if (per_replica_nodes) {
+    for (std::size_t r = 0; r < replicas; ++r) {
+      const int node = array.replica_node(r);
+      parts.push_back({node < 0 ? 0 : node, r * stretch, r * stretch + length});
+    }
+    loop_options.steal = false;
+  } else {
+    // A partitioned array's stripes go to their own nodes' queues first (stealing stays on).
+    for (const SmartArray::Partition& p : array.partitions()) {
+      if (p.node >= 0) parts.push_back({p.node, p.begin, p.end});
+    }
+    if (parts.size() != array.partitions().size()) parts.clear();
+  }
+  runtime::Loop loop = parts.empty() ? runtime::Loop(0, length, pool.workers_per_node(), loop_options)
+                                     : runtime::Loop(std::move(parts), loop_options);
 
   const bool nested = runtime::current_worker() != nullptr;
   std::vector<std::vector<std::uint64_t>> buffers(nested ? 1 : pool.size());
@@ -61,6 +68,13 @@ SmartArray build_array(std::uint64_t length, const ArrayOptions& options, ValueS
     source.fill(source.state, start, start + count, buffer.data());
     codec::encode_range(buffer.data(), start, count, bits, words[r]);
   });
+}
+
+SmartArray build_array(std::uint64_t length, const ArrayOptions& options, ValueSource source,
+                       runtime::ThreadPool& pool) {
+  if (source.fill == nullptr) throw_error(ErrorCode::invalid_argument, "build_array: the value source has no fill function");
+  SmartArray array = SmartArray::allocate(length, options);
+  fill_array(array, source, pool);
   return array;
 }
 

@@ -1,4 +1,4 @@
-// Owns parallel array construction: a SmartArray allocated once and filled by the runtime's
+// Owns parallel array construction and refilling: a SmartArray allocated once and filled by the runtime's
 // workers in chunk-aligned batches, each replica written only by workers of its own node, so
 // building scales with cores and a replica's cache lines are never pulled across nodes.
 #pragma once
@@ -22,6 +22,20 @@ struct ValueSource {
   void* state = nullptr;
 };
 
+namespace detail {
+/// A ValueSource calling gen(lo, hi, out); gen must outlive the source.
+template <typename Gen>
+ValueSource value_source_of(Gen& gen) {
+  using G = std::remove_reference_t<Gen>;
+  ValueSource source;
+  source.fill = [](void* state, std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
+    (*static_cast<G*>(state))(lo, hi, out);
+  };
+  source.state = const_cast<void*>(static_cast<const void*>(std::addressof(gen)));
+  return source;
+}
+}  // namespace detail
+
 /// Allocates an array of length values (options.bits must be 1..64) and fills it from source in
 /// parallel on pool. Throws Error like SmartArray::allocate, or Error(invalid_argument) naming the
 /// first value (of a batch) that does not fit.
@@ -33,13 +47,20 @@ template <typename Gen>
   requires std::is_invocable_v<Gen&, std::uint64_t, std::uint64_t, std::uint64_t*>
 SmartArray build_array(std::uint64_t length, const ArrayOptions& options, Gen&& gen,
                        runtime::ThreadPool& pool = runtime::default_pool()) {
-  using G = std::remove_reference_t<Gen>;
-  ValueSource source;
-  source.fill = [](void* state, std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
-    (*static_cast<G*>(state))(lo, hi, out);
-  };
-  source.state = const_cast<void*>(static_cast<const void*>(std::addressof(gen)));
-  return build_array(length, options, source, pool);
+  return build_array(length, options, detail::value_source_of(gen), pool);
+}
+
+/// Overwrites every value of every replica of array from source in parallel on pool: each replica
+/// by its own node's workers, the stripes of a partitioned array by their nodes' workers first.
+/// Throws Error(invalid_argument) naming the first value (of a batch) that does not fit; the array
+/// is then partly overwritten. Must not run concurrently with any other access to array.
+SMARTARRAYS_API void fill_array(SmartArray& array, ValueSource source, runtime::ThreadPool& pool = runtime::default_pool());
+
+/// fill_array with a generator gen(lo, hi, out) that fills the values of [lo, hi) into out.
+template <typename Gen>
+  requires std::is_invocable_v<Gen&, std::uint64_t, std::uint64_t, std::uint64_t*>
+void fill_array(SmartArray& array, Gen&& gen, runtime::ThreadPool& pool = runtime::default_pool()) {
+  fill_array(array, detail::value_source_of(gen), pool);
 }
 
 /// SmartArray::from_values in parallel: options.bits 0 picks the fewest bits that hold the largest

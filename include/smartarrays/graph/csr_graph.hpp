@@ -1,0 +1,140 @@
+// Owns CsrGraph: a directed graph in compressed sparse row form as a bundle of smart arrays (paper
+// §5.2) — begin/edge (forward), rbegin/redge (reverse) and the out_degree vertex property — each
+// with its own placement and bit width; the U / V / V+E variants that choose those widths; the
+// per-array memory report and the paper's memory formula.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/export.hpp"
+
+namespace smartarrays::graph {
+
+/// The arrays of a CsrGraph, in report order.
+enum class GraphArray : int {
+  begin = 0,       ///< n+1 offsets into edge: vertex v's out-neighbours are edge[begin[v] .. begin[v+1])
+  edge = 1,        ///< out-neighbour ids, ascending per vertex
+  rbegin = 2,      ///< n+1 offsets into redge
+  redge = 3,       ///< in-neighbour ids (sources of the edges into a vertex), ascending per vertex
+  out_degree = 4,  ///< vertex property: begin[v+1] - begin[v]
+};
+
+/// Number of GraphArray values.
+inline constexpr std::size_t graph_array_count = 5;
+
+/// "begin", "edge", "rbegin", "redge" or "out_degree".
+SMARTARRAYS_API const char* to_string(GraphArray array) noexcept;
+/// The array spelled name; throws Error(invalid_argument) listing the valid names.
+SMARTARRAYS_API GraphArray parse_graph_array(std::string_view name);
+
+/// The paper's compression cases (§5.2, Figure 12).
+enum class Variant : int {
+  U = 0,   ///< uncompressed: 64-bit offsets and degrees, 32-bit vertex ids
+  V = 1,   ///< offsets and degrees in their minimum bits, 32-bit vertex ids
+  VE = 2,  ///< offsets, degrees and vertex ids all in their minimum bits ("V+E")
+};
+
+/// "U", "V" or "V+E".
+SMARTARRAYS_API const char* to_string(Variant variant) noexcept;
+/// The variant spelled "U", "V" or "V+E" (also "VE"); throws Error(invalid_argument) otherwise.
+SMARTARRAYS_API Variant parse_variant(std::string_view name);
+
+/// Placement and bit width of every array of a graph; bits 0 = the fewest bits that hold the data.
+struct GraphLayout {
+  std::array<ArrayOptions, graph_array_count> arrays{};  ///< indexed by GraphArray
+
+  /// The options of one array.
+  ArrayOptions& operator[](GraphArray a) noexcept { return arrays[static_cast<std::size_t>(a)]; }
+  /// The options of one array.
+  const ArrayOptions& operator[](GraphArray a) const noexcept { return arrays[static_cast<std::size_t>(a)]; }
+
+  /// The bit widths of variant, every array with the given placement.
+  SMARTARRAYS_API static GraphLayout for_variant(Variant variant, const ArrayOptions& placement = {});
+  /// Sets the placement (placement, node, nodes, huge_pages) of every array, keeping the bits.
+  SMARTARRAYS_API void set_placement(const ArrayOptions& placement);
+};
+
+/// One array's line of a memory report.
+struct ArrayMemory {
+  std::string name;          ///< array name ("begin", ..., or an algorithm's array)
+  std::uint64_t length = 0;  ///< values
+  unsigned bits = 0;         ///< bits per value
+  Placement placement = Placement::os_default;  ///< where its pages are
+  std::size_t replicas = 1;  ///< copies
+  std::uint64_t bytes = 0;   ///< bytes mapped over all replicas
+};
+
+/// Memory of a set of arrays, per array and in total.
+struct MemoryReport {
+  std::vector<ArrayMemory> arrays;  ///< one line per array
+  std::uint64_t total_bytes = 0;    ///< sum of arrays[i].bytes
+  /// Appends one array's line and adds it to the total.
+  SMARTARRAYS_API void add(std::string name, const SmartArray& array);
+};
+
+/// The paper's memory formula (§5.2) in bits: 2·bits_begin·V + 2·bits_edge·E + bits_degree·V + 64·V,
+/// counting begin and rbegin, edge and redge, the out-degree array and the 64-bit rank array.
+SMARTARRAYS_API double paper_memory_bits(std::uint64_t vertices, std::uint64_t edges, unsigned bits_begin,
+                                         unsigned bits_edge, unsigned bits_degree) noexcept;
+
+/// A directed graph as a bundle of smart arrays; move-only. Undirected graphs are stored with both
+/// directions of every edge (then edge equals redge) and remember that they were undirected.
+class SMARTARRAYS_API CsrGraph {
+ public:
+  /// Takes over the arrays; checks only that their lengths agree (builders guarantee the rest;
+  /// validate() checks every invariant). Throws Error(invalid_argument) naming a mismatch.
+  CsrGraph(std::array<SmartArray, graph_array_count> arrays, bool directed);
+
+  /// Number of vertices n.
+  std::uint64_t vertices() const noexcept { return vertices_; }
+  /// Number of stored (directed) edges m; an undirected edge counts twice, a self-loop once.
+  std::uint64_t edges() const noexcept { return edges_; }
+  /// False when built from an undirected graph (each edge stored in both directions).
+  bool directed() const noexcept { return directed_; }
+
+  /// One of the arrays.
+  const SmartArray& array(GraphArray a) const noexcept { return arrays_[static_cast<std::size_t>(a)]; }
+  /// The forward offsets.
+  const SmartArray& begin() const noexcept { return array(GraphArray::begin); }
+  /// The forward neighbour ids.
+  const SmartArray& edge() const noexcept { return array(GraphArray::edge); }
+  /// The reverse offsets.
+  const SmartArray& rbegin() const noexcept { return array(GraphArray::rbegin); }
+  /// The reverse neighbour ids.
+  const SmartArray& redge() const noexcept { return array(GraphArray::redge); }
+  /// The out-degree vertex property.
+  const SmartArray& out_degree() const noexcept { return array(GraphArray::out_degree); }
+
+  /// Out-neighbours of v, ascending (checked v).
+  std::vector<std::uint64_t> out_neighbours(std::uint64_t v) const;
+  /// In-neighbours of v, ascending (checked v).
+  std::vector<std::uint64_t> in_neighbours(std::uint64_t v) const;
+
+  /// The variant the arrays' widths correspond to: U if every width is U's, else V+E if the id
+  /// arrays are narrower than 32 bits, else V.
+  Variant variant() const noexcept;
+  /// Bytes and widths of the five arrays.
+  MemoryReport memory_report() const;
+  /// paper_memory_bits() with this graph's widths (bits_begin: the wider of begin and rbegin, bits_edge likewise).
+  double paper_memory_bits() const noexcept;
+  /// 1 - paper_memory_bits() / the same formula at U's widths (64, 32, 64): the paper's saving.
+  double paper_saving() const noexcept;
+
+  /// Checks every CSR invariant in parallel: offsets start at 0, never decrease and end at m; ids
+  /// below n and ascending per vertex; out_degree matches begin; the reverse graph is the exact
+  /// transpose of the forward one. Throws Error(internal) naming the first violation found.
+  void validate() const;
+
+ private:
+  std::array<SmartArray, graph_array_count> arrays_;
+  std::uint64_t vertices_ = 0;
+  std::uint64_t edges_ = 0;
+  bool directed_ = true;
+};
+
+}  // namespace smartarrays::graph

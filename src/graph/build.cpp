@@ -1,0 +1,150 @@
+// Owns the CSR builder: edge list -> forward CSR (parallel count, prefix sum, scatter), then the one
+// pipeline every source shares — check, normalise, transpose — and the encoding of the plain
+// vectors into the graph's smart arrays with each array's own layout.
+#include "smartarrays/graph/build.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+#include <utility>
+
+#include "graph/csr_parts.hpp"
+#include "smartarrays/algo/parallel_build.hpp"
+#include "smartarrays/codec/bitpack.hpp"
+#include "smartarrays/error.hpp"
+
+namespace smartarrays::graph {
+
+namespace {
+
+constexpr std::uint64_t no_index = ~std::uint64_t{0};
+
+// Encodes values as graph array `which`, naming the array in any error (e.g. a U layout's 32-bit
+// ids on a graph with more than 2^32 vertices).
+SmartArray encode(GraphArray which, std::span<const std::uint64_t> values, const ArrayOptions& options,
+                  runtime::ThreadPool& pool) {
+  try {
+    return algo::build_array_from_values(values, options, pool);
+  } catch (const Error& e) {
+    throw Error(e.code(), std::string("graph array ") + to_string(which) + ": " + e.what());
+  }
+}
+
+SmartArray encode_degrees(const std::vector<std::uint64_t>& offsets, const ArrayOptions& options,
+                          runtime::ThreadPool& pool) {
+  const std::uint64_t n = offsets.size() - 1;
+  ArrayOptions resolved = options;
+  if (resolved.bits == 0) {
+    const std::uint64_t max = pool.parallel_reduce(
+        0, n, std::uint64_t{0},
+        [&](std::uint64_t lo, std::uint64_t hi) {
+          std::uint64_t m = 0;
+          for (std::uint64_t v = lo; v < hi; ++v) m = std::max(m, offsets[v + 1] - offsets[v]);
+          return m;
+        },
+        [](std::uint64_t a, std::uint64_t b) { return std::max(a, b); });
+    resolved.bits = codec::min_bits(max);
+  }
+  try {
+    return algo::build_array(
+        n, resolved,
+        [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
+          for (std::uint64_t v = lo; v < hi; ++v) out[v - lo] = offsets[v + 1] - offsets[v];
+        },
+        pool);
+  } catch (const Error& e) {
+    throw Error(e.code(), std::string("graph array out_degree: ") + e.what());
+  }
+}
+
+CsrGraph assemble(CsrParts forward, CsrParts reverse, bool directed, const GraphLayout& layout, runtime::ThreadPool& pool) {
+  std::array<SmartArray, graph_array_count> arrays{
+      encode(GraphArray::begin, forward.offsets, layout[GraphArray::begin], pool),
+      encode(GraphArray::edge, forward.targets, layout[GraphArray::edge], pool),
+      encode(GraphArray::rbegin, reverse.offsets, layout[GraphArray::rbegin], pool),
+      encode(GraphArray::redge, reverse.targets, layout[GraphArray::redge], pool),
+      encode_degrees(forward.offsets, layout[GraphArray::out_degree], pool)};
+  return CsrGraph(std::move(arrays), directed);
+}
+
+}  // namespace
+
+CsrGraph build_csr(const EdgeList& list, const BuildOptions& options, runtime::ThreadPool& pool) {
+  const std::uint64_t n = list.vertices;
+  const std::vector<Edge>& edges = list.edges;
+  const std::uint64_t bad = pool.parallel_reduce(
+      0, edges.size(), no_index,
+      [&](std::uint64_t lo, std::uint64_t hi) {
+        for (std::uint64_t e = lo; e < hi; ++e) {
+          if (edges[e].src >= n || edges[e].dst >= n) return e;
+        }
+        return no_index;
+      },
+      [](std::uint64_t a, std::uint64_t b) { return std::min(a, b); });
+  if (bad != no_index) {
+    const Edge& e = edges[bad];
+    throw_error(ErrorCode::invalid_argument, "edge " + std::to_string(bad) + " (" + std::to_string(e.src) + " -> " +
+                                                 std::to_string(e.dst) + ") has a vertex id not below the vertex count " +
+                                                 std::to_string(n));
+  }
+  const bool both_ways = !list.directed;
+  auto kept = [&](const Edge& e) { return !(options.drop_self_loops && e.src == e.dst); };
+  // An undirected edge u-v is stored as u->v and v->u; a self-loop only once.
+  auto mirrored = [&](const Edge& e) { return both_ways && e.src != e.dst; };
+
+  CsrParts forward;
+  forward.offsets.assign(n + 1, 0);
+  std::uint64_t* counts = forward.offsets.data();
+  pool.parallel_for(0, edges.size(), [&](std::uint64_t lo, std::uint64_t hi) {
+    for (std::uint64_t i = lo; i < hi; ++i) {
+      const Edge& e = edges[i];
+      if (!kept(e)) continue;
+      std::atomic_ref<std::uint64_t>(counts[e.src]).fetch_add(1, std::memory_order_relaxed);
+      if (mirrored(e)) std::atomic_ref<std::uint64_t>(counts[e.dst]).fetch_add(1, std::memory_order_relaxed);
+    }
+  });
+  detail::exclusive_scan(forward.offsets, pool);
+  std::vector<std::uint64_t> cursor(forward.offsets.begin(), forward.offsets.end() - 1);
+  forward.targets.resize(forward.offsets[n]);
+  std::uint64_t* out = forward.targets.data();
+  pool.parallel_for(0, edges.size(), [&](std::uint64_t lo, std::uint64_t hi) {
+    for (std::uint64_t i = lo; i < hi; ++i) {
+      const Edge& e = edges[i];
+      if (!kept(e)) continue;
+      out[std::atomic_ref<std::uint64_t>(cursor[e.src]).fetch_add(1, std::memory_order_relaxed)] = e.dst;
+      if (mirrored(e)) out[std::atomic_ref<std::uint64_t>(cursor[e.dst]).fetch_add(1, std::memory_order_relaxed)] = e.src;
+    }
+  });
+  cursor = {};
+  detail::normalize(forward, false, options.dedup, pool);
+  CsrParts reverse = detail::transpose(forward, n, pool);
+  return assemble(std::move(forward), std::move(reverse), list.directed, options.layout, pool);
+}
+
+CsrGraph build_csr(CsrParts forward, bool directed, const BuildOptions& options, runtime::ThreadPool& pool) {
+  if (forward.offsets.empty()) throw_error(ErrorCode::invalid_argument, "a CSR needs at least one offset (n + 1 of them)");
+  const std::uint64_t n = forward.offsets.size() - 1;
+  detail::check_parts(forward, n, "CSR", pool);
+  detail::normalize(forward, options.drop_self_loops, options.dedup, pool);
+  CsrParts reverse = detail::transpose(forward, n, pool);
+  return assemble(std::move(forward), std::move(reverse), directed, options.layout, pool);
+}
+
+EdgeList to_edge_list(const CsrGraph& graph) {
+  EdgeList list;
+  list.vertices = graph.vertices();
+  list.directed = graph.directed();
+  runtime::ThreadPool& pool = runtime::default_pool();
+  const std::vector<std::uint64_t> offsets = detail::decode_all(graph.begin(), pool);
+  const std::vector<std::uint64_t> targets = detail::decode_all(graph.edge(), pool);
+  // An undirected graph's list names each edge once (u <= v), as build_csr expects it.
+  list.edges.reserve(list.directed ? targets.size() : targets.size() / 2 + 1);
+  for (std::uint64_t v = 0; v < list.vertices; ++v) {
+    for (std::uint64_t e = offsets[v]; e < offsets[v + 1]; ++e) {
+      if (list.directed || v <= targets[e]) list.edges.push_back({v, targets[e]});
+    }
+  }
+  return list;
+}
+
+}  // namespace smartarrays::graph

@@ -1,0 +1,190 @@
+// Owns CsrGraph's bookkeeping: array and variant names, variant layouts, neighbour queries, the
+// memory report and paper formula, and the parallel invariant check.
+#include "smartarrays/graph/csr_graph.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "graph/csr_parts.hpp"
+#include "smartarrays/error.hpp"
+
+namespace smartarrays::graph {
+
+namespace {
+
+constexpr const char* array_names[graph_array_count] = {"begin", "edge", "rbegin", "redge", "out_degree"};
+
+// U's widths (paper §5.2): 64-bit offsets and degree property, 32-bit vertex ids.
+constexpr unsigned u_offset_bits = 64;
+constexpr unsigned u_id_bits = 32;
+constexpr unsigned u_degree_bits = 64;
+constexpr unsigned rank_bits = 64;
+
+std::string describe_edge_count(const SmartArray& begin) {
+  return begin.length() == 0 ? "no offsets" : std::to_string(begin.get(begin.length() - 1)) + " edges";
+}
+
+}  // namespace
+
+const char* to_string(GraphArray array) noexcept { return array_names[static_cast<std::size_t>(array)]; }
+
+GraphArray parse_graph_array(std::string_view name) {
+  for (std::size_t i = 0; i < graph_array_count; ++i) {
+    if (name == array_names[i]) return static_cast<GraphArray>(i);
+  }
+  throw_error(ErrorCode::invalid_argument,
+              "unknown graph array '" + std::string(name) + "' (expected begin, edge, rbegin, redge or out_degree)");
+}
+
+const char* to_string(Variant variant) noexcept {
+  switch (variant) {
+    case Variant::U:
+      return "U";
+    case Variant::V:
+      return "V";
+    case Variant::VE:
+      return "V+E";
+  }
+  return "?";
+}
+
+Variant parse_variant(std::string_view name) {
+  if (name == "U" || name == "u") return Variant::U;
+  if (name == "V" || name == "v") return Variant::V;
+  if (name == "V+E" || name == "VE" || name == "v+e" || name == "ve") return Variant::VE;
+  throw_error(ErrorCode::invalid_argument, "unknown variant '" + std::string(name) + "' (expected U, V or V+E)");
+}
+
+GraphLayout GraphLayout::for_variant(Variant variant, const ArrayOptions& placement) {
+  GraphLayout layout;
+  layout.set_placement(placement);
+  const bool u = variant == Variant::U;
+  const unsigned ids = variant == Variant::VE ? 0 : u_id_bits;
+  layout[GraphArray::begin].bits = u ? u_offset_bits : 0;
+  layout[GraphArray::rbegin].bits = u ? u_offset_bits : 0;
+  layout[GraphArray::out_degree].bits = u ? u_degree_bits : 0;
+  layout[GraphArray::edge].bits = ids;
+  layout[GraphArray::redge].bits = ids;
+  return layout;
+}
+
+void GraphLayout::set_placement(const ArrayOptions& placement) {
+  for (ArrayOptions& options : arrays) {
+    const unsigned bits = options.bits;
+    options = placement;
+    options.bits = bits;
+  }
+}
+
+void MemoryReport::add(std::string name, const SmartArray& array) {
+  arrays.push_back({std::move(name), array.length(), array.bits(), array.placement(), array.replicas(), array.memory_bytes()});
+  total_bytes += array.memory_bytes();
+}
+
+double paper_memory_bits(std::uint64_t vertices, std::uint64_t edges, unsigned bits_begin, unsigned bits_edge,
+                         unsigned bits_degree) noexcept {
+  const double v = static_cast<double>(vertices);
+  const double e = static_cast<double>(edges);
+  return 2.0 * bits_begin * v + 2.0 * bits_edge * e + bits_degree * v + rank_bits * v;
+}
+
+CsrGraph::CsrGraph(std::array<SmartArray, graph_array_count> arrays, bool directed)
+    : arrays_(std::move(arrays)), directed_(directed) {
+  const SmartArray& b = begin();
+  const SmartArray& rb = rbegin();
+  if (b.length() == 0 || rb.length() != b.length()) {
+    throw_error(ErrorCode::invalid_argument, "CSR offsets: begin has " + std::to_string(b.length()) + " values, rbegin " +
+                                                 std::to_string(rb.length()) + " (both need n + 1 >= 1)");
+  }
+  vertices_ = b.length() - 1;
+  edges_ = b.get(vertices_);
+  if (edge().length() != edges_ || redge().length() != edges_ || rb.get(vertices_) != edges_) {
+    throw_error(ErrorCode::invalid_argument, "CSR edge arrays: begin ends at " + describe_edge_count(b) + ", rbegin at " +
+                                                 describe_edge_count(rb) + ", edge holds " +
+                                                 std::to_string(edge().length()) + " ids, redge " +
+                                                 std::to_string(redge().length()));
+  }
+  if (out_degree().length() != vertices_) {
+    throw_error(ErrorCode::invalid_argument, "out_degree holds " + std::to_string(out_degree().length()) + " values for " +
+                                                 std::to_string(vertices_) + " vertices");
+  }
+}
+
+std::vector<std::uint64_t> CsrGraph::out_neighbours(std::uint64_t v) const {
+  if (v >= vertices_) smartarrays::detail::throw_index_out_of_range(v, vertices_);
+  const std::uint64_t lo = begin().get(v);
+  std::vector<std::uint64_t> ids(begin().get(v + 1) - lo);
+  if (!ids.empty()) edge().decode(lo, ids.size(), ids.data());
+  return ids;
+}
+
+std::vector<std::uint64_t> CsrGraph::in_neighbours(std::uint64_t v) const {
+  if (v >= vertices_) smartarrays::detail::throw_index_out_of_range(v, vertices_);
+  const std::uint64_t lo = rbegin().get(v);
+  std::vector<std::uint64_t> ids(rbegin().get(v + 1) - lo);
+  if (!ids.empty()) redge().decode(lo, ids.size(), ids.data());
+  return ids;
+}
+
+Variant CsrGraph::variant() const noexcept {
+  const bool u = begin().bits() == u_offset_bits && rbegin().bits() == u_offset_bits &&
+                 out_degree().bits() == u_degree_bits && edge().bits() == u_id_bits && redge().bits() == u_id_bits;
+  if (u) return Variant::U;
+  return edge().bits() < u_id_bits || redge().bits() < u_id_bits ? Variant::VE : Variant::V;
+}
+
+MemoryReport CsrGraph::memory_report() const {
+  MemoryReport report;
+  for (std::size_t i = 0; i < graph_array_count; ++i) report.add(array_names[i], arrays_[i]);
+  return report;
+}
+
+double CsrGraph::paper_memory_bits() const noexcept {
+  return graph::paper_memory_bits(vertices_, edges_, std::max(begin().bits(), rbegin().bits()),
+                                  std::max(edge().bits(), redge().bits()), out_degree().bits());
+}
+
+double CsrGraph::paper_saving() const noexcept {
+  const double u = graph::paper_memory_bits(vertices_, edges_, u_offset_bits, u_id_bits, u_degree_bits);
+  return u > 0 ? 1.0 - paper_memory_bits() / u : 0.0;
+}
+
+void CsrGraph::validate() const {
+  runtime::ThreadPool& pool = runtime::default_pool();
+  auto fail = [](const std::string& message) { throw_error(ErrorCode::internal, "CSR invariant broken: " + message); };
+  CsrParts forward{detail::decode_all(begin(), pool), detail::decode_all(edge(), pool)};
+  CsrParts reverse{detail::decode_all(rbegin(), pool), detail::decode_all(redge(), pool)};
+  try {
+    detail::check_parts(forward, vertices_, "forward", pool);
+    detail::check_parts(reverse, vertices_, "reverse", pool);
+  } catch (const Error& e) {
+    fail(e.what());
+  }
+  const std::vector<std::uint64_t> degrees = detail::decode_all(out_degree(), pool);
+  for (std::uint64_t v = 0; v < vertices_; ++v) {
+    if (degrees[v] != forward.offsets[v + 1] - forward.offsets[v]) {
+      fail("out_degree[" + std::to_string(v) + "] is " + std::to_string(degrees[v]) + ", begin says " +
+           std::to_string(forward.offsets[v + 1] - forward.offsets[v]));
+    }
+    for (const CsrParts* parts : {&forward, &reverse}) {
+      const auto first = parts->targets.begin() + static_cast<std::ptrdiff_t>(parts->offsets[v]);
+      const auto last = parts->targets.begin() + static_cast<std::ptrdiff_t>(parts->offsets[v + 1]);
+      if (!std::is_sorted(first, last)) {
+        fail(std::string(parts == &forward ? "edge" : "redge") + " list of vertex " + std::to_string(v) + " is not ascending");
+      }
+    }
+  }
+  const CsrParts transposed = detail::transpose(forward, vertices_, pool);
+  if (transposed.offsets != reverse.offsets || transposed.targets != reverse.targets) {
+    std::uint64_t v = 0;
+    while (v < vertices_ && transposed.offsets[v + 1] == reverse.offsets[v + 1] &&
+           std::equal(transposed.targets.begin() + static_cast<std::ptrdiff_t>(transposed.offsets[v]),
+                      transposed.targets.begin() + static_cast<std::ptrdiff_t>(transposed.offsets[v + 1]),
+                      reverse.targets.begin() + static_cast<std::ptrdiff_t>(reverse.offsets[v]))) {
+      ++v;
+    }
+    fail("the reverse arrays are not the transpose of the forward ones (first difference at vertex " + std::to_string(v) + ")");
+  }
+}
+
+}  // namespace smartarrays::graph

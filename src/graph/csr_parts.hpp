@@ -1,0 +1,34 @@
+// Owns the internal parallel steps of CSR construction on plain vectors: prefix sums, structural
+// checks, per-vertex sorting with duplicate and self-loop removal, transposition, and decoding a
+// smart array back into a vector. Shared by the builder and CsrGraph::validate.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/graph/build.hpp"
+#include "smartarrays/runtime/thread_pool.hpp"
+
+namespace smartarrays::graph::detail {
+
+/// Turns counts[0..n) (counts.size() == n + 1, last entry ignored) into exclusive prefix sums in
+/// place, so counts[n] is the total. Parallel over blocks.
+void exclusive_scan(std::vector<std::uint64_t>& counts, runtime::ThreadPool& pool);
+
+/// Throws Error(invalid_argument) "<what>: ..." unless parts is a CSR over `vertices` vertices:
+/// n+1 offsets from 0, never decreasing, ending at targets.size(), every id below vertices.
+void check_parts(const CsrParts& parts, std::uint64_t vertices, const std::string& what, runtime::ThreadPool& pool);
+
+/// Sorts every neighbour list, then drops self-loops and repeated ids as asked, compacting the
+/// arrays when anything was dropped.
+void normalize(CsrParts& parts, bool drop_self_loops, bool dedup, runtime::ThreadPool& pool);
+
+/// The transpose of a CSR over `vertices` vertices, neighbour lists ascending.
+CsrParts transpose(const CsrParts& parts, std::uint64_t vertices, runtime::ThreadPool& pool);
+
+/// Every value of array, decoded in parallel.
+std::vector<std::uint64_t> decode_all(const SmartArray& array, runtime::ThreadPool& pool);
+
+}  // namespace smartarrays::graph::detail

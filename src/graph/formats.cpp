@@ -1,0 +1,231 @@
+// Owns format names and detection, load_graph (reader + builder) and the three writers. Writers
+// decode the graph's arrays block by block, so writing never holds a second copy of the graph.
+#include "smartarrays/graph/formats.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "smartarrays/error.hpp"
+
+namespace smartarrays::graph {
+
+namespace {
+
+constexpr std::uint64_t block_values = std::uint64_t{1} << 16;
+
+std::string extension_of(std::string_view path) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::size_t dot = path.find_last_of('.');
+  if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash)) return "";
+  return std::string(path.substr(dot + 1));
+}
+
+// A file written through a buffer; close() reports write errors (disk full) as Error(os_error).
+class Output {
+ public:
+  explicit Output(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "wb")) {
+    if (file_ == nullptr) throw_error(ErrorCode::os_error, "cannot create " + path + ": " + std::strerror(errno));
+    buffer_.reserve(capacity);
+  }
+  ~Output() {
+    if (file_ != nullptr) std::fclose(file_);
+  }
+  Output(const Output&) = delete;
+  Output& operator=(const Output&) = delete;
+
+  void bytes(const void* data, std::size_t size) {
+    const char* p = static_cast<const char*>(data);
+    buffer_.insert(buffer_.end(), p, p + size);
+    if (buffer_.size() >= capacity) flush();
+  }
+  void text(std::string_view s) { bytes(s.data(), s.size()); }
+  void number(std::uint64_t v) {
+    char digits[24];
+    const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v);
+    bytes(digits, static_cast<std::size_t>(end - digits));
+  }
+  void close() {
+    flush();
+    const int rc = std::fclose(file_);
+    file_ = nullptr;
+    if (rc != 0) fail();
+  }
+
+ private:
+  static constexpr std::size_t capacity = std::size_t{1} << 20;
+  void flush() {
+    if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) fail();
+    buffer_.clear();
+  }
+  [[noreturn]] void fail() { throw_error(ErrorCode::os_error, "cannot write " + path_ + ": " + std::strerror(errno)); }
+
+  std::string path_;
+  std::FILE* file_;
+  std::vector<char> buffer_;
+};
+
+// Calls f(v, ids, count) for every vertex with its out-neighbours, decoding blocks of the arrays.
+template <typename F>
+void for_each_out_list(const CsrGraph& graph, F&& f) {
+  const std::uint64_t n = graph.vertices();
+  std::vector<std::uint64_t> offsets(block_values + 1);
+  std::vector<std::uint64_t> ids;
+  for (std::uint64_t first = 0; first < n; first += block_values) {
+    const std::uint64_t count = std::min(block_values, n - first);
+    graph.begin().decode(first, count + 1, offsets.data());
+    ids.resize(offsets[count] - offsets[0]);
+    if (!ids.empty()) graph.edge().decode(offsets[0], ids.size(), ids.data());
+    for (std::uint64_t k = 0; k < count; ++k) {
+      f(first + k, ids.data() + (offsets[k] - offsets[0]), offsets[k + 1] - offsets[k]);
+    }
+  }
+}
+
+void write_sg_part(Output& out, const SmartArray& begin, const SmartArray& ids) {
+  std::vector<std::uint64_t> values(block_values);
+  for (std::uint64_t i = 0; i < begin.length(); i += block_values) {
+    const std::uint64_t count = std::min(block_values, begin.length() - i);
+    begin.decode(i, count, values.data());
+    out.bytes(values.data(), count * sizeof(std::uint64_t));
+  }
+  std::vector<std::int32_t> narrow(block_values);
+  for (std::uint64_t i = 0; i < ids.length(); i += block_values) {
+    const std::uint64_t count = std::min(block_values, ids.length() - i);
+    ids.decode(i, count, values.data());
+    for (std::uint64_t k = 0; k < count; ++k) narrow[k] = static_cast<std::int32_t>(values[k]);
+    out.bytes(narrow.data(), count * sizeof(std::int32_t));
+  }
+}
+
+}  // namespace
+
+const char* to_string(GraphFormat format) noexcept {
+  switch (format) {
+    case GraphFormat::edge_list:
+      return "el";
+    case GraphFormat::matrix_market:
+      return "mtx";
+    case GraphFormat::gap_sg:
+      return "sg";
+  }
+  return "?";
+}
+
+GraphFormat parse_graph_format(std::string_view name) {
+  if (name == "el" || name == "edgelist" || name == "snap" || name == "txt") return GraphFormat::edge_list;
+  if (name == "mtx" || name == "mm") return GraphFormat::matrix_market;
+  if (name == "sg") return GraphFormat::gap_sg;
+  throw_error(ErrorCode::invalid_argument, "unknown graph format '" + std::string(name) + "' (expected el, mtx or sg)");
+}
+
+GraphFormat format_of_path(std::string_view path) {
+  const std::string ext = extension_of(path);
+  if (ext == "el" || ext == "txt" || ext == "edges" || ext == "tsv") return GraphFormat::edge_list;
+  if (ext == "mtx") return GraphFormat::matrix_market;
+  if (ext == "sg") return GraphFormat::gap_sg;
+  throw_error(ErrorCode::invalid_argument, "cannot tell the format of '" + std::string(path) +
+                                               "' from its extension (.el, .txt, .edges, .tsv, .mtx or .sg); name it explicitly");
+}
+
+CsrGraph load_graph(const std::string& path, GraphFormat format, const BuildOptions& options,
+                    const ReadOptions& read_options, runtime::ThreadPool& pool) {
+  switch (format) {
+    case GraphFormat::edge_list:
+      return build_csr(read_edge_list(path, read_options), options, pool);
+    case GraphFormat::matrix_market:
+      return build_csr(read_matrix_market(path, read_options), options, pool);
+    case GraphFormat::gap_sg: {
+      SgContents contents = read_gap_sg(path, read_options, pool);
+      return build_csr(std::move(contents.out), contents.directed, options, pool);
+    }
+  }
+  throw_error(ErrorCode::invalid_argument, "unknown graph format " + std::to_string(static_cast<int>(format)));
+}
+
+void write_edge_list(const CsrGraph& graph, const std::string& path) {
+  Output out(path);
+  out.text(graph.directed() ? "# Directed graph\n" : "# Undirected graph (both directions of each edge listed)\n");
+  out.text("# Nodes: ");
+  out.number(graph.vertices());
+  out.text(" Edges: ");
+  out.number(graph.edges());
+  out.text("\n");
+  for_each_out_list(graph, [&](std::uint64_t v, const std::uint64_t* ids, std::uint64_t count) {
+    for (std::uint64_t k = 0; k < count; ++k) {
+      out.number(v);
+      out.text("\t");
+      out.number(ids[k]);
+      out.text("\n");
+    }
+  });
+  out.close();
+}
+
+void write_matrix_market(const CsrGraph& graph, const std::string& path) {
+  const bool symmetric = !graph.directed();
+  // A symmetric file stores the lower triangle (row >= column) only.
+  std::uint64_t entries = graph.edges();
+  if (symmetric) {
+    entries = 0;
+    for_each_out_list(graph, [&](std::uint64_t v, const std::uint64_t* ids, std::uint64_t count) {
+      for (std::uint64_t k = 0; k < count; ++k) entries += ids[k] <= v ? 1 : 0;
+    });
+  }
+  Output out(path);
+  out.text(symmetric ? "%%MatrixMarket matrix coordinate pattern symmetric\n"
+                     : "%%MatrixMarket matrix coordinate pattern general\n");
+  out.text("% written by smartarrays: entry (i, j) is the edge i-1 -> j-1\n");
+  out.number(graph.vertices());
+  out.text(" ");
+  out.number(graph.vertices());
+  out.text(" ");
+  out.number(entries);
+  out.text("\n");
+  for_each_out_list(graph, [&](std::uint64_t v, const std::uint64_t* ids, std::uint64_t count) {
+    for (std::uint64_t k = 0; k < count; ++k) {
+      if (symmetric && ids[k] > v) continue;
+      out.number(v + 1);
+      out.text(" ");
+      out.number(ids[k] + 1);
+      out.text("\n");
+    }
+  });
+  out.close();
+}
+
+void write_gap_sg(const CsrGraph& graph, const std::string& path) {
+  if (graph.vertices() > std::uint64_t{std::numeric_limits<std::int32_t>::max()} + 1) {
+    throw_error(ErrorCode::invalid_argument, "a GAP .sg file holds int32 vertex ids; this graph has " +
+                                                 std::to_string(graph.vertices()) + " vertices");
+  }
+  Output out(path);
+  const std::uint8_t flag = graph.directed() ? 1 : 0;
+  const auto m = static_cast<std::int64_t>(graph.edges());
+  const auto n = static_cast<std::int64_t>(graph.vertices());
+  out.bytes(&flag, 1);
+  out.bytes(&m, sizeof m);
+  out.bytes(&n, sizeof n);
+  write_sg_part(out, graph.begin(), graph.edge());
+  if (graph.directed()) write_sg_part(out, graph.rbegin(), graph.redge());
+  out.close();
+}
+
+void save_graph(const CsrGraph& graph, const std::string& path, GraphFormat format) {
+  switch (format) {
+    case GraphFormat::edge_list:
+      return write_edge_list(graph, path);
+    case GraphFormat::matrix_market:
+      return write_matrix_market(graph, path);
+    case GraphFormat::gap_sg:
+      return write_gap_sg(graph, path);
+  }
+  throw_error(ErrorCode::invalid_argument, "unknown graph format " + std::to_string(static_cast<int>(format)));
+}
+
+}  // namespace smartarrays::graph

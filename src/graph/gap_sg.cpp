@@ -1,0 +1,176 @@
+// Owns the GAP benchmark suite's binary .sg format (its reader.h / writer.h, unweighted): a bool
+// directed flag (1 byte), int64 number of stored edges m, int64 vertex count n, int64 offsets[n+1],
+// int32 neighbours[m], and for directed graphs the same offsets/neighbours pair again for the
+// in-edges. Little-endian, no padding. The file size must be exactly what n and m imply.
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "graph/csr_parts.hpp"
+#include "smartarrays/error.hpp"
+#include "smartarrays/graph/formats.hpp"
+
+namespace smartarrays::graph {
+
+namespace {
+
+constexpr std::uint64_t header_bytes = 1 + 8 + 8;
+constexpr std::uint64_t block_values = std::uint64_t{1} << 20;
+
+struct FileCloser {
+  void operator()(std::FILE* f) const noexcept { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+class SgReader {
+ public:
+  SgReader(const std::string& path, const ReadOptions& options) : path_(path), options_(options) {
+    file_.reset(std::fopen(path.c_str(), "rb"));
+    if (!file_) throw_error(ErrorCode::os_error, "cannot open " + path + ": " + std::strerror(errno));
+    std::error_code ec;
+    size_ = std::filesystem::file_size(path, ec);
+    if (ec) throw_error(ErrorCode::os_error, "cannot size " + path + ": " + ec.message());
+    next_progress_ = options_.progress_step;
+  }
+
+  [[noreturn]] void fail(std::uint64_t offset, const std::string& message) const {
+    throw_error(ErrorCode::invalid_argument, path_ + ": byte offset " + std::to_string(offset) + ": " + message);
+  }
+
+  std::uint64_t size() const noexcept { return size_; }
+  std::uint64_t offset() const noexcept { return offset_; }
+
+  void read(void* out, std::uint64_t bytes) {
+    if (std::fread(out, 1, bytes, file_.get()) != bytes) {
+      if (std::ferror(file_.get())) throw_error(ErrorCode::os_error, "cannot read " + path_ + ": " + std::strerror(errno));
+      fail(offset_, "the file ends early");
+    }
+    offset_ += bytes;
+    if (options_.progress && (offset_ >= next_progress_ || offset_ == size_)) {
+      options_.progress(offset_, size_);
+      next_progress_ = offset_ + options_.progress_step;
+    }
+  }
+
+  // n + 1 offsets: from 0, never decreasing, ending at m.
+  std::vector<std::uint64_t> read_offsets(std::uint64_t n, std::uint64_t m, const char* which) {
+    const std::uint64_t base = offset_;
+    std::vector<std::uint64_t> offsets(n + 1);
+    for (std::uint64_t i = 0; i <= n; i += block_values) {
+      read(offsets.data() + i, std::min(block_values, n + 1 - i) * sizeof(std::uint64_t));
+    }
+    auto at = [&](std::uint64_t i) { return base + i * sizeof(std::uint64_t); };
+    const std::string what = std::string(which) + " offset of vertex ";
+    if (offsets[0] != 0) fail(at(0), what + "0 is " + signed_text(offsets[0]) + " (expected 0)");
+    for (std::uint64_t i = 1; i <= n; ++i) {
+      if (offsets[i] < offsets[i - 1] || offsets[i] > m) {
+        fail(at(i), what + std::to_string(i) + " is " + signed_text(offsets[i]) + " (previous " +
+                        std::to_string(offsets[i - 1]) + ", edges " + std::to_string(m) + ")");
+      }
+    }
+    if (offsets[n] != m) fail(at(n), "the last " + std::string(which) + " offset is " + std::to_string(offsets[n]) +
+                                         " but the header says " + std::to_string(m) + " edges");
+    return offsets;
+  }
+
+  // m int32 ids, each in [0, n).
+  std::vector<std::uint64_t> read_ids(std::uint64_t n, std::uint64_t m, const char* which) {
+    std::vector<std::uint64_t> ids(m);
+    std::vector<std::int32_t> block(std::min(block_values, m));
+    for (std::uint64_t e = 0; e < m; e += block_values) {
+      const std::uint64_t count = std::min(block_values, m - e);
+      const std::uint64_t base = offset_;
+      read(block.data(), count * sizeof(std::int32_t));
+      for (std::uint64_t k = 0; k < count; ++k) {
+        if (block[k] < 0 || static_cast<std::uint64_t>(block[k]) >= n) {
+          fail(base + k * sizeof(std::int32_t), std::string(which) + " neighbour id " + std::to_string(block[k]) +
+                                                    " is outside 0.." + std::to_string(n - 1));
+        }
+        ids[e + k] = static_cast<std::uint64_t>(block[k]);
+      }
+    }
+    return ids;
+  }
+
+ private:
+  static std::string signed_text(std::uint64_t v) { return std::to_string(static_cast<std::int64_t>(v)); }
+
+  std::string path_;
+  const ReadOptions& options_;
+  File file_;
+  std::uint64_t size_ = 0;
+  std::uint64_t offset_ = 0;
+  std::uint64_t next_progress_ = 0;
+};
+
+}  // namespace
+
+SgContents read_gap_sg(const std::string& path, const ReadOptions& options, runtime::ThreadPool& pool) {
+  SgReader reader(path, options);
+  if (reader.size() < header_bytes) {
+    reader.fail(reader.size(), "the file has " + std::to_string(reader.size()) + " bytes; the header alone needs " +
+                                   std::to_string(header_bytes));
+  }
+  std::uint8_t flag = 0;
+  std::int64_t m = 0;
+  std::int64_t n = 0;
+  reader.read(&flag, 1);
+  reader.read(&m, sizeof m);
+  reader.read(&n, sizeof n);
+  if (flag > 1) reader.fail(0, "directed flag is " + std::to_string(flag) + " (expected 0 or 1)");
+  if (m < 0) reader.fail(1, "edge count " + std::to_string(m) + " is negative");
+  if (n < 0) reader.fail(9, "vertex count " + std::to_string(n) + " is negative");
+  if (n > std::int64_t{std::numeric_limits<std::int32_t>::max()} + 1) {
+    reader.fail(9, "vertex count " + std::to_string(n) + " does not fit GAP's int32 vertex ids");
+  }
+  const bool directed = flag == 1;
+  const unsigned __int128 part = (static_cast<unsigned __int128>(n) + 1) * 8 + static_cast<unsigned __int128>(m) * 4;
+  const unsigned __int128 expected = header_bytes + part * (directed ? 2 : 1);
+  if (expected != reader.size()) {
+    const std::string shape = "n = " + std::to_string(n) + " and m = " + std::to_string(m) +
+                              (directed ? " (directed: out- and in-edges)" : " (undirected)");
+    if (expected > reader.size()) {
+      reader.fail(reader.size(), "the file is truncated: " + shape + " need " +
+                                     std::to_string(static_cast<std::uint64_t>(std::min<unsigned __int128>(expected, ~std::uint64_t{0}))) +
+                                     " bytes, it has " + std::to_string(reader.size()));
+    }
+    reader.fail(static_cast<std::uint64_t>(expected), std::to_string(reader.size() - static_cast<std::uint64_t>(expected)) +
+                                                          " bytes follow the end of the graph (" + shape + ")");
+  }
+  SgContents contents;
+  contents.directed = directed;
+  contents.vertices = static_cast<std::uint64_t>(n);
+  const auto nv = static_cast<std::uint64_t>(n);
+  const auto mv = static_cast<std::uint64_t>(m);
+  contents.out.offsets = reader.read_offsets(nv, mv, "out");
+  contents.out.targets = reader.read_ids(nv, mv, "out");
+  if (directed) {
+    const std::uint64_t in_base = reader.offset();
+    contents.in.offsets = reader.read_offsets(nv, mv, "in");
+    contents.in.targets = reader.read_ids(nv, mv, "in");
+    CsrParts stored = contents.in;
+    detail::normalize(stored, false, false, pool);
+    const CsrParts expected_in = detail::transpose(contents.out, nv, pool);
+    if (stored.offsets != expected_in.offsets || stored.targets != expected_in.targets) {
+      std::uint64_t v = 0;
+      while (v < nv && stored.offsets[v + 1] == expected_in.offsets[v + 1] &&
+             std::equal(stored.targets.begin() + static_cast<std::ptrdiff_t>(stored.offsets[v]),
+                        stored.targets.begin() + static_cast<std::ptrdiff_t>(stored.offsets[v + 1]),
+                        expected_in.targets.begin() + static_cast<std::ptrdiff_t>(expected_in.offsets[v]))) {
+        ++v;
+      }
+      reader.fail(in_base, "the in-edges are not the transpose of the out-edges (first difference at vertex " +
+                               std::to_string(v) + ": " + std::to_string(stored.offsets[v + 1] - stored.offsets[v]) +
+                               " stored in-edges, the out-edges give " +
+                               std::to_string(expected_in.offsets[v + 1] - expected_in.offsets[v]) + ")");
+    }
+  }
+  return contents;
+}
+
+}  // namespace smartarrays::graph

@@ -1,0 +1,256 @@
+// Tests of CSR construction and CsrGraph: the arrays of a hand-checked graph, the CSR invariants
+// on random graphs, duplicate and self-loop handling, undirected input, thread-count independence,
+// the U / V / V+E widths, the memory report and the paper's formula, and bad input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "smartarrays/codec/bitpack.hpp"
+#include "smartarrays/error.hpp"
+#include "smartarrays/graph/build.hpp"
+#include "smartarrays/graph/generators.hpp"
+#include "support/fake_topology.hpp"
+#include "support/graph_fixtures.hpp"
+
+namespace smartarrays::graph {
+namespace {
+
+using runtime::PoolOptions;
+using runtime::ThreadPool;
+using test::decode;
+using test::DecodedGraph;
+using test::values_of;
+
+EdgeList tiny_edges() {
+  return {6, {{0, 1}, {0, 2}, {1, 2}, {2, 0}, {3, 2}, {4, 4}, {0, 1}}, true};
+}
+
+// The CSR of edges computed the obvious way: sorted (src, dst) pairs.
+DecodedGraph reference_csr(const EdgeList& list, bool dedup, bool drop_self_loops) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> fwd, rev;
+  for (const Edge& e : list.edges) {
+    if (drop_self_loops && e.src == e.dst) continue;
+    fwd.emplace_back(e.src, e.dst);
+    if (!list.directed && e.src != e.dst) fwd.emplace_back(e.dst, e.src);
+  }
+  std::sort(fwd.begin(), fwd.end());
+  if (dedup) fwd.erase(std::unique(fwd.begin(), fwd.end()), fwd.end());
+  for (auto [s, d] : fwd) rev.emplace_back(d, s);
+  std::sort(rev.begin(), rev.end());
+  DecodedGraph g;
+  g.directed = list.directed;
+  auto fill = [&](const auto& pairs, std::vector<std::uint64_t>& begin, std::vector<std::uint64_t>& ids) {
+    begin.assign(list.vertices + 1, 0);
+    for (auto [s, d] : pairs) {
+      ++begin[s + 1];
+      ids.push_back(d);
+    }
+    for (std::uint64_t v = 0; v < list.vertices; ++v) begin[v + 1] += begin[v];
+  };
+  fill(fwd, g.begin, g.edge);
+  fill(rev, g.rbegin, g.redge);
+  for (std::uint64_t v = 0; v < list.vertices; ++v) g.out_degree.push_back(g.begin[v + 1] - g.begin[v]);
+  return g;
+}
+
+TEST(BuildCsr, TinyGraphHasTheHandCheckedArrays) {
+  const CsrGraph g = build_csr(tiny_edges());
+  EXPECT_EQ(g.vertices(), 6u);
+  EXPECT_EQ(g.edges(), 7u);
+  EXPECT_TRUE(g.directed());
+  EXPECT_EQ(decode(g), test::tiny_graph());
+  EXPECT_EQ(g.out_neighbours(0), (std::vector<std::uint64_t>{1, 1, 2}));
+  EXPECT_EQ(g.in_neighbours(2), (std::vector<std::uint64_t>{0, 1, 3}));
+  EXPECT_TRUE(g.out_neighbours(5).empty());
+  EXPECT_THROW(g.out_neighbours(6), Error);
+  g.validate();
+}
+
+TEST(BuildCsr, DedupAndSelfLoopFlags) {
+  for (bool dedup : {false, true}) {
+    for (bool drop : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "dedup " << dedup << " drop self-loops " << drop);
+      BuildOptions options;
+      options.dedup = dedup;
+      options.drop_self_loops = drop;
+      const CsrGraph g = build_csr(tiny_edges(), options);
+      EXPECT_EQ(decode(g), reference_csr(tiny_edges(), dedup, drop));
+      EXPECT_EQ(g.edges(), 7u - (dedup ? 1 : 0) - (drop ? 1 : 0));
+      g.validate();
+    }
+  }
+}
+
+TEST(BuildCsr, FromCsrPartsSortsFiltersAndTransposes) {
+  CsrParts parts{{0, 3, 4, 5, 6, 7, 7}, {2, 1, 1, 2, 0, 2, 4}};
+  const CsrGraph kept = build_csr(parts, true);
+  EXPECT_EQ(decode(kept), test::tiny_graph());
+  BuildOptions options;
+  options.dedup = true;
+  options.drop_self_loops = true;
+  EXPECT_EQ(decode(build_csr(parts, true, options)), reference_csr(tiny_edges(), true, true));
+}
+
+TEST(BuildCsr, UndirectedListStoresBothDirections) {
+  const EdgeList list{4, {{0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 3}}, false};
+  const CsrGraph g = build_csr(list);
+  EXPECT_FALSE(g.directed());
+  EXPECT_EQ(g.edges(), 9u);  // four edges both ways, the self-loop once
+  EXPECT_EQ(values_of(g.edge()), values_of(g.redge()));
+  EXPECT_EQ(values_of(g.begin()), values_of(g.rbegin()));
+  EXPECT_EQ(decode(g), reference_csr(list, false, false));
+  g.validate();
+  // Converting back names every undirected edge once and rebuilds the same graph.
+  const EdgeList back = to_edge_list(g);
+  EXPECT_FALSE(back.directed);
+  EXPECT_EQ(back.edges.size(), 5u);
+  EXPECT_EQ(decode(build_csr(back)), decode(g));
+}
+
+TEST(BuildCsr, RandomGraphsSatisfyTheInvariantsForEveryThreadCount) {
+  UniformOptions u;
+  u.vertices = 3000;
+  u.average_degree = 7.5;
+  u.seed = 5;
+  EdgeList list = generate_uniform(u);
+  list.edges.push_back({7, 7});
+  list.edges.push_back(list.edges[10]);
+  BuildOptions options;
+  options.dedup = true;
+  const DecodedGraph expected = reference_csr(list, true, false);
+  for (std::size_t threads : {1u, 2u, 3u}) {
+    SCOPED_TRACE(::testing::Message() << threads << " threads");
+    ThreadPool pool(PoolOptions{.threads = threads});
+    const CsrGraph g = build_csr(list, options, pool);
+    g.validate();
+    EXPECT_EQ(decode(g), expected);
+  }
+}
+
+TEST(BuildCsr, EveryPlacementOnAFakeTwoNodeTopology) {
+  test::ScopedFakeTopology fake("nodes=2");
+  ThreadPool pool(PoolOptions{.threads = 2});
+  RmatOptions r;
+  r.scale = 10;
+  r.edge_factor = 8;
+  const EdgeList list = generate_rmat(r, pool);
+  const DecodedGraph expected = reference_csr(list, false, false);
+  for (Placement p : {Placement::os_default, Placement::single_node, Placement::interleaved, Placement::replicated,
+                      Placement::partitioned}) {
+    SCOPED_TRACE(to_string(p));
+    ArrayOptions placement;
+    placement.placement = p;
+    placement.node = p == Placement::single_node ? 1 : 0;
+    BuildOptions options;
+    options.layout = GraphLayout::for_variant(Variant::VE, placement);
+    const CsrGraph g = build_csr(list, options, pool);
+    EXPECT_EQ(g.begin().placement(), p);
+    EXPECT_EQ(g.redge().replicas(), p == Placement::replicated ? 2u : 1u);
+    for (std::size_t r2 = 0; r2 < g.edge().replicas(); ++r2) {
+      const std::uint64_t* words = g.edge().replica(r2);
+      EXPECT_TRUE(std::equal(words, words + g.edge().words_per_replica(), g.edge().replica(0)));
+    }
+    EXPECT_EQ(decode(g), expected);
+    g.validate();
+  }
+}
+
+TEST(GraphLayout, VariantsPickThePapersWidths) {
+  RmatOptions r;
+  r.scale = 12;
+  const EdgeList list = generate_rmat(r);
+  BuildOptions u, v, ve;
+  u.layout = GraphLayout::for_variant(Variant::U);
+  v.layout = GraphLayout::for_variant(Variant::V);
+  ve.layout = GraphLayout::for_variant(Variant::VE);
+  const CsrGraph gu = build_csr(list, u), gv = build_csr(list, v), gve = build_csr(list, ve);
+  EXPECT_EQ(decode(gu), decode(gv));
+  EXPECT_EQ(decode(gu), decode(gve));
+  EXPECT_EQ(gu.begin().bits(), 64u);
+  EXPECT_EQ(gu.edge().bits(), 32u);
+  EXPECT_EQ(gu.out_degree().bits(), 64u);
+  EXPECT_EQ(gu.variant(), Variant::U);
+  const unsigned offset_bits = codec::min_bits(gu.edges());
+  EXPECT_EQ(gv.begin().bits(), offset_bits);
+  EXPECT_EQ(gv.rbegin().bits(), offset_bits);
+  EXPECT_EQ(gv.edge().bits(), 32u);
+  EXPECT_EQ(gv.variant(), Variant::V);
+  EXPECT_EQ(gve.edge().bits(), 12u);  // ids 0..4095
+  EXPECT_EQ(gve.redge().bits(), 12u);
+  EXPECT_EQ(gve.variant(), Variant::VE);
+  const auto degrees = values_of(gu.out_degree());
+  EXPECT_EQ(gv.out_degree().bits(), codec::min_bits(*std::max_element(degrees.begin(), degrees.end())));
+
+  // The memory report lists the five arrays and adds them up; compression shrinks it.
+  const MemoryReport mu = gu.memory_report(), mve = gve.memory_report();
+  ASSERT_EQ(mu.arrays.size(), graph_array_count);
+  std::uint64_t sum = 0;
+  for (const ArrayMemory& a : mu.arrays) sum += a.bytes;
+  EXPECT_EQ(sum, mu.total_bytes);
+  EXPECT_EQ(mu.arrays[1].name, "edge");
+  EXPECT_EQ(mu.arrays[1].bits, 32u);
+  EXPECT_EQ(mu.arrays[1].bytes, gu.edge().memory_bytes());
+  EXPECT_LT(mve.total_bytes, mu.total_bytes);
+
+  // The paper's formula, by hand: 2*64*V + 2*32*E + 64*V + 64*V for U.
+  const double n = static_cast<double>(gu.vertices()), m = static_cast<double>(gu.edges());
+  EXPECT_DOUBLE_EQ(gu.paper_memory_bits(), 2 * 64 * n + 2 * 32 * m + 64 * n + 64 * n);
+  EXPECT_DOUBLE_EQ(gu.paper_saving(), 0.0);
+  const double ve_bits = 2.0 * offset_bits * n + 2 * 12 * m + gve.out_degree().bits() * n + 64 * n;
+  EXPECT_DOUBLE_EQ(gve.paper_memory_bits(), ve_bits);
+  EXPECT_DOUBLE_EQ(gve.paper_saving(), 1 - ve_bits / gu.paper_memory_bits());
+  EXPECT_GT(gve.paper_saving(), gv.paper_saving());
+}
+
+TEST(GraphLayout, NamesRoundTrip) {
+  for (Variant v : {Variant::U, Variant::V, Variant::VE}) EXPECT_EQ(parse_variant(to_string(v)), v);
+  EXPECT_EQ(parse_variant("VE"), Variant::VE);
+  EXPECT_THROW(parse_variant("W"), Error);
+  for (std::size_t i = 0; i < graph_array_count; ++i) {
+    const auto a = static_cast<GraphArray>(i);
+    EXPECT_EQ(parse_graph_array(to_string(a)), a);
+  }
+  EXPECT_THROW(parse_graph_array("edges"), Error);
+}
+
+TEST(BuildCsr, BadInputIsAnErrorNamingIt) {
+  EdgeList list{3, {{0, 1}, {1, 3}}, true};
+  try {
+    build_csr(list);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("edge 1 (1 -> 3)"), std::string::npos) << e.what();
+  }
+  // Forced widths too narrow for the data name the array.
+  BuildOptions narrow;
+  narrow.layout[GraphArray::edge].bits = 1;
+  try {
+    build_csr(EdgeList{3, {{0, 2}}, true}, narrow);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("graph array edge"), std::string::npos) << e.what();
+  }
+  CsrParts decreasing{{0, 2, 1, 2}, {0, 1}};
+  EXPECT_THROW(build_csr(decreasing, true), Error);
+  CsrParts out_of_range{{0, 1, 2}, {0, 2}};
+  EXPECT_THROW(build_csr(out_of_range, true), Error);
+  CsrParts no_offsets{{}, {}};
+  EXPECT_THROW(build_csr(no_offsets, true), Error);
+}
+
+TEST(BuildCsr, EmptyGraphs) {
+  const CsrGraph none = build_csr(EdgeList{0, {}, true});
+  EXPECT_EQ(none.vertices(), 0u);
+  EXPECT_EQ(none.edges(), 0u);
+  none.validate();
+  const CsrGraph isolated = build_csr(EdgeList{5, {}, true});
+  EXPECT_EQ(values_of(isolated.begin()), std::vector<std::uint64_t>(6, 0));
+  isolated.validate();
+}
+
+}  // namespace
+}  // namespace smartarrays::graph

@@ -1,0 +1,79 @@
+// Owns what the graph and algorithm tests share: a scratch directory, file helpers, decoding a
+// graph's arrays to vectors, and the hand-checked tiny graph of tests/data/graph.
+#pragma once
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "smartarrays/graph/csr_graph.hpp"
+
+namespace smartarrays::test {
+
+/// A fresh directory under the system temp dir, removed with its contents at destruction.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    path_ = std::filesystem::temp_directory_path() /
+            ("smartarrays-graph-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+
+  /// The path of a file named name inside the directory.
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  /// Writes bytes to a file named name and returns its path.
+  std::string write(const std::string& name, const std::string& bytes) const {
+    const std::string p = file(name);
+    std::ofstream(p, std::ios::binary) << bytes;
+    return p;
+  }
+
+ private:
+  static int& counter() {
+    static int n = 0;
+    return n;
+  }
+  std::filesystem::path path_;
+};
+
+/// A file of tests/data/graph.
+inline std::string graph_data(const std::string& name) { return std::string(SMARTARRAYS_TEST_DATA_DIR) + "/graph/" + name; }
+
+/// Every value of an array.
+inline std::vector<std::uint64_t> values_of(const SmartArray& array) {
+  std::vector<std::uint64_t> v(array.length());
+  if (!v.empty()) array.decode(0, v.size(), v.data());
+  return v;
+}
+
+/// The graph's four CSR arrays and out-degrees, decoded, for exact comparisons.
+struct DecodedGraph {
+  std::vector<std::uint64_t> begin, edge, rbegin, redge, out_degree;
+  bool directed = true;
+  friend bool operator==(const DecodedGraph&, const DecodedGraph&) = default;
+};
+
+/// Decodes every array of g.
+inline DecodedGraph decode(const graph::CsrGraph& g) {
+  return {values_of(g.begin()), values_of(g.edge()),       values_of(g.rbegin()),
+          values_of(g.redge()), values_of(g.out_degree()), g.directed()};
+}
+
+/// tests/data/graph/tiny.el built without dedup and with self-loops: 6 vertices, 7 edges
+/// 0->1 (twice), 0->2, 1->2, 2->0, 3->2, 4->4, vertex 5 isolated.
+inline DecodedGraph tiny_graph() {
+  return {{0, 3, 4, 5, 6, 7, 7}, {1, 1, 2, 2, 0, 2, 4}, {0, 1, 3, 6, 6, 7, 7}, {2, 0, 0, 0, 1, 3, 4}, {3, 1, 1, 1, 1, 0},
+          true};
+}
+
+}  // namespace smartarrays::test
