@@ -1,0 +1,86 @@
+// Owns degree centrality and top-k selection. The loop is a fill of the output array: every batch
+// decodes its slice of begin and rbegin (one dispatched kernel call each, from the worker's local
+// replica) in L1-sized blocks and hands the sums to the parallel builder, which encodes them.
+#include "smartarrays/algo/degree_centrality.hpp"
+
+#include <algorithm>
+#include <queue>
+#include <string>
+
+#include "smartarrays/algo/parallel_build.hpp"
+#include "smartarrays/codec/bitpack.hpp"
+#include "smartarrays/error.hpp"
+
+namespace smartarrays::algo {
+
+namespace {
+
+// Vertices per decode block: two offset blocks of 4 KiB stay in L1 next to the output slice.
+constexpr std::uint64_t block = 512;
+
+void check_offsets(const SmartArray& begin, const SmartArray& rbegin, std::uint64_t n) {
+  if (begin.length() != n + 1 || rbegin.length() != n + 1) {
+    throw_error(ErrorCode::invalid_argument, "degree_centrality: begin has " + std::to_string(begin.length()) +
+                                                 " values and rbegin " + std::to_string(rbegin.length()) + "; " +
+                                                 std::to_string(n) + " vertices need " + std::to_string(n + 1));
+  }
+}
+
+}  // namespace
+
+void degree_centrality(const SmartArray& begin, const SmartArray& rbegin, SmartArray& out, runtime::ThreadPool& pool) {
+  const std::uint64_t n = out.length();
+  check_offsets(begin, rbegin, n);
+  fill_array(
+      out,
+      [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* values) {
+        std::uint64_t fwd[block + 1];
+        std::uint64_t rev[block + 1];
+        for (std::uint64_t first = lo; first < hi; first += block) {
+          const std::uint64_t count = std::min(block, hi - first);
+          begin.decode(first, count + 1, fwd);
+          rbegin.decode(first, count + 1, rev);
+          std::uint64_t* o = values + (first - lo);
+          for (std::uint64_t k = 0; k < count; ++k) o[k] = (fwd[k + 1] - fwd[k]) + (rev[k + 1] - rev[k]);
+        }
+      },
+      pool);
+}
+
+SmartArray degree_centrality(const SmartArray& begin, const SmartArray& rbegin, const ArrayOptions& output,
+                             runtime::ThreadPool& pool) {
+  if (begin.length() == 0) throw_error(ErrorCode::invalid_argument, "degree_centrality: begin holds no offsets (n + 1 >= 1)");
+  const std::uint64_t n = begin.length() - 1;
+  check_offsets(begin, rbegin, n);
+  ArrayOptions options = output;
+  if (options.bits == 0) options.bits = codec::min_bits(begin.get(n) + rbegin.get(n));
+  SmartArray out = SmartArray::allocate(n, options);
+  degree_centrality(begin, rbegin, out, pool);
+  return out;
+}
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> top_k(const SmartArray& values, std::size_t k) {
+  using Entry = std::pair<std::uint64_t, std::uint64_t>;  // (index, value)
+  // "Better" = larger value, then smaller index; the heap's top is the worst kept entry.
+  auto better = [](const Entry& x, const Entry& y) { return x.second != y.second ? x.second > y.second : x.first < y.first; };
+  std::priority_queue<Entry, std::vector<Entry>, decltype(better)> heap(better);
+  if (k == 0) return {};
+  std::uint64_t i = 0;
+  for (auto it = values.begin(); it != values.end(); ++it, ++i) {
+    const Entry e{i, *it};
+    if (heap.size() < k) {
+      heap.push(e);
+    } else if (better(e, heap.top())) {
+      heap.pop();
+      heap.push(e);
+    }
+  }
+  std::vector<Entry> result(heap.size());
+  for (auto r = result.rbegin(); r != result.rend(); ++r) {
+    *r = heap.top();
+    heap.pop();
+  }
+  return result;
+}
+
+}  // namespace smartarrays::algo
