@@ -1,7 +1,10 @@
 // Owns degree centrality and top-k selection. The loop is a fill of the output array: every batch
 // decodes its slice of begin and rbegin (one dispatched kernel call each, from the worker's local
-// replica) in L1-sized blocks and hands the sums to the parallel builder, which encodes them.
+// replica, or read in place when 64-bit) in L1-sized blocks and hands the sums to the parallel
+// builder, which encodes them (or lets them be written in place into a 64-bit output).
 #include "smartarrays/algo/degree_centrality.hpp"
+
+#include "algo/value_blocks.hpp"
 
 #include <algorithm>
 #include <queue>
@@ -38,10 +41,10 @@ void degree_centrality(const SmartArray& begin, const SmartArray& rbegin, SmartA
         std::uint64_t rev[block + 1];
         for (std::uint64_t first = lo; first < hi; first += block) {
           const std::uint64_t count = std::min(block, hi - first);
-          begin.decode(first, count + 1, fwd);
-          rbegin.decode(first, count + 1, rev);
+          const std::uint64_t* f = detail::read_values(begin, first, count + 1, fwd);
+          const std::uint64_t* r = detail::read_values(rbegin, first, count + 1, rev);
           std::uint64_t* o = values + (first - lo);
-          for (std::uint64_t k = 0; k < count; ++k) o[k] = (fwd[k + 1] - fwd[k]) + (rev[k + 1] - rev[k]);
+          for (std::uint64_t k = 0; k < count; ++k) o[k] = (f[k + 1] - f[k]) + (r[k + 1] - r[k]);
         }
       },
       pool);

@@ -11,7 +11,9 @@
 #include <cmath>
 #include <string>
 
+#include "algo/value_blocks.hpp"
 #include "smartarrays/algo/parallel_build.hpp"
+#include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/error.hpp"
 
 namespace smartarrays::algo {
@@ -31,6 +33,48 @@ void for_degree_blocks(const SmartArray& out_degree, std::uint64_t lo, std::uint
     f(first, count, degrees);
   }
 }
+
+// The edge loop over one B-bit in-neighbour array: sum(first, last) adds the contributions of the
+// sources of in-edges [first, last). 32- and 64-bit ids are read in place (a plain load each);
+// other widths are unpacked a window of whole chunks at a time (compile-time shifts, no branch
+// per id) and consumed from L1, so the loop itself stays a load and an add per edge.
+template <unsigned B>
+class InEdges {
+ public:
+  explicit InEdges(BitsView<B> sources) : sources_(sources) {}
+
+  double sum(std::uint64_t first, std::uint64_t last, const std::uint64_t* shares) {
+    double total = 0;
+    if constexpr (B == 32 || B == 64) {
+      for (std::uint64_t e = first; e < last; ++e) total += std::bit_cast<double>(shares[sources_[e]]);
+    } else {
+      for (std::uint64_t e = first; e < last;) {
+        if (e < base_ || e >= end_) load(e);
+        const std::uint64_t stop = std::min(last, end_);
+        const std::uint64_t* ids = ids_ - base_;
+        for (; e < stop; ++e) total += std::bit_cast<double>(shares[ids[e]]);
+      }
+    }
+    return total;
+  }
+
+ private:
+  static constexpr std::uint64_t window_chunks = 16;
+
+  // Decodes the window of chunks that starts with the chunk holding edge e.
+  void load(std::uint64_t e) {
+    const std::uint64_t chunk = e / codec::chunk_values;
+    const std::uint64_t count = std::min(window_chunks, sources_.chunks() - chunk);
+    for (std::uint64_t c = 0; c < count; ++c) sources_.unpack(chunk + c, ids_ + c * codec::chunk_values);
+    base_ = chunk * codec::chunk_values;
+    end_ = base_ + count * codec::chunk_values;
+  }
+
+  BitsView<B> sources_;
+  std::uint64_t base_ = 0;  // first edge of the decoded window
+  std::uint64_t end_ = 0;   // one past its last edge
+  alignas(64) std::uint64_t ids_[window_chunks * codec::chunk_values];
+};
 
 void check_inputs(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
                   const PageRankOptions& options) {
@@ -133,24 +177,16 @@ PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const
     fill_array(
         ranks,
         [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
-          // offsets[v - lo] = rbegin[v] for v in [lo, hi]: the local replica's words themselves
-          // when they are 64-bit, else decoded once for the batch.
-          thread_local std::vector<std::uint64_t> decoded;
-          const std::uint64_t* offsets;
-          if (offsets_in_place) {
-            offsets = rbegin.local_replica() + lo;
-          } else {
-            if (decoded.size() < hi - lo + 1) decoded.resize(hi - lo + 1);
-            rbegin.decode(lo, hi - lo + 1, decoded.data());
-            offsets = decoded.data();
-          }
+          // offsets[v - lo] = rbegin[v] for v in [lo, hi], in place or decoded once for the batch.
+          thread_local std::vector<std::uint64_t> scratch;
+          if (!offsets_in_place && scratch.size() < hi - lo + 1) scratch.resize(hi - lo + 1);
+          const std::uint64_t* offsets = detail::read_values(rbegin, lo, hi - lo + 1, scratch.data());
           const std::uint64_t* shares = contributions.local_replica();
           double batch_difference = 0;
           redge.visit([&](auto sources) {
+            InEdges<decltype(sources)::bits> in_edges(sources);
             for (std::uint64_t v = lo; v < hi; ++v) {
-              double sum = 0;
-              const std::uint64_t last = offsets[v - lo + 1];
-              for (std::uint64_t e = offsets[v - lo]; e < last; ++e) sum += std::bit_cast<double>(shares[sources[e]]);
+              const double sum = in_edges.sum(offsets[v - lo], offsets[v - lo + 1], shares);
               const double rank = teleport + d * sum;
               batch_difference += std::fabs(rank - std::bit_cast<double>(rank_words[v]));
               out[v - lo] = std::bit_cast<std::uint64_t>(rank);

@@ -63,6 +63,11 @@ void fill_array(SmartArray& array, ValueSource source, runtime::ThreadPool& pool
     const std::uint64_t r = per_replica_nodes ? lo / stretch : 0;
     const std::uint64_t start = lo - r * stretch;
     const std::uint64_t count = hi - lo;
+    // A 64-bit stream is the values themselves: the source writes them in place, with no copy.
+    if (bits == 64) {
+      source.fill(source.state, start, start + count, words[r] + start);
+      return;
+    }
     std::vector<std::uint64_t>& buffer = buffers[nested ? 0 : ctx.worker];
     if (buffer.size() < count) buffer.resize(count);
     source.fill(source.state, start, start + count, buffer.data());

@@ -15,6 +15,8 @@
 namespace smartarrays::algo {
 
 /// Fills out[0, hi - lo) with the values of indices [lo, hi); called once per batch, concurrently.
+/// For a 64-bit array out is the replica's own storage of [lo, hi), so a source refilling an array
+/// reads the old value at an index (for instance in fill_array) before writing the new one.
 struct ValueSource {
   /// Writes the batch's values (each must fit in the array's bits); state is the generator object.
   void (*fill)(void* state, std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) = nullptr;
