@@ -61,29 +61,44 @@ def _bits_arg(bits: int | Literal["auto"]) -> int:
     return int(bits)
 
 
+def _exact_integers(values: npt.ArrayLike) -> np.ndarray:
+    """A sequence numpy cannot type exactly (ints past 2^63 mixed with negatives or past 2^64) as uint64."""
+    objects = np.array(values, dtype=object)
+    if objects.ndim != 1:
+        raise ValueError(f"values must be one-dimensional, got shape {objects.shape}")
+    for i, v in enumerate(objects):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"values must be integers, got {type(v).__name__} at index {i}")
+        if v < 0:
+            raise ValueError(f"value {v} at index {i} is negative; smart arrays hold unsigned values")
+        if v >= 2**64:
+            raise ValueError(f"value {v} at index {i} does not fit in 64 bits")
+    return objects.astype(np.uint64)
+
+
 def _unsigned_values(values: npt.ArrayLike) -> np.ndarray:
     """values as a contiguous 1-D uint32 or uint64 array; ValueError for negative or oversized values."""
-    try:
-        data = np.asarray(values)
-    except OverflowError as error:
-        raise ValueError(f"values must fit in 64 unsigned bits: {error}") from None
-    if data.dtype == object:
-        # A Python list mixing values past 2^63 with other ints: numpy keeps Python ints.
+    if isinstance(values, np.ndarray):
+        data = values
+    else:
         try:
-            data = np.asarray(values, dtype=np.uint64)
-        except (OverflowError, TypeError, ValueError) as error:
-            raise ValueError(f"values must be integers in 0..2^64-1: {error}") from None
+            data = np.asarray(values)
+        except OverflowError:
+            data = _exact_integers(values)
+        if data.dtype.kind in "fO" and data.size:
+            # numpy turns ints past 2^63 mixed with negatives into float64 and ints past 2^64 into objects.
+            data = _exact_integers(values)
     if data.ndim != 1:
         raise ValueError(f"values must be one-dimensional, got shape {data.shape}")
     kind = data.dtype.kind
-    if kind not in "biu":
+    if kind not in "biu" and not (kind == "f" and data.size == 0):
         raise TypeError(f"values must be integers, got dtype {data.dtype}")
     if kind == "i" and data.size and data.min() < 0:
         first = int(np.argmax(data < 0))
         raise ValueError(f"value {int(data[first])} at index {first} is negative; smart arrays hold unsigned values")
     if data.dtype == np.uint32:
         return np.ascontiguousarray(data)
-    if data.dtype.itemsize == 8:
+    if data.dtype.itemsize == 8 and kind in "iu":
         return np.ascontiguousarray(data).view(np.uint64)
     return np.ascontiguousarray(data, dtype=np.uint64)
 

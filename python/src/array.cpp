@@ -3,6 +3,7 @@
 // of 64-bit arrays (buffer protocol, __array__, DLPack), and the bulk kernels, each of which runs
 // with the GIL released. The core array is held through a shared_ptr: a kernel running without
 // the GIL, or a zero-copy view, keeps the memory mapped even after close().
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -185,7 +187,15 @@ nb::object getitem(const ArrayHandle& self, nb::handle key) {
   return gather_array(array, key);
 }
 
-// A read-only view of the calling thread's replica of a 64-bit array; owner keeps the memory mapped.
+// The owner of a zero-copy view: a capsule holding a reference that keeps array's memory mapped.
+nb::capsule keep_alive(const SharedArray& array) {
+  auto keep = std::make_unique<SharedArray>(array);
+  nb::capsule owner(keep.get(), [](void* p) noexcept { delete static_cast<SharedArray*>(p); });
+  keep.release();
+  return owner;
+}
+
+// A read-only view of the calling thread's replica of a 64-bit array.
 template <typename... Framework>
 nb::ndarray<Framework..., const std::uint64_t, nb::ndim<1>, nb::c_contig> zero_copy_view(const SharedArray& array) {
   if (array->bits() != 64) {
@@ -193,16 +203,18 @@ nb::ndarray<Framework..., const std::uint64_t, nb::ndim<1>, nb::c_contig> zero_c
                             "-bit SmartArray has no uncompressed memory to share; use to_numpy() for a decoded copy")
                                .c_str());
   }
-  auto keep = std::make_unique<SharedArray>(array);
-  nb::capsule owner(keep.get(), [](void* p) noexcept { delete static_cast<SharedArray*>(p); });
-  keep.release();
-  return {array->local_replica(), {static_cast<std::size_t>(array->length())}, owner};
+  return {array->local_replica(), {static_cast<std::size_t>(array->length())}, keep_alive(array)};
+}
+
+nb::ndarray<nb::numpy, const std::uint64_t, nb::ndim<1>, nb::c_contig> packed_words(const SharedArray& array,
+                                                                                   std::size_t replica) {
+  return {array->replica(replica), {static_cast<std::size_t>(array->words_per_replica())}, keep_alive(array)};
 }
 
 nb::object to_array(const ArrayHandle& self, nb::handle dtype, nb::handle copy) {
   const SharedArray array = self.get();
   nb::object np = numpy();
-  const bool same_dtype = dtype.is_none() || nb::cast<bool>(np.attr("dtype")(dtype).equal(np.attr("dtype")("uint64")));
+  const bool same_dtype = dtype.is_none() || np.attr("dtype")(dtype).equal(np.attr("dtype")("uint64"));
   const bool viewable = array->bits() == 64 && same_dtype;
   if (copy.is(Py_False) && !viewable) {
     throw nb::value_error(("a " + std::to_string(array->bits()) + "-bit SmartArray cannot become a " +
@@ -309,7 +321,7 @@ void bind_array(nb::module_& m) {
            "Returns the iterator itself.")
       .def("__next__", &ChunkIterator::next, "The next batch as a uint64 ndarray.");
 
-  nb::class_<ArrayHandle>(m, "SmartArray", nb::type_slots(array_slots),
+  nb::class_<ArrayHandle>(m, "SmartArray", nb::type_slots(array_slots), nb::is_weak_referenceable(),
                           "A NUMA-placed, bit-compressed array of unsigned 64-bit values; make one with "
                           "smartarrays.array().")
       .def("__len__", [](const ArrayHandle& self) { return self.get()->length(); }, "Number of values.")
@@ -355,6 +367,14 @@ void bind_array(nb::module_& m) {
             return nb::make_tuple(1, 0);
           },
           nb::sig("def __dlpack_device__(self) -> tuple[int, int]"), "DLPack device: (kDLCPU, 0).")
+      .def(
+          "words",
+          [](const ArrayHandle& self, std::optional<std::size_t> replica) {
+            const SharedArray array = self.get();
+            return packed_words(array, replica.value_or(array->local_replica_index()));
+          },
+          "replica"_a = nb::none(),
+          "Read-only zero-copy view of a replica's packed words (docs/bit-layout.md); default: the local one.")
       .def(
           "sum",
           [](const ArrayHandle& self) {

@@ -1,0 +1,27 @@
+# The Python package (python/): `make python` builds it with pip (scikit-build-core, nanobind) from
+# this CMake tree into the project's .venv; `make test-python` runs its pytest suite (part of
+# `make test`); `make bench-python` runs its benchmarks (part of `make bench`).
+.PHONY: python test-python bench-python
+
+# What building, testing and benchmarking the package needs in .venv (import names).
+PYTHON_PACKAGES := numpy pytest networkx scipy nanobind scikit_build_core
+# A persistent build tree, so rebuilding after an edit compiles only what changed.
+PYTHON_BUILD_DIR := $(abspath $(BUILD))/python
+
+python:
+	@echo "== Python package (pip install ./python into .venv)"
+	@python=$$(scripts/python-venv.sh $(PYTHON_PACKAGES)) && \
+	  CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $$python -m pip install --quiet --disable-pip-version-check \
+	    --no-build-isolation -C build-dir=$(PYTHON_BUILD_DIR) ./python
+
+# The graph tests compare with the command, so the C++ build comes first.
+test-python: build python
+	@echo "== Python tests (pytest)"
+	@SMARTARRAYS_CLI=$(abspath $(BUILD))/bin/smartarrays .venv/bin/python -m pytest -q python/tests
+
+bench-python: python
+	@echo "== Python benchmarks"
+	@.venv/bin/python python/bench/bench_arrays.py --out $(BUILD)/bench-results
+
+EXTRA_TESTS += test-python
+EXTRA_BENCHES += bench-python

@@ -1,0 +1,163 @@
+"""Errors as Python users expect them, carrying the native message: ValueError, TypeError,
+IndexError, MemoryError, OSError; a closed array raises and never crashes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import smartarrays as sa
+
+
+def test_value_too_large_for_bits():
+    with pytest.raises(ValueError, match="value 70000 at index 2 needs 17 bits, array has 16"):
+        sa.array([1, 2, 70000], bits=16)
+    with pytest.raises(ValueError, match="needs 33 bits, array has 32"):
+        sa.array(np.array([2**32], dtype=np.uint64), bits=32)
+    with pytest.raises(ValueError, match="needs 9 bits, array has 8"):
+        sa.array(np.array([256], dtype=np.uint32), bits=8)
+
+
+def test_bad_bits():
+    for bits in (0, -1):
+        with pytest.raises(ValueError, match="bits must be 'auto' or an int 1..64"):
+            sa.array([1], bits=bits)
+    with pytest.raises(ValueError, match="bits 65 out of range 1..64"):
+        sa.array([1], bits=65)
+    with pytest.raises(ValueError, match="'fast'"):
+        sa.array([1], bits="fast")
+    with pytest.raises(TypeError):
+        sa.array([1], bits=3.0)
+
+
+def test_bad_values():
+    with pytest.raises(ValueError, match="value -5 at index 1 is negative"):
+        sa.array([1, -5, 3])
+    with pytest.raises(ValueError, match="value 18446744073709551616 at index 1 does not fit in 64 bits"):
+        sa.array([1, 2**64])
+    with pytest.raises(ValueError, match="value -1 at index 0 is negative"):
+        sa.array([-1, 2**63])
+    with pytest.raises(TypeError, match="integers, got float at index 0"):
+        sa.array([1.5, 2.0])
+    with pytest.raises(TypeError, match="integers, got dtype float64"):
+        sa.array(np.array([1.0]))
+    with pytest.raises(TypeError, match="integers"):
+        sa.array(["a"])
+    with pytest.raises(ValueError, match="one-dimensional"):
+        sa.array(np.zeros((2, 2), dtype=np.uint64))
+    with pytest.raises(ValueError, match="one-dimensional"):
+        sa.array(5)
+
+
+def test_bad_placement_and_nodes():
+    with pytest.raises(ValueError, match="unknown placement 'numa'.*os_default, single_node"):
+        sa.array([1], placement="numa")
+    with pytest.raises(ValueError, match="node 7 does not exist"):
+        sa.array([1], placement="single_node", nodes=7)
+    with pytest.raises(ValueError, match="node 7 does not exist"):
+        sa.array([1], placement="interleaved", nodes=[0, 7])
+    with pytest.raises(ValueError, match="single_node placement takes one node, got 2"):
+        sa.array([1], placement="single_node", nodes=[0, 0])
+    with pytest.raises(ValueError, match="not os_default"):
+        sa.array([1], nodes=[0])
+    with pytest.raises(ValueError, match="listed twice"):
+        sa.array([1], placement="replicated", nodes=[0, 0])
+
+
+def test_index_errors():
+    a = sa.array(np.arange(10, dtype=np.uint64))
+    for i in (10, -11, 2**40, -(2**40)):
+        with pytest.raises(IndexError, match=f"index {i} out of range for length 10"):
+            a[i]
+    with pytest.raises(IndexError):
+        a[2**70]
+    with pytest.raises(IndexError, match="index 10 out of range for length 10"):
+        a[[1, 10]]
+    with pytest.raises(IndexError, match="index -11 out of range for length 10"):
+        a[np.array([-11])]
+    with pytest.raises(IndexError, match="range of 5 values at index 8 out of range for length 10"):
+        a.unpack(8, np.zeros(5, dtype=np.uint64))
+    with pytest.raises(IndexError):
+        a.unpack(-1, np.zeros(1, dtype=np.uint64))
+    with pytest.raises(IndexError, match="replica 1 out of range"):
+        a.words(1)
+
+
+def test_type_errors():
+    a = sa.array(np.arange(10, dtype=np.uint64))
+    with pytest.raises(TypeError, match="indices"):
+        a[1.5]
+    with pytest.raises(TypeError, match="indices"):
+        a[np.array([True, False])]
+    with pytest.raises(TypeError, match="indices"):
+        a[np.zeros((2, 2), dtype=np.int64)]
+    for out in (np.zeros(3, dtype=np.int64), np.zeros(6, dtype=np.uint64)[::2], np.zeros((2, 2), dtype=np.uint64)):
+        with pytest.raises(TypeError, match="out must be"):
+            a.unpack(0, out)
+    read_only = np.zeros(3, dtype=np.uint64)
+    read_only.flags.writeable = False
+    with pytest.raises(TypeError, match="out must be"):
+        a.unpack(0, read_only)
+    with pytest.raises(ValueError, match="at least 1"):
+        a.iter_chunks(0)
+    with pytest.raises(TypeError):
+        sa.SmartArray()
+
+
+def test_closed_array_raises_everywhere():
+    a = sa.array(np.arange(100, dtype=np.uint64), bits=64)
+    chunks = a.iter_chunks(10)
+    next(chunks)
+    a.close()
+    a.close()
+    assert a.closed
+    calls = [
+        lambda: len(a),
+        lambda: a[0],
+        lambda: a[1:3],
+        lambda: a.sum(),
+        lambda: a.to_numpy(),
+        lambda: a.unpack(0, np.zeros(1, dtype=np.uint64)),
+        lambda: a.iter_chunks(),
+        lambda: next(chunks),
+        lambda: a.bits,
+        lambda: a.placement,
+        lambda: a.nbytes,
+        lambda: a.pages_per_node(),
+        lambda: a.words(),
+        lambda: np.asarray(a),
+        lambda: a.__dlpack__(),
+        lambda: a.__enter__(),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match="closed SmartArray"):
+            call()
+
+
+def run_python(code: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Runs code in a fresh interpreter (limits and environment stay out of the test process)."""
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env)
+
+
+def test_memory_error_when_the_kernel_refuses_memory():
+    result = run_python(
+        """
+        import resource
+        import numpy as np
+        import smartarrays as sa
+        sa.array([1, 2, 3])  # starts the worker pool before memory is limited
+        values = np.ones(1 << 24, dtype=np.uint64)
+        vm = next(int(l.split()[1]) * 1024 for l in open("/proc/self/status") if l.startswith("VmSize"))
+        resource.setrlimit(resource.RLIMIT_AS, (vm + (32 << 20), resource.RLIM_INFINITY))
+        try:
+            sa.array(values, bits=64)
+        except MemoryError as e:
+            print("MemoryError:", e)
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("MemoryError:") and "Cannot allocate memory" in result.stdout
