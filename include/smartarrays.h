@@ -144,6 +144,15 @@ SMARTARRAYS_API sa_status sa_loop_cancel(sa_loop *loop);
 /** Frees a loop (NULL is fine); no thread may still be using it. */
 SMARTARRAYS_API void sa_loop_free(sa_loop *loop);
 
+/* ---- Java binding support ---------------------------------------------------------------------
+   (implemented in src/capi/java_support.cpp) What the Java binding (java/) needs beyond the entry
+   points above, so that it re-implements no runtime policy in Java. */
+
+/** The logical node of each worker of the default pool (its pinning plan), up to max of them, into nodes
+    (NULL allowed when max is 0), and the number of workers into *count. The Java binding starts one Java
+    worker per entry, pinned to that node, so Java loops are placed like the native ones. */
+SMARTARRAYS_API sa_status sa_runtime_worker_nodes(int32_t *nodes, uint32_t max, uint32_t *count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,94 @@
+// Owns the Java form of sa_options: placement, node or node set, bits and huge pages, immutable.
+package org.smartarrays;
+
+import java.util.Arrays;
+
+/** How to allocate a smart array; immutable, built from a placement factory and the with* methods. */
+public final class ArrayOptions {
+  private static final int[] ALL_NODES = new int[0];
+
+  private final Placement placement;
+  private final int node;
+  private final int[] nodes;
+  private final int bits;
+  private final boolean hugePages;
+
+  private ArrayOptions(Placement placement, int node, int[] nodes, int bits, boolean hugePages) {
+    this.placement = placement;
+    this.node = node;
+    this.nodes = nodes;
+    this.bits = bits;
+    this.hugePages = hugePages;
+  }
+
+  /** OS default placement, the fewest bits that hold the data, no huge pages. */
+  public static ArrayOptions defaults() {
+    return new ArrayOptions(Placement.OS_DEFAULT, 0, ALL_NODES, 0, false);
+  }
+
+  /** Every page on node. */
+  public static ArrayOptions singleNode(int node) {
+    return new ArrayOptions(Placement.SINGLE_NODE, node, ALL_NODES, 0, false);
+  }
+
+  /** Pages round-robin over nodes (none given = every node with memory). */
+  public static ArrayOptions interleaved(int... nodes) {
+    return new ArrayOptions(Placement.INTERLEAVED, 0, nodes.clone(), 0, false);
+  }
+
+  /** One copy per node of nodes (none given = every node with memory). */
+  public static ArrayOptions replicated(int... nodes) {
+    return new ArrayOptions(Placement.REPLICATED, 0, nodes.clone(), 0, false);
+  }
+
+  /** Contiguous stripes, stripe k on nodes[k] (none given = every node with memory). */
+  public static ArrayOptions partitioned(int... nodes) {
+    return new ArrayOptions(Placement.PARTITIONED, 0, nodes.clone(), 0, false);
+  }
+
+  /** These options with bits per value (1..64, or 0 for the fewest that hold the data). */
+  public ArrayOptions withBits(int bits) {
+    return new ArrayOptions(placement, node, nodes, bits, hugePages);
+  }
+
+  /** These options asking (or not) for transparent huge pages. */
+  public ArrayOptions withHugePages(boolean hugePages) {
+    return new ArrayOptions(placement, node, nodes, bits, hugePages);
+  }
+
+  /** The placement. */
+  public Placement placement() {
+    return placement;
+  }
+
+  /** The node of a single-node placement (0 otherwise). */
+  public int node() {
+    return node;
+  }
+
+  /** The node set of interleaved, replicated and partitioned placements (empty = all nodes). */
+  public int[] nodes() {
+    return nodes.clone();
+  }
+
+  /** Bits per value, 0 = the fewest that hold the data. */
+  public int bits() {
+    return bits;
+  }
+
+  /** Whether transparent huge pages are requested. */
+  public boolean hugePages() {
+    return hugePages;
+  }
+
+  int[] nodesShared() {
+    return nodes;
+  }
+
+  @Override
+  public String toString() {
+    return "ArrayOptions[" + placement + (placement == Placement.SINGLE_NODE ? " node " + node : "")
+        + (nodes.length > 0 ? " nodes " + Arrays.toString(nodes) : "") + ", bits " + (bits == 0 ? "auto" : bits)
+        + (hugePages ? ", huge pages" : "") + "]";
+  }
+}

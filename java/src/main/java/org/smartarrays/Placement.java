@@ -1,0 +1,29 @@
+// Owns the Java names of the C ABI's sa_placement values.
+package org.smartarrays;
+
+/** Where an array's pages live (DESIGN.md §4); the ordinals are the C ABI's sa_placement codes. */
+public enum Placement {
+  /** Pages land where first touched (pre-faulted by the allocating thread). */
+  OS_DEFAULT,
+  /** Every page on one node. */
+  SINGLE_NODE,
+  /** Pages round-robin over a node set. */
+  INTERLEAVED,
+  /** One copy per node of a set; each thread reads its own node's copy. */
+  REPLICATED,
+  /** Contiguous stripes, stripe k on the k-th node of a set. */
+  PARTITIONED;
+
+  /** The sa_placement code. */
+  int code() {
+    return ordinal();
+  }
+
+  static Placement of(int code) {
+    Placement[] all = values();
+    if (code < 0 || code >= all.length) {
+      throw new SmartArrayException(SmartArrayException.Reason.INTERNAL, "unknown sa_placement " + code);
+    }
+    return all[code];
+  }
+}

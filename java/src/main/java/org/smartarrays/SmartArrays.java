@@ -1,0 +1,23 @@
+// Owns library-wide facts of the binding: the native version and the bit-width rule.
+package org.smartarrays;
+
+/** Facts about the native smartarrays library. */
+public final class SmartArrays {
+  private SmartArrays() {}
+
+  /** The native library's version, "MAJOR.MINOR.PATCH". */
+  public static String version() {
+    return Native.version();
+  }
+
+  /** Where the native library was loaded from: a file and why it was chosen. */
+  public static String libraryLocation() {
+    Native.version();
+    return NativeLibrary.loadedFrom();
+  }
+
+  /** The fewest bits (1..64) that hold max, read as an unsigned 64-bit value. */
+  public static int minBits(long max) {
+    return Native.minBits(max);
+  }
+}
