@@ -34,8 +34,13 @@ std::uint64_t aggregate(const SmartArray& a1, const SmartArray& a2, runtime::Thr
   runtime::LoopOptions options;
   options.batch = batch;
   options.alignment = codec::chunk_values;
-  return pool.parallel_reduce(
-      0, a1.length(), std::uint64_t{0},
+  // A partitioned array's stripes become the loop's per-node parts, so each worker scans the
+  // stripes of its own node first; otherwise the range is split by workers per node.
+  const std::vector<runtime::LoopPart> stripes = stripe_parts(a1);
+  runtime::Loop loop = stripes.empty() ? runtime::Loop(0, a1.length(), pool.workers_per_node(), options)
+                                       : runtime::Loop(stripes, options);
+  return pool.reduce(
+      loop, std::uint64_t{0},
       [&](std::uint64_t lo, std::uint64_t hi, const runtime::WorkerContext& ctx) {
         // Replica choice once per batch from the worker's node: no per-element lookup.
         const std::uint64_t* w1 = a1.replica(a1.replica_index_for_node(ctx.node));
@@ -44,7 +49,7 @@ std::uint64_t aggregate(const SmartArray& a1, const SmartArray& a2, runtime::Thr
         const std::uint64_t count = codec::chunk_count(hi) - first;
         return k1.sum(w1, first, count) + k2.sum(w2, first, count);
       },
-      [](std::uint64_t a, std::uint64_t b) { return a + b; }, options);
+      [](std::uint64_t a, std::uint64_t b) { return a + b; });
 }
 
 }  // namespace smartarrays::algo

@@ -24,6 +24,17 @@ std::uint64_t* writable_words(const SmartArray& array, std::size_t replica) {
 
 }  // namespace
 
+std::vector<runtime::LoopPart> stripe_parts(const SmartArray& array) {
+  std::vector<runtime::LoopPart> parts;
+  if (array.placement() != Placement::partitioned) return parts;
+  for (const SmartArray::Partition& stripe : array.partitions()) {
+    // A stripe not bound to one node leaves the split to the workers-per-node default.
+    if (stripe.node < 0) return {};
+    parts.push_back({stripe.node, stripe.begin, stripe.end});
+  }
+  return parts;
+}
+
 void fill_array(SmartArray& array, ValueSource source, runtime::ThreadPool& pool) {
   if (source.fill == nullptr) throw_error(ErrorCode::invalid_argument, "fill_array: the value source has no fill function");
   const std::uint64_t length = array.length();
@@ -46,10 +57,7 @@ void fill_array(SmartArray& array, ValueSource source, runtime::ThreadPool& pool
     loop_options.steal = false;
   } else {
     // A partitioned array's stripes go to their own nodes' queues first (stealing stays on).
-    for (const SmartArray::Partition& p : array.partitions()) {
-      if (p.node >= 0) parts.push_back({p.node, p.begin, p.end});
-    }
-    if (parts.size() != array.partitions().size()) parts.clear();
+    parts = stripe_parts(array);
   }
   runtime::Loop loop = parts.empty() ? runtime::Loop(0, length, pool.workers_per_node(), loop_options)
                                      : runtime::Loop(std::move(parts), loop_options);

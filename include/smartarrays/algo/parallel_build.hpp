@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 #include <type_traits>
+#include <vector>
 
 #include "smartarrays/array/smart_array.hpp"
 #include "smartarrays/export.hpp"
@@ -64,6 +65,10 @@ template <typename Gen>
 void fill_array(SmartArray& array, Gen&& gen, runtime::ThreadPool& pool = runtime::default_pool()) {
   fill_array(array, detail::value_source_of(gen), pool);
 }
+
+/// The stripes of a partitioned array as loop parts (index ranges with their nodes), so a loop
+/// over the array runs each stripe on its node first; empty for every other placement.
+SMARTARRAYS_API std::vector<runtime::LoopPart> stripe_parts(const SmartArray& array);
 
 /// SmartArray::from_values in parallel: options.bits 0 picks the fewest bits that hold the largest
 /// value (a parallel max), then every replica is encoded by its own node's workers.

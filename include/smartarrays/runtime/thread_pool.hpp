@@ -94,7 +94,14 @@ class SMARTARRAYS_API ThreadPool {
   /// the partials in worker order; combine must be associative and identity its neutral element.
   template <typename T, typename Body, typename Combine>
   T parallel_reduce(std::uint64_t begin, std::uint64_t end, T identity, Body&& body, Combine&& combine,
-                    const LoopOptions& options = {});
+                    const LoopOptions& options = {}) {
+    Loop loop(begin, end, workers_per_node(), options);
+    return reduce(loop, std::move(identity), std::forward<Body>(body), std::forward<Combine>(combine));
+  }
+
+  /// parallel_reduce over the batches of an existing loop (for instance one with explicit parts).
+  template <typename T, typename Body, typename Combine>
+  T reduce(Loop& loop, T identity, Body&& body, Combine&& combine);
 
   /// Runs body over the batches of an existing loop (external threads may pull from it too).
   template <typename Body>
@@ -129,22 +136,18 @@ struct alignas(64) Partial {
 }  // namespace detail
 
 template <typename T, typename Body, typename Combine>
-T ThreadPool::parallel_reduce(std::uint64_t begin, std::uint64_t end, T identity, Body&& body, Combine&& combine,
-                              const LoopOptions& options) {
+T ThreadPool::reduce(Loop& loop, T identity, Body&& body, Combine&& combine) {
   // Nested (inline) runs carry the enclosing pool's worker index, so they get a single partial.
   const bool nested = current_worker() != nullptr;
   std::vector<detail::Partial<T>> partials(nested ? 1 : size(), detail::Partial<T>{identity});
-  parallel_for(
-      begin, end,
-      [&](std::uint64_t lo, std::uint64_t hi, const WorkerContext& ctx) {
-        T& partial = partials[nested ? 0 : ctx.worker].value;
-        if constexpr (std::is_invocable_v<Body&, std::uint64_t, std::uint64_t, const WorkerContext&>) {
-          partial = combine(std::move(partial), body(lo, hi, ctx));
-        } else {
-          partial = combine(std::move(partial), body(lo, hi));
-        }
-      },
-      options);
+  run(loop, [&](std::uint64_t lo, std::uint64_t hi, const WorkerContext& ctx) {
+    T& partial = partials[nested ? 0 : ctx.worker].value;
+    if constexpr (std::is_invocable_v<Body&, std::uint64_t, std::uint64_t, const WorkerContext&>) {
+      partial = combine(std::move(partial), body(lo, hi, ctx));
+    } else {
+      partial = combine(std::move(partial), body(lo, hi));
+    }
+  });
   T result = std::move(identity);
   for (detail::Partial<T>& partial : partials) result = combine(std::move(result), std::move(partial.value));
   return result;
