@@ -121,9 +121,9 @@ PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const
   const std::uint64_t n = out_degree.length();
   const double d = options.damping;
   const bool redistribute = options.dangling == DanglingRule::uniform;
-  PageRankResult result{SmartArray::allocate(n, with_64_bits(options.ranks)), 0, 0, false, {}, 0};
-  SmartArray contributions = SmartArray::allocate(n, with_64_bits(options.contributions));
-  result.contributions_bytes = contributions.memory_bytes();
+  PageRankResult result{SmartArray::allocate(n, with_64_bits(options.ranks)), 0, 0, false, {},
+                        SmartArray::allocate(n, with_64_bits(options.contributions))};
+  SmartArray& contributions = result.contributions;
   if (n == 0) {
     result.converged = true;
     return result;

@@ -12,6 +12,9 @@ int topology_command(const std::vector<std::string>& args);
 /// `smartarrays bench <benchmark> ...` (today: aggregate).
 int bench_command(const std::vector<std::string>& args);
 
+/// `smartarrays graph <subcommand> ...` (generate, convert, info, degree, pagerank).
+int graph_command(const std::vector<std::string>& args);
+
 /// Help text of `smartarrays topology`.
 extern const char* const topology_help;
 /// Help text of `smartarrays bench`.

@@ -20,6 +20,7 @@ const char* const main_help =
     "commands:\n"
     "  topology          show NUMA nodes, CPUs, memory, distances, huge-page and NUMA-balancing settings\n"
     "  bench aggregate   time sum += a1[i] + a2[i] over bit widths x placements x threads (paper Fig. 10)\n"
+    "  graph ...         CSR graphs as smart arrays: generate, convert, info, degree, pagerank (Fig. 11, 12)\n"
     "  help [COMMAND]    show help for a command\n"
     "\n"
     "options:\n"
@@ -41,6 +42,8 @@ int help_for(const std::vector<std::string>& topic) {
     std::cout << topology_help;
   } else if (topic[0] == "bench" && topic.size() > 1 && topic[1] == "aggregate") {
     std::cout << bench_aggregate_help;
+  } else if (topic[0] == "graph") {
+    return graph_command(topic.size() > 1 ? std::vector<std::string>{topic[1], "--help"} : std::vector<std::string>{"--help"});
   } else if (topic[0] == "bench") {
     std::cout << bench_help;
   } else {
@@ -65,6 +68,7 @@ int run(const std::vector<std::string>& args) {
   if (command == "help") return help_for(rest);
   if (command == "topology") return topology_command(rest);
   if (command == "bench") return bench_command(rest);
+  if (command == "graph") return graph_command(rest);
   if (command.rfind("-", 0) == 0) throw UsageError("unknown option '" + command + "' (see 'smartarrays --help')");
   throw UsageError("unknown command '" + command + "' (see 'smartarrays --help')");
 }

@@ -160,7 +160,8 @@ TEST(PageRank, EveryPlacementOnAFakeTwoNodeTopology) {
       const PageRankResult result = run(g, options, pool);
       EXPECT_EQ(result.iterations, ref.iterations);
       expect_ranks_near(result, ref.ranks, 1e-9);
-      EXPECT_EQ(result.contributions_bytes, (p == Placement::replicated ? 2u : 1u) * result.ranks.memory_bytes());
+      EXPECT_EQ(result.contributions.replicas(), p == Placement::replicated ? 2u : 1u);
+      EXPECT_EQ(result.contributions.memory_bytes(), result.contributions.replicas() * result.ranks.memory_bytes());
       options.dangling = DanglingRule::uniform;
       expect_ranks_near(run(g, options, pool), ref_uniform.ranks, 1e-9);
     }

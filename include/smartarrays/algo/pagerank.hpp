@@ -57,7 +57,9 @@ struct PageRankResult {
   double difference = 0;          ///< sum of |rank - previous rank| of the last iteration
   bool converged = false;         ///< difference < tolerance
   std::vector<double> iteration_seconds;  ///< wall time of each iteration (edge loop + contributions)
-  std::uint64_t contributions_bytes = 0;  ///< memory of the contributions array (all replicas)
+  /// The last contributions (rank / out-degree, 0 for dangling vertices) as doubles; kept for
+  /// their memory report and placement.
+  SmartArray contributions;
 };
 
 /// The rank of vertex v stored in a ranks array.

@@ -1,0 +1,109 @@
+// Owns what the `smartarrays graph` subcommands share: the flags that say how a graph is loaded
+// (format, variants, per-array placement and bits, duplicates, self-loops, threads), loading with
+// progress on stderr, and the memory table, JSON and per-vertex output helpers.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cli/args.hpp"
+#include "cli/json_writer.hpp"
+#include "smartarrays/graph/formats.hpp"
+#include "smartarrays/runtime/thread_pool.hpp"
+
+namespace smartarrays::cli::graph_cli {
+
+/// Placements given with --placement: one for every array, and per-array overrides by name
+/// (begin, edge, rbegin, redge, out_degree, contributions, ranks, degrees).
+struct PlacementSpec {
+  std::optional<ArrayOptions> all;              ///< the unnamed item, if any
+  std::map<std::string, ArrayOptions> arrays;   ///< ARRAY=PLACEMENT items
+  int node = 0;                                 ///< --node: the node of every single_node placement
+
+  /// The options for array name (bits 0), falling back to all, then to fallback; single_node gets node.
+  ArrayOptions for_array(const std::string& name, const ArrayOptions& fallback = {}) const;
+};
+
+/// How a subcommand loads its graph.
+struct LoadFlags {
+  std::string input;                            ///< the graph file
+  std::optional<graph::GraphFormat> format;     ///< --format, else from the extension
+  std::vector<graph::Variant> variants{graph::Variant::U};  ///< --variant list
+  PlacementSpec placement;                      ///< --placement
+  std::map<std::string, unsigned> bits;         ///< --bits ARRAY=B overrides
+  bool dedup = false;                           ///< --dedup
+  bool drop_self_loops = false;                 ///< --drop-self-loops
+  bool undirected = false;                      ///< --undirected: symmetrise an edge list
+  std::size_t threads = 0;                      ///< --threads (0 = default)
+  runtime::PinPolicy pinning = runtime::PinPolicy::sparse;  ///< --pinning
+  bool quiet = false;                           ///< --quiet
+  std::string json_path;                        ///< --json FILE ('-' = stdout)
+};
+
+/// Help text lines for the flags parse_load_flag understands.
+extern const char* const load_flags_help;
+
+/// Handles flag (already taken from cursor) if it is one of the loading flags; false otherwise.
+bool parse_load_flag(const std::string& flag, ArgCursor& cursor, LoadFlags& flags);
+
+/// Takes the one positional argument (the input file) or throws UsageError.
+void take_input(const std::string& word, ArgCursor& cursor, LoadFlags& flags);
+
+/// Checks that an input was given and the flags fit together; throws UsageError.
+void finish_load_flags(ArgCursor& cursor, LoadFlags& flags);
+
+/// The worker pool the flags ask for.
+std::unique_ptr<runtime::ThreadPool> make_pool(const LoadFlags& flags);
+
+/// Build options for one variant: the variant's widths, placements and --bits overrides.
+graph::BuildOptions build_options(const LoadFlags& flags, graph::Variant variant);
+
+/// The file's contents, read once with progress on stderr for big files (unless quiet).
+class GraphSource {
+ public:
+  /// Reads flags.input in its format on pool.
+  GraphSource(const LoadFlags& flags, runtime::ThreadPool& pool);
+  /// Builds the graph with options (each call builds anew from the file's contents).
+  graph::CsrGraph build(const graph::BuildOptions& options, runtime::ThreadPool& pool) const;
+  /// Seconds spent reading the file.
+  double read_seconds() const noexcept { return read_seconds_; }
+
+ private:
+  graph::EdgeList edges_;
+  graph::SgContents sg_;
+  bool is_sg_ = false;
+  double read_seconds_ = 0;
+};
+
+/// "12.3 MiB".
+std::string mib(std::uint64_t bytes);
+
+/// Prints one memory table with a column pair (bits, MiB) per report, rows by array name.
+void print_memory_table(std::ostream& out, const std::vector<std::string>& titles,
+                        const std::vector<graph::MemoryReport>& reports);
+
+/// Writes a memory report as a JSON object {"arrays": [...], "total_bytes": N}.
+void write_memory_json(JsonWriter& json, const graph::MemoryReport& report);
+
+/// Opens the --json destination and calls write(json); '-' writes to stdout.
+void write_json_file(const std::string& path, const std::function<void(JsonWriter&)>& write);
+
+/// Writes one line per vertex, line(v) for v = 0..n-1, to path.
+void write_vertex_values(const std::string& path, std::uint64_t n, const std::function<void(std::ostream&, std::uint64_t)>& line);
+
+/// `smartarrays graph degree ...` (arguments after "degree").
+int degree_command(const std::vector<std::string>& args);
+/// `smartarrays graph pagerank ...` (arguments after "pagerank").
+int pagerank_command(const std::vector<std::string>& args);
+
+/// Seconds since start.
+double seconds_since(std::chrono::steady_clock::time_point start);
+
+}  // namespace smartarrays::cli::graph_cli
