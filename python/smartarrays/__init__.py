@@ -7,21 +7,26 @@ smart functionality — placement, compression, decoding, sums, graphs — runs 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._args import Nodes, Placement, bits_arg, node_list, unsigned_values
 from ._core import ChunkIterator, SmartArray, codec_isa, current_node, set_fake_topology
+from .graph import ArrayMemory, Graph, GraphMemory, Variant
 
 __version__: str = _core.__version__
 
 __all__ = [
+    "ArrayMemory",
     "ChunkIterator",
+    "Graph",
+    "GraphMemory",
     "Node",
+    "Nodes",
     "Placement",
     "SmartArray",
     "Topology",
@@ -30,77 +35,8 @@ __all__ = [
     "current_node",
     "set_fake_topology",
     "topology",
+    "Variant",
 ]
-
-Placement = Literal["os_default", "single_node", "interleaved", "replicated", "partitioned"]
-"""The placement names the core accepts."""
-
-Nodes = Union[int, Iterable[int], None]
-"""A node (single_node), a node set (interleaved / replicated / partitioned), or None for the default."""
-
-
-def _node_list(nodes: Nodes) -> list[int]:
-    """The node argument as the list the core takes."""
-    if nodes is None:
-        return []
-    if isinstance(nodes, (int, np.integer)):
-        return [int(nodes)]
-    return [int(n) for n in nodes]
-
-
-def _bits_arg(bits: int | Literal["auto"]) -> int:
-    """The bits argument as the core's: 0 means the fewest bits that hold the data."""
-    if isinstance(bits, str):
-        if bits != "auto":
-            raise ValueError(f"bits must be 'auto' or an int 1..64, got {bits!r}")
-        return 0
-    if isinstance(bits, bool) or not isinstance(bits, (int, np.integer)):
-        raise TypeError(f"bits must be 'auto' or an int 1..64, got {type(bits).__name__}")
-    if bits < 1:
-        raise ValueError(f"bits must be 'auto' or an int 1..64, got {bits}")
-    return int(bits)
-
-
-def _exact_integers(values: npt.ArrayLike) -> np.ndarray:
-    """A sequence numpy cannot type exactly (ints past 2^63 mixed with negatives or past 2^64) as uint64."""
-    objects = np.array(values, dtype=object)
-    if objects.ndim != 1:
-        raise ValueError(f"values must be one-dimensional, got shape {objects.shape}")
-    for i, v in enumerate(objects):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise TypeError(f"values must be integers, got {type(v).__name__} at index {i}")
-        if v < 0:
-            raise ValueError(f"value {v} at index {i} is negative; smart arrays hold unsigned values")
-        if v >= 2**64:
-            raise ValueError(f"value {v} at index {i} does not fit in 64 bits")
-    return objects.astype(np.uint64)
-
-
-def _unsigned_values(values: npt.ArrayLike) -> np.ndarray:
-    """values as a contiguous 1-D uint32 or uint64 array; ValueError for negative or oversized values."""
-    if isinstance(values, np.ndarray):
-        data = values
-    else:
-        try:
-            data = np.asarray(values)
-        except OverflowError:
-            data = _exact_integers(values)
-        if data.dtype.kind in "fO" and data.size:
-            # numpy turns ints past 2^63 mixed with negatives into float64 and ints past 2^64 into objects.
-            data = _exact_integers(values)
-    if data.ndim != 1:
-        raise ValueError(f"values must be one-dimensional, got shape {data.shape}")
-    kind = data.dtype.kind
-    if kind not in "biu" and not (kind == "f" and data.size == 0):
-        raise TypeError(f"values must be integers, got dtype {data.dtype}")
-    if kind == "i" and data.size and data.min() < 0:
-        first = int(np.argmax(data < 0))
-        raise ValueError(f"value {int(data[first])} at index {first} is negative; smart arrays hold unsigned values")
-    if data.dtype == np.uint32:
-        return np.ascontiguousarray(data)
-    if data.dtype.itemsize == 8 and kind in "iu":
-        return np.ascontiguousarray(data).view(np.uint64)
-    return np.ascontiguousarray(data, dtype=np.uint64)
 
 
 def array(
@@ -111,9 +47,9 @@ def array(
     huge_pages: bool = False,
 ) -> SmartArray:
     """A SmartArray holding the unsigned integers of values, compressed to bits and placed on NUMA nodes."""
-    data = _unsigned_values(values)
+    data = unsigned_values(values)
     make = _core._from_u32 if data.dtype == np.uint32 else _core._from_u64
-    return make(data, _bits_arg(bits), placement, _node_list(nodes), bool(huge_pages))
+    return make(data, bits_arg(bits), placement, node_list(nodes), bool(huge_pages))
 
 
 @dataclass(frozen=True)

@@ -25,49 +25,10 @@
 namespace smartarrays::python {
 namespace {
 
-using SharedArray = std::shared_ptr<const SmartArray>;
 using namespace nb::literals;
 
-/// The object behind a Python SmartArray: the core array until close().
-class ArrayHandle {
- public:
-  explicit ArrayHandle(SmartArray array) : array_(std::make_shared<const SmartArray>(std::move(array))) {}
-
-  /// The array; raises ValueError once closed (as Python files do).
-  const SharedArray& get() const {
-    if (!array_) throw nb::value_error("operation on a closed SmartArray");
-    return array_;
-  }
-  /// Drops this handle's reference; views and running kernels keep the memory until they finish.
-  void close() noexcept { array_.reset(); }
-  /// True after close().
-  bool closed() const noexcept { return !array_; }
-
- private:
-  SharedArray array_;
-};
-
-using U64In = nb::ndarray<const std::uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 using U32In = nb::ndarray<const std::uint32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 using U64Out = nb::ndarray<std::uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
-
-ArrayOptions make_options(unsigned bits, std::string_view placement, std::vector<int> nodes, bool huge_pages) {
-  ArrayOptions options;
-  options.placement = parse_placement(placement);
-  options.bits = bits;
-  options.huge_pages = huge_pages;
-  if (options.placement == Placement::single_node) {
-    // The Python API names the node of single_node through nodes, like every other placement.
-    if (nodes.size() > 1) {
-      throw_error(ErrorCode::invalid_argument,
-                  "single_node placement takes one node, got " + std::to_string(nodes.size()));
-    }
-    options.node = nodes.empty() ? 0 : nodes.front();
-  } else {
-    options.nodes = std::move(nodes);
-  }
-  return options;
-}
 
 ArrayHandle from_u64(const U64In& values, unsigned bits, std::string_view placement, std::vector<int> nodes,
                      bool huge_pages) {
@@ -94,15 +55,6 @@ std::uint64_t resolve_index(long long index, std::uint64_t length) {
   const long long resolved = index < 0 ? index + static_cast<long long>(length) : index;
   if (resolved < 0 || static_cast<std::uint64_t>(resolved) >= length) throw_index_error(index, length);
   return static_cast<std::uint64_t>(resolved);
-}
-
-U64Array decode_range(const SharedArray& array, std::uint64_t start, std::uint64_t count) {
-  auto out = new_values(count);
-  {
-    nb::gil_scoped_release release;
-    array->decode(start, count, out.get());
-  }
-  return to_numpy(std::move(out), count);
 }
 
 U64Array decode_strided(const SharedArray& array, long long start, long long step, std::uint64_t count) {
@@ -153,7 +105,7 @@ nb::object gather_array(const SharedArray& array, nb::handle key) {
   const auto ndim = nb::cast<std::size_t>(indices.attr("ndim"));
   const auto size = nb::cast<std::size_t>(indices.attr("size"));
   const auto kind = nb::cast<std::string>(indices.attr("dtype").attr("kind"));
-  if (ndim == 1 && size == 0) return nb::cast(decode_range(array, 0, 0));
+  if (ndim == 1 && size == 0) return nb::cast(decode_to_numpy(*array, 0, 0));
   if (ndim != 1 || (kind != "i" && kind != "u")) {
     throw nb::type_error("SmartArray indices must be integers, slices or 1-D integer arrays");
   }
@@ -174,7 +126,7 @@ nb::object getitem(const ArrayHandle& self, nb::handle key) {
     Py_ssize_t start = 0, stop = 0, step = 0;
     if (PySlice_Unpack(key.ptr(), &start, &stop, &step) < 0) throw nb::python_error();
     const Py_ssize_t count = PySlice_AdjustIndices(static_cast<Py_ssize_t>(length), &start, &stop, step);
-    if (step == 1) return nb::cast(decode_range(array, static_cast<std::uint64_t>(start), static_cast<std::uint64_t>(count)));
+    if (step == 1) return nb::cast(decode_to_numpy(*array, static_cast<std::uint64_t>(start), static_cast<std::uint64_t>(count)));
     return nb::cast(decode_strided(array, start, step, static_cast<std::uint64_t>(count)));
   }
   // Python and numpy integer scalars (and 0-d arrays); other arrays also define __index__, so ndim decides.
@@ -223,7 +175,7 @@ nb::object to_array(const ArrayHandle& self, nb::handle dtype, nb::handle copy) 
                               .c_str());
   }
   if (viewable && !copy.is(Py_True)) return nb::cast(zero_copy_view<nb::numpy>(array));
-  nb::object result = nb::cast(decode_range(array, 0, array->length()));
+  nb::object result = nb::cast(decode_to_numpy(*array, 0, array->length()));
   if (!same_dtype) result = result.attr("astype")(dtype, "copy"_a = false);
   return result;
 }
@@ -289,7 +241,7 @@ class ChunkIterator {
     const SharedArray array = nb::cast<const ArrayHandle&>(owner_).get();
     if (next_ >= array->length()) throw nb::stop_iteration();
     const std::uint64_t count = std::min(size_, array->length() - next_);
-    U64Array batch = decode_range(array, next_, count);
+    U64Array batch = decode_to_numpy(*array, next_, count);
     next_ += count;
     return batch;
   }
@@ -314,6 +266,33 @@ std::vector<int> node_set(const SmartArray& array) {
 }
 
 }  // namespace
+
+ArrayOptions make_options(unsigned bits, std::string_view placement, std::vector<int> nodes, bool huge_pages) {
+  ArrayOptions options;
+  options.placement = parse_placement(placement);
+  options.bits = bits;
+  options.huge_pages = huge_pages;
+  if (options.placement == Placement::single_node) {
+    // The Python API names the node of single_node through nodes, like every other placement.
+    if (nodes.size() > 1) {
+      throw_error(ErrorCode::invalid_argument,
+                  "single_node placement takes one node, got " + std::to_string(nodes.size()));
+    }
+    options.node = nodes.empty() ? 0 : nodes.front();
+  } else {
+    options.nodes = std::move(nodes);
+  }
+  return options;
+}
+
+U64Array decode_to_numpy(const SmartArray& array, std::uint64_t start, std::uint64_t count) {
+  auto out = new_values(count);
+  {
+    nb::gil_scoped_release release;
+    array.decode(start, count, out.get());
+  }
+  return to_numpy(std::move(out), count);
+}
 
 void bind_array(nb::module_& m) {
   nb::class_<ChunkIterator>(m, "ChunkIterator", "Iterator over a SmartArray in batches of decoded values.")
@@ -346,7 +325,11 @@ void bind_array(nb::module_& m) {
       .def("__getitem__", &getitem, "key"_a,
            "Value at an int index (checked, negative from the end), or an ndarray for a slice or integer array.")
       .def(
-          "to_numpy", [](const ArrayHandle& self) { return decode_range(self.get(), 0, self.get()->length()); },
+          "to_numpy",
+          [](const ArrayHandle& self) {
+            const SharedArray array = self.get();  // keeps the memory mapped should another thread close()
+            return decode_to_numpy(*array, 0, array->length());
+          },
           "Every value decoded into a new uint64 ndarray.")
       .def("__array__", &to_array, "dtype"_a = nb::none(), "copy"_a = nb::none(),
            nb::sig("def __array__(self, dtype: numpy.typing.DTypeLike | None = None, copy: bool | None = None) "

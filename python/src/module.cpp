@@ -50,4 +50,5 @@ NB_MODULE(_core, m) {
   py::bind_errors(m);
   py::bind_array(m);
   py::bind_topology(m);
+  py::bind_graph(m);
 }

@@ -93,3 +93,10 @@ def test_decode_kernels_release_the_gil(big, values):
     for kernel in kernels:
         assert concurrently([kernel])
     np.testing.assert_array_equal(out, values)
+
+
+@pytest.mark.usefixtures("no_forced_switches")
+def test_graph_kernels_release_the_gil():
+    g = sa.Graph.rmat(15)
+    for kernel in (g.pagerank, g.degree_centrality, lambda: sa.Graph.rmat(15)):
+        assert concurrently([kernel])

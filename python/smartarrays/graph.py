@@ -1,0 +1,214 @@
+"""Graphs in CSR form as bundles of smart arrays (paper §5.2), with degree centrality and PageRank
+running in the core. This module only normalises arguments and wraps the native graph."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from ._args import Nodes, Placement, id_array, node_list
+
+Variant = Literal["U", "V", "V+E"]
+"""Compression variants: U (64-bit offsets, 32-bit ids), V (offsets and degrees in their minimum
+bits), V+E (ids in their minimum bits too)."""
+
+GraphArrayName = Literal["begin", "edge", "rbegin", "redge", "out_degree"]
+"""The arrays of a graph."""
+
+
+@dataclass(frozen=True)
+class ArrayMemory:
+    """Memory of one array of a graph."""
+
+    name: str
+    length: int
+    bits: int
+    placement: str
+    replicas: int
+    bytes: int
+
+
+@dataclass(frozen=True)
+class GraphMemory:
+    """Memory of a graph's arrays, one line per array, and their total in bytes."""
+
+    arrays: tuple[ArrayMemory, ...]
+    total_bytes: int
+
+
+class Graph:
+    """A directed graph as a bundle of smart arrays: begin/edge (forward CSR), rbegin/redge (reverse
+    CSR) and out_degree, each bit-compressed per the variant and placed on NUMA nodes."""
+
+    __slots__ = ("_native",)
+
+    def __init__(self, native: _core._Graph) -> None:
+        """Wraps a native graph; make graphs with from_edges(), load(), rmat() or uniform()."""
+        self._native = native
+
+    @classmethod
+    def from_edges(
+        cls,
+        src: npt.ArrayLike,
+        dst: npt.ArrayLike,
+        variant: Variant = "V+E",
+        *,
+        vertices: int | None = None,
+        directed: bool = True,
+        dedup: bool = False,
+        drop_self_loops: bool = False,
+        placement: Placement = "os_default",
+        nodes: Nodes = None,
+        huge_pages: bool = False,
+    ) -> Graph:
+        """The graph of edges src[i] -> dst[i] over vertices 0..vertices-1 (default: the largest id + 1)."""
+        if vertices is not None and vertices < 1:
+            raise ValueError(f"vertices must be at least 1, got {vertices}")
+        native = _core._graph_from_edges(
+            id_array(src, "src"),
+            id_array(dst, "dst"),
+            vertices or 0,
+            directed,
+            variant,
+            dedup,
+            drop_self_loops,
+            placement,
+            node_list(nodes),
+            huge_pages,
+        )
+        return cls(native)
+
+    @classmethod
+    def load(
+        cls,
+        path: str | os.PathLike[str],
+        variant: Variant = "V+E",
+        *,
+        format: Literal["el", "mtx", "sg"] | None = None,
+        dedup: bool = False,
+        drop_self_loops: bool = False,
+        placement: Placement = "os_default",
+        nodes: Nodes = None,
+        huge_pages: bool = False,
+    ) -> Graph:
+        """A graph read from an edge list (.el/.txt), Matrix Market (.mtx) or GAP (.sg) file."""
+        native = _core._graph_load(
+            os.fspath(path), format or "", variant, dedup, drop_self_loops, placement, node_list(nodes), huge_pages
+        )
+        return cls(native)
+
+    @classmethod
+    def rmat(
+        cls,
+        scale: int,
+        edge_factor: int = 16,
+        seed: int = 1,
+        variant: Variant = "V+E",
+        *,
+        dedup: bool = False,
+        drop_self_loops: bool = False,
+        placement: Placement = "os_default",
+        nodes: Nodes = None,
+        huge_pages: bool = False,
+    ) -> Graph:
+        """An R-MAT graph (Graph500 parameters) of 2^scale vertices and edge_factor * 2^scale edges."""
+        native = _core._graph_rmat(
+            scale, edge_factor, seed, variant, dedup, drop_self_loops, placement, node_list(nodes), huge_pages
+        )
+        return cls(native)
+
+    @classmethod
+    def uniform(
+        cls,
+        vertices: int,
+        average_degree: float = 16.0,
+        seed: int = 1,
+        variant: Variant = "V+E",
+        *,
+        dedup: bool = False,
+        drop_self_loops: bool = False,
+        placement: Placement = "os_default",
+        nodes: Nodes = None,
+        huge_pages: bool = False,
+    ) -> Graph:
+        """A uniform random graph with vertices * average_degree edges."""
+        native = _core._graph_uniform(
+            vertices, average_degree, seed, variant, dedup, drop_self_loops, placement, node_list(nodes), huge_pages
+        )
+        return cls(native)
+
+    @property
+    def vertices(self) -> int:
+        """Number of vertices."""
+        return self._native.vertices
+
+    @property
+    def edges(self) -> int:
+        """Number of stored directed edges (an undirected edge counts twice, a self-loop once)."""
+        return self._native.edges
+
+    @property
+    def directed(self) -> bool:
+        """False when built from undirected edges (stored in both directions)."""
+        return self._native.directed
+
+    @property
+    def variant(self) -> str:
+        """The compression variant of the arrays' widths: U, V or V+E."""
+        return self._native.variant
+
+    @property
+    def closed(self) -> bool:
+        """True after close()."""
+        return self._native.closed
+
+    def degree_centrality(self) -> npt.NDArray[np.uint64]:
+        """Out-degree plus in-degree of every vertex."""
+        return self._native.degree_centrality()
+
+    def pagerank(
+        self,
+        tol: float = 1e-3,
+        damping: float = 0.85,
+        max_iterations: int = 100,
+        dangling: Literal["none", "uniform"] = "none",
+    ) -> npt.NDArray[np.float64]:
+        """PageRank of every vertex; dangling="uniform" spreads sinks' rank over all vertices like networkx."""
+        return self._native.pagerank(tol, damping, max_iterations, dangling)
+
+    def memory(self) -> GraphMemory:
+        """Bytes, bits, placement and replicas of each array, and the total."""
+        lines, total = self._native.memory()
+        return GraphMemory(arrays=tuple(ArrayMemory(*line) for line in lines), total_bytes=total)
+
+    def array(self, name: GraphArrayName) -> _core.SmartArray:
+        """One of the graph's arrays as a SmartArray (it keeps the graph's memory alive)."""
+        return self._native.array(name)
+
+    def close(self) -> None:
+        """Releases the graph's memory once no array taken from it is in use; idempotent."""
+        self._native.close()
+
+    def __enter__(self) -> Graph:
+        """Returns the graph itself."""
+        if self.closed:
+            raise ValueError("operation on a closed Graph")
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        """Closes the graph."""
+        self.close()
+
+    def __repr__(self) -> str:
+        """Vertices, edges and variant."""
+        if self.closed:
+            return "Graph(closed)"
+        return f"Graph(vertices={self.vertices}, edges={self.edges}, variant={self.variant!r})"

@@ -1,0 +1,189 @@
+"""Graphs through the package: construction from arrays, files and generators, the arrays and
+memory report, degree centrality and PageRank (against networkx and an independent numpy
+reference), the C++ command's results, and the errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import smartarrays as sa
+
+VARIANTS = ["U", "V", "V+E"]
+
+
+def networkx_graphs() -> dict[str, nx.Graph]:
+    """networkx's bundled small graphs, plus directed ones with sinks so dangling vertices matter."""
+    karate = nx.karate_club_graph()
+    return {
+        "karate": karate,
+        "les_miserables": nx.les_miserables_graph(),
+        "florentine": nx.florentine_families_graph(),
+        "davis": nx.davis_southern_women_graph(),
+        "karate_oriented": nx.DiGraph((min(u, v), max(u, v)) for u, v in karate.edges()),
+        "growing_network": nx.gn_graph(60, seed=4),
+    }
+
+
+def as_arrays(g: nx.Graph) -> tuple[np.ndarray, np.ndarray, list[object]]:
+    """Edge arrays over vertex ids 0..n-1 in networkx's node order, and that order."""
+    order = list(g)
+    index = {node: i for i, node in enumerate(order)}
+    src = np.array([index[u] for u, _ in g.edges()], dtype=np.int64)
+    dst = np.array([index[v] for _, v in g.edges()], dtype=np.int64)
+    return src, dst, order
+
+
+def smart_graph(g: nx.Graph, variant: str = "V+E") -> sa.Graph:
+    src, dst, order = as_arrays(g)
+    return sa.Graph.from_edges(src, dst, variant, vertices=len(order), directed=g.is_directed())
+
+
+@pytest.mark.parametrize("name", list(networkx_graphs()))
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_pagerank_with_dangling_redistribution_equals_networkx(name, variant):
+    g = networkx_graphs()[name]
+    ours = smart_graph(g, variant).pagerank(tol=1e-13, max_iterations=1000, dangling="uniform")
+    theirs = nx.pagerank(g, alpha=0.85, weight=None, tol=1e-13, max_iter=1000)
+    expected = np.array([theirs[node] for node in g])
+    np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-10)
+    assert ours.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def reference_pagerank(src: np.ndarray, dst: np.ndarray, n: int, damping: float, tol: float) -> np.ndarray:
+    """The paper's rule written plainly: pull Jacobi iterations, sinks' rank leaves the system."""
+    out_degree = np.bincount(src, minlength=n).astype(np.float64)
+    ranks = np.full(n, 1.0 / n)
+    while True:
+        contributions = np.divide(ranks, out_degree, out=np.zeros(n), where=out_degree > 0)
+        incoming = np.bincount(dst, weights=contributions[src], minlength=n)
+        new = (1 - damping) / n + damping * incoming
+        difference = np.abs(new - ranks).sum()
+        ranks = new
+        if difference < tol:
+            return ranks
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_pagerank_without_redistribution_equals_a_reference(variant):
+    g = sa.Graph.rmat(8, edge_factor=8, seed=3, variant=variant)
+    edge = g.array("edge").to_numpy().astype(np.int64)
+    src = np.repeat(np.arange(g.vertices), np.diff(g.array("begin").to_numpy().astype(np.int64)))
+    expected = reference_pagerank(src, edge, g.vertices, 0.85, 1e-12)
+    np.testing.assert_allclose(g.pagerank(tol=1e-12, max_iterations=1000), expected, rtol=0, atol=1e-12)
+    assert g.pagerank().sum() < 1.0  # the sinks' rank leaves the system
+    half = reference_pagerank(src, edge, g.vertices, 0.5, 1e-12)
+    np.testing.assert_allclose(g.pagerank(tol=1e-12, damping=0.5), half, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", list(networkx_graphs()))
+def test_degree_centrality_equals_networkx(name):
+    g = networkx_graphs()[name]
+    degrees = smart_graph(g).degree_centrality()
+    expected = np.array([d for _, d in g.degree()], dtype=np.uint64)
+    if not g.is_directed():
+        expected *= 2  # each undirected edge is stored in both directions: once out, once in
+    np.testing.assert_array_equal(degrees, expected)
+    assert degrees.dtype == np.uint64
+
+
+def test_csr_arrays_and_properties():
+    src, dst = [0, 0, 1, 2, 3, 4, 0], [1, 2, 2, 0, 2, 4, 1]
+    g = sa.Graph.from_edges(src, dst, "U", vertices=6)
+    assert (g.vertices, g.edges, g.directed, g.variant) == (6, 7, True, "U")
+    assert g.array("begin").to_numpy().tolist() == [0, 3, 4, 5, 6, 7, 7]
+    assert g.array("edge").to_numpy().tolist() == [1, 1, 2, 2, 0, 2, 4]
+    assert g.array("rbegin").to_numpy().tolist() == [0, 1, 3, 6, 6, 7, 7]
+    assert g.array("redge").to_numpy().tolist() == [2, 0, 0, 0, 1, 3, 4]
+    assert g.array("out_degree").to_numpy().tolist() == [3, 1, 1, 1, 1, 0]
+    assert [g.array(a).bits for a in ("begin", "edge", "out_degree")] == [64, 32, 64]
+    assert g.degree_centrality().tolist() == [4, 3, 4, 1, 2, 0]
+    deduped = sa.Graph.from_edges(src, dst, "V", dedup=True, drop_self_loops=True)
+    assert (deduped.vertices, deduped.edges, deduped.variant) == (5, 5, "V")
+    undirected = sa.Graph.from_edges([0, 1], [1, 2], directed=False)
+    assert (undirected.edges, undirected.directed) == (4, False)
+
+
+def test_memory_report():
+    u = sa.Graph.rmat(12, variant="U")
+    ve = sa.Graph.rmat(12, variant="V+E")
+    for g in (u, ve):
+        report = g.memory()
+        assert [a.name for a in report.arrays] == ["begin", "edge", "rbegin", "redge", "out_degree"]
+        assert report.total_bytes == sum(a.bytes for a in report.arrays)
+        assert all(a.bytes == g.array(a.name).nbytes and a.bits == g.array(a.name).bits for a in report.arrays)
+    assert ve.memory().total_bytes < 0.8 * u.memory().total_bytes
+    np.testing.assert_allclose(u.pagerank(tol=1e-9), ve.pagerank(tol=1e-9), rtol=0, atol=1e-15)
+
+
+def test_files_load_like_the_same_edges(test_data: Path):
+    el = sa.Graph.load(test_data / "graph" / "tiny.el")
+    mtx = sa.Graph.load(str(test_data / "graph" / "tiny.mtx"))
+    explicit = sa.Graph.load(test_data / "graph" / "tiny.el", "U", format="el")
+    edges = sa.Graph.from_edges([0, 0, 1, 2, 3, 4, 0], [1, 2, 2, 0, 2, 4, 1], vertices=6)
+    for g in (el, mtx, explicit):
+        assert (g.vertices, g.edges) == (6, 7)
+        for name in ("begin", "edge", "rbegin", "redge", "out_degree"):
+            np.testing.assert_array_equal(g.array(name).to_numpy(), edges.array(name).to_numpy())
+    symmetric = sa.Graph.load(test_data / "graph" / "triangle_symmetric.mtx")
+    assert not symmetric.directed and symmetric.vertices == 4
+
+
+def test_generators_are_deterministic():
+    a, b = sa.Graph.rmat(10, seed=5), sa.Graph.rmat(10, seed=5)
+    assert (a.vertices, a.edges) == (1024, 16 * 1024)
+    np.testing.assert_array_equal(a.array("edge").to_numpy(), b.array("edge").to_numpy())
+    u = sa.Graph.uniform(1000, average_degree=4, seed=2)
+    assert (u.vertices, u.edges) == (1000, 4000)
+
+
+def test_placements_on_a_fake_topology(fake_topology):
+    fake_topology("nodes=2")
+    g = sa.Graph.rmat(9, placement="replicated")
+    assert g.array("redge").replicas == 2
+    plain = sa.Graph.rmat(9)
+    np.testing.assert_allclose(g.pagerank(tol=1e-10), plain.pagerank(tol=1e-10), rtol=0, atol=1e-15)
+    np.testing.assert_array_equal(g.degree_centrality(), plain.degree_centrality())
+
+
+def test_arrays_outlive_a_closed_graph():
+    with sa.Graph.from_edges([0, 1], [1, 0]) as g:
+        edge = g.array("edge")
+    assert g.closed and repr(g) == "Graph(closed)"
+    assert edge.to_numpy().tolist() == [1, 0]
+    for call in (lambda: g.vertices, g.degree_centrality, g.pagerank, g.memory, lambda: g.array("edge")):
+        with pytest.raises(ValueError, match="closed Graph"):
+            call()
+
+
+def test_graph_errors(tmp_path: Path):
+    with pytest.raises(OSError, match="cannot open .*missing.el"):
+        sa.Graph.load(tmp_path / "missing.el")
+    bad = tmp_path / "bad.el"
+    bad.write_text("0 1\n1 x\n")
+    with pytest.raises(ValueError, match="bad.el:2"):
+        sa.Graph.load(bad)
+    with pytest.raises(ValueError, match="extension"):
+        sa.Graph.load(tmp_path / "graph.xyz")
+    with pytest.raises(ValueError, match="unknown variant 'W'"):
+        sa.Graph.from_edges([0], [1], "W")
+    with pytest.raises(ValueError, match="src has 2 ids but dst has 1"):
+        sa.Graph.from_edges([0, 1], [1])
+    with pytest.raises(ValueError, match="dst: value -1 at index 0 is negative"):
+        sa.Graph.from_edges([0], [-1])
+    with pytest.raises(ValueError, match=r"edge 0 \(0 -> 5\) has a vertex id not below the vertex count 3"):
+        sa.Graph.from_edges([0], [5], vertices=3)
+    with pytest.raises(ValueError, match="at least 1"):
+        sa.Graph.from_edges([0], [0], vertices=0)
+    with pytest.raises(ValueError, match="unknown placement"):
+        sa.Graph.rmat(4, placement="anywhere")
+    g = sa.Graph.from_edges([0], [1])
+    with pytest.raises(ValueError, match="dangling"):
+        g.pagerank(dangling="networkx")
+    with pytest.raises(ValueError, match="redges"):
+        g.array("redges")
+    with pytest.raises(ValueError):
+        g.pagerank(damping=1.5)
