@@ -80,14 +80,16 @@ def plot(rows, machines, output):
         panel.set_ylabel("time (ms)")
         panel.set_title(f"{t} thread{'s' if t != 1 else ''}", fontsize=10)
         panel.grid(axis="y", alpha=0.3)
-    axes[0, 0].legend(ncol=min(len(bits), 7), fontsize=8, loc="upper left", bbox_to_anchor=(0, 1.32),
-                      frameon=False)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, ncol=min(len(labels), 8), fontsize=8, loc="upper center",
+               bbox_to_anchor=(0.5, 0.965), frameon=False)
     machine = machines[0] if machines else {}
     fig.suptitle("aggregation sum += a1[i] + a2[i] by placement and bit width"
                  f" ({', '.join(languages)}; {machine.get('cpu_model', '?')}, "
                  f"{machine.get('nodes', '?')} node(s), THP {machine.get('thp_enabled', '?')})",
                  fontsize=10, y=0.995)
-    fig.tight_layout()
+    # Room at the top for the title and the shared legend.
+    fig.tight_layout(rect=(0, 0, 1, 0.93 if len(threads) > 1 else 0.88))
     fig.savefig(output, dpi=120)
 
 

@@ -7,7 +7,7 @@ set -euo pipefail
 build=${1:-build}
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cli="$build/bin/smartarrays"
-size=${DEMO_SIZE:-48M}
+size=${DEMO_SIZE:-96M}
 reps=${DEMO_REPS:-5}
 out="$build/bench-results"
 json="$out/aggregate-demo.json"
