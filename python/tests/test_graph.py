@@ -4,6 +4,7 @@ reference), the C++ command's results, and the errors."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import networkx as nx
@@ -187,3 +188,38 @@ def test_graph_errors(tmp_path: Path):
         g.array("redges")
     with pytest.raises(ValueError):
         g.pagerank(damping=1.5)
+
+
+def run_cli(cli: Path, *args: str) -> None:
+    result = subprocess.run([str(cli), *args, "--quiet"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.fixture(scope="module")
+def rmat_file(cli: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An R-MAT graph written by the command, so both sides read the same file."""
+    path = tmp_path_factory.mktemp("graphs") / "rmat10.el"
+    run_cli(cli, "graph", "generate", "--scale", "10", "--seed", "7", "--output", str(path))
+    return path
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_degree_centrality_equals_the_commands(cli: Path, rmat_file: Path, test_data: Path, tmp_path: Path, variant):
+    for graph_file in (rmat_file, test_data / "graph" / "tiny.mtx"):
+        out = tmp_path / "degrees.txt"
+        run_cli(cli, "graph", "degree", str(graph_file), "--variant", variant, "--output", str(out))
+        expected = np.loadtxt(out, dtype=np.uint64, ndmin=1)
+        np.testing.assert_array_equal(sa.Graph.load(graph_file, variant).degree_centrality(), expected)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("dangling", ["none", "uniform"])
+def test_pagerank_equals_the_commands(cli: Path, rmat_file: Path, tmp_path: Path, variant, dangling):
+    out = tmp_path / "ranks.txt"
+    run_cli(
+        cli, "graph", "pagerank", str(rmat_file), "--variant", variant, "--dangling", dangling,
+        "--tolerance", "1e-6", "--output", str(out),
+    )
+    expected = np.loadtxt(out, dtype=np.float64)
+    ours = sa.Graph.load(rmat_file, variant).pagerank(tol=1e-6, dangling=dangling)
+    np.testing.assert_allclose(ours, expected, rtol=1e-12, atol=0)
