@@ -7,10 +7,18 @@
 # Maven under a JDK >= 22 (java/find-jdk.sh: JAVA_HOME if it is one, else /usr/lib/jvm/*), quiet
 # and in batch mode. Maven's own libraries call sun.misc.Unsafe, which JDK 24+ warns about on
 # every run: the flag that silences it is passed only to JVMs that know it.
-JAVA_MAVEN = JAVA_HOME="$$(java/find-jdk.sh)" || exit 1; export JAVA_HOME; \
+JAVA_ENV = JAVA_HOME="$$(java/find-jdk.sh)" || exit 1; export JAVA_HOME; JAVA_QUIET=; \
   if "$$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow -version >/dev/null 2>&1; then \
-    MAVEN_OPTS="$${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"; export MAVEN_OPTS; fi; \
+    JAVA_QUIET=--sun-misc-unsafe-memory-access=allow; fi
+JAVA_MAVEN = $(JAVA_ENV); MAVEN_OPTS="$${MAVEN_OPTS:-} $$JAVA_QUIET"; export MAVEN_OPTS; \
   mvn -q -B -f java/pom.xml -Dsmartarrays.native.dir=$(abspath $(BUILD))/lib
+
+# Extra BenchMain options, e.g. JAVA_BENCH_ARGS="--only figure3" (see BenchMain's usage text).
+JAVA_BENCH_ARGS ?=
+# The aggregation figure needs the project's .venv with matplotlib (`make venv`); without it the
+# JSON files are still written.
+JAVA_BENCH_PLOT = PLOT=; if .venv/bin/python -c 'import matplotlib' 2>/dev/null; then \
+  PLOT="--plot $(abspath .venv/bin/python) --plot-script $(abspath bench/plot_aggregate.py)"; fi
 
 java: build
 	@echo "== Java binding (mvn package)"
@@ -20,4 +28,17 @@ test-java: build
 	@echo "== Java binding tests (JUnit 5)"
 	@$(JAVA_MAVEN) verify
 
+# JMH and its annotation processor come with the bench profile; BenchMain then runs on the test
+# classpath, calling the command for the C++-driven aggregation it compares with.
+bench-java: build
+	@echo "== Java binding benchmarks (JMH)"
+	@$(JAVA_MAVEN) -Pbench -DskipTests test-compile dependency:build-classpath \
+	  -Dmdep.outputFile=$(abspath java/target/bench-classpath.txt)
+	@$(JAVA_ENV); $(JAVA_BENCH_PLOT); cd java && "$$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED $$JAVA_QUIET \
+	  -Dsmartarrays.library=$(abspath $(BUILD))/lib/libsmartarrays.so \
+	  -cp target/classes:target/test-classes:$$(cat target/bench-classpath.txt) org.smartarrays.bench.BenchMain \
+	  --results $(abspath $(BUILD))/bench-results --cli $(abspath $(BUILD))/bin/smartarrays $$PLOT \
+	  $(JAVA_BENCH_ARGS)
+
 EXTRA_TESTS += test-java
+EXTRA_BENCHES += bench-java

@@ -51,7 +51,20 @@ class LifetimeTest {
     assertThrows(IllegalStateException.class, () -> view.getAtIndex(JAVA_LONG, 1));
     assertThrows(IllegalStateException.class, () -> words.getAtIndex(JAVA_LONG, 0));
     cursor.seek(SmartArrayCursor.BATCH * 2);
+    assertThrows(IllegalStateException.class, cursor::nextLong, "reading in place");
+  }
+
+  @Test
+  void decodedValuesStayButDecodingMoreFails() {
+    long[] values = RoundTripTest.values(40, 5000, 12);
+    SmartArray a = SmartArray.fromLongs(values, ArrayOptions.defaults().withBits(40));
+    SmartArrayCursor cursor = a.cursor();
+    assertEquals(values[0], cursor.nextLong());
+    a.close();
+    assertEquals(values[1], cursor.nextLong(), "already decoded");
+    cursor.seek(SmartArrayCursor.BATCH * 2);
     assertThrows(IllegalStateException.class, cursor::nextLong, "decoding the next batch");
+    assertThrows(IllegalStateException.class, cursor::nextBatch);
   }
 
   @Test

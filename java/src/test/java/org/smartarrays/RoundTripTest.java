@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -77,6 +78,16 @@ class RoundTripTest {
       SmartArrayCursor cursor = a.cursor();
       for (int i = 0; cursor.hasNext(); i++) scanned[i] = cursor.nextLong();
       assertArrayEquals(values, scanned, "cursor");
+      long[] batched = new long[LENGTH];
+      SmartArrayCursor batches = a.cursor();
+      int filled = 0;
+      for (MemorySegment batch = batches.nextBatch(); batch.byteSize() > 0; batch = batches.nextBatch()) {
+        assertTrue(batch.isReadOnly());
+        for (long v : batch.toArray(JAVA_LONG)) batched[filled++] = v;
+        assertEquals(filled, batches.position());
+      }
+      assertEquals(LENGTH, filled);
+      assertArrayEquals(values, batched, "cursor batches");
       assertArrayEquals(values, a.stream().toArray(), "stream");
       assertArrayEquals(values, a.stream().parallel().toArray(), "parallel stream");
       assertEquals(wrappingSum(values, 0, LENGTH), a.stream().parallel().sum(), "parallel stream sum");
@@ -141,6 +152,25 @@ class RoundTripTest {
       assertArrayEquals(new long[0], a.toArray());
       assertEquals(0, a.stream().count());
       assertEquals(false, a.cursor().hasNext());
+    }
+  }
+
+  @Test
+  void cursorBatchesAreWholeChunksAndFollowValueReads() {
+    long[] values = values(33, LENGTH, 8);
+    try (SmartArray a = SmartArray.fromLongs(values, ArrayOptions.defaults().withBits(33))) {
+      SmartArrayCursor c = a.cursor(10, LENGTH);
+      for (int i = 10; i < 15; i++) assertEquals(values[i], c.nextLong());
+      MemorySegment rest = c.nextBatch();
+      assertArrayEquals(Arrays.copyOfRange(values, 15, SmartArrayCursor.BATCH), rest.toArray(JAVA_LONG),
+          "the rest of the first batch, which ends on a chunk boundary");
+      MemorySegment second = c.nextBatch();
+      assertEquals(SmartArrayCursor.BATCH * Long.BYTES, second.byteSize());
+      assertEquals(values[SmartArrayCursor.BATCH], second.getAtIndex(JAVA_LONG, 0));
+      c.seek(LENGTH - 3);
+      assertEquals(3 * Long.BYTES, c.nextBatch().byteSize());
+      assertEquals(0, c.nextBatch().byteSize());
+      assertEquals(false, c.hasNext());
     }
   }
 
