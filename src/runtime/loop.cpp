@@ -207,6 +207,14 @@ bool Loop::next(std::uint64_t* lo, std::uint64_t* hi, int node) {
   return true;
 }
 
+bool Loop::finished() const noexcept {
+  if (stopped()) return true;
+  for (std::size_t p = 0; p < parts_.size(); ++p) {
+    if (cursors_[p].next.load(std::memory_order_relaxed) < cursors_[p].batches) return false;
+  }
+  return true;
+}
+
 void Loop::cancel() noexcept {
   {
     std::lock_guard lock(error_mutex_);

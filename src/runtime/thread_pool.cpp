@@ -1,5 +1,11 @@
 // Owns the worker threads: placing them by policy, the job hand-off (one loop at a time, workers
 // parked on an atomic generation counter), inline execution of nested loops, and clean shutdown.
+//
+// A loop completes when its batches are done, not when every worker has checked in: on a shared
+// machine a worker may not be scheduled for a whole time slice, and waiting for it would stall
+// the caller although there is nothing left for it to do. Workers join the open job through one
+// state word (open bit, done bit, count of joined workers); the caller closes the job once it is
+// done and no joined worker is left, and a worker that wakes up after that skips the job.
 #include "smartarrays/runtime/thread_pool.hpp"
 
 #include <algorithm>
@@ -114,14 +120,20 @@ struct ThreadPool::State {
   void* body = nullptr;
 
   std::atomic<std::uint64_t> generation{0};
-  std::atomic<std::size_t> remaining{0};  // workers still running the current job
+  std::atomic<std::uint64_t> job_state{0};  // job_open | job_done | workers inside the job
   std::atomic<bool> stop{false};
 
   std::atomic<std::size_t> started{0};  // workers past their placement step
   std::mutex startup_mutex;
   std::exception_ptr startup_error;     // the first placement failure
 
+  static constexpr std::uint64_t job_open = std::uint64_t{1} << 63;  // workers may join
+  static constexpr std::uint64_t job_done = std::uint64_t{1} << 62;  // the loop hands out no more batches
+  static constexpr std::uint64_t joined_mask = job_done - 1;
+
   void worker_main(std::size_t w);
+  bool join_job() noexcept;
+  void leave_job() noexcept;
   void run_job(std::size_t w);
   void shut_down() noexcept;
 };
@@ -146,9 +158,30 @@ void ThreadPool::State::worker_main(std::size_t w) {
     generation.wait(seen, std::memory_order_acquire);
     seen = generation.load(std::memory_order_acquire);
     if (stop.load(std::memory_order_acquire)) return;
+    if (!join_job()) continue;
     run_job(w);
-    if (remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) remaining.notify_all();
+    leave_job();
   }
+}
+
+bool ThreadPool::State::join_job() noexcept {
+  std::uint64_t state = job_state.load(std::memory_order_acquire);
+  do {
+    if ((state & job_open) == 0) return false;  // closed: this worker woke too late to be needed
+  } while (!job_state.compare_exchange_weak(state, state + 1, std::memory_order_acquire, std::memory_order_acquire));
+  return true;
+}
+
+void ThreadPool::State::leave_job() noexcept {
+  // This worker's take loop ended. Without stealing other nodes' parts may still wait for their
+  // workers, so the job is done only when the loop itself has nothing left to hand out.
+  const std::uint64_t done = loop->finished() ? job_done : 0;
+  std::uint64_t state = job_state.load(std::memory_order_relaxed);
+  std::uint64_t next = 0;
+  do {
+    next = (state - 1) | done;
+  } while (!job_state.compare_exchange_weak(state, next, std::memory_order_release, std::memory_order_relaxed));
+  if ((next & joined_mask) == 0) job_state.notify_all();
 }
 
 void ThreadPool::State::run_job(std::size_t w) {
@@ -273,12 +306,17 @@ void ThreadPool::run_erased(Loop& loop, BatchFn fn, void* body) {
   s.loop = &loop;
   s.fn = fn;
   s.body = body;
-  s.remaining.store(s.threads.size(), std::memory_order_relaxed);
+  s.job_state.store(State::job_open, std::memory_order_release);
   s.generation.fetch_add(1, std::memory_order_release);
   s.generation.notify_all();
-  for (std::size_t n = s.remaining.load(std::memory_order_acquire); n != 0;
-       n = s.remaining.load(std::memory_order_acquire)) {
-    s.remaining.wait(n, std::memory_order_acquire);
+  // Close the job once it is done and empty; a failed close means a worker joined meanwhile.
+  for (std::uint64_t state = s.job_state.load(std::memory_order_acquire);;) {
+    if ((state & State::job_done) != 0 && (state & State::joined_mask) == 0) {
+      if (s.job_state.compare_exchange_weak(state, 0, std::memory_order_acquire, std::memory_order_acquire)) break;
+      continue;
+    }
+    s.job_state.wait(state, std::memory_order_acquire);
+    state = s.job_state.load(std::memory_order_acquire);
   }
   loop.rethrow_if_stopped();
 }

@@ -151,6 +151,21 @@ TEST(Loop, ExternalThreadsCoverTheRangeExactlyOnceUnderContention) {
   }
 }
 
+TEST(Loop, FinishedOnceEveryPartIsHandedOut) {
+  ScopedFakeTopology fake("nodes=2");
+  Loop loop(0, 640, std::vector<std::size_t>{1, 1}, LoopOptions{.batch = 64, .steal = false});
+  EXPECT_FALSE(loop.finished());
+  drain(loop, 0);
+  EXPECT_FALSE(loop.finished());  // node 1's part is still there for node 1's takers
+  drain(loop, 1);
+  EXPECT_TRUE(loop.finished());
+  Loop empty(5, 5);
+  EXPECT_TRUE(empty.finished());
+  Loop cancelled(0, 100);
+  cancelled.cancel();
+  EXPECT_TRUE(cancelled.finished());
+}
+
 TEST(Loop, CancelStopsHandingOutBatches) {
   Loop loop(0, 100000, {}, LoopOptions{.batch = 64});
   std::uint64_t lo = 0;

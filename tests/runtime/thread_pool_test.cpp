@@ -121,6 +121,24 @@ TEST(ThreadPool, ReducesNonTrivialValues) {
   for (std::size_t k = 0; k < 7; ++k) EXPECT_EQ(counts[k], 10'000 / 7 + (k < 10'000 % 7 ? 1 : 0));
 }
 
+TEST(ThreadPool, ReducesOverALoopWithExplicitParts) {
+  ScopedFakeTopology fake("nodes=2");
+  ThreadPool pool(PoolOptions{.threads = 2});
+  Loop loop({{1, 100, 5000}, {0, 7000, 9000}}, LoopOptions{.batch = 128});
+  const std::uint64_t sum = pool.reduce(
+      loop, std::uint64_t{0},
+      [](std::uint64_t lo, std::uint64_t hi) {
+        std::uint64_t s = 0;
+        for (std::uint64_t i = lo; i < hi; ++i) s += i;
+        return s;
+      },
+      [](std::uint64_t a, std::uint64_t b) { return a + b; });
+  std::uint64_t expected = 0;
+  for (std::uint64_t i = 100; i < 5000; ++i) expected += i;
+  for (std::uint64_t i = 7000; i < 9000; ++i) expected += i;
+  EXPECT_EQ(sum, expected);
+}
+
 TEST(ThreadPool, StatsCountEveryBatchAndIndex) {
   ThreadPool pool(PoolOptions{.threads = 3});
   LoopStats stats;

@@ -99,6 +99,10 @@ class SMARTARRAYS_API Loop {
   /// Like next(Batch&, node), filling lo and hi.
   bool next(std::uint64_t* lo, std::uint64_t* hi, int node = calling_thread_node);
 
+  /// True once no batch is left to hand out to anyone (every part exhausted, or the loop stopped);
+  /// batches already handed out may still be running.
+  bool finished() const noexcept;
+
   /// Stops handing out batches (running batches finish); the loop counts as cancelled.
   void cancel() noexcept;
   /// Records the first failure of a body and stops the loop; later failures are dropped.
