@@ -1,0 +1,162 @@
+// Tests of `smartarrays graph` as a user runs it: generate is deterministic whatever the thread
+// count, convert round-trips, pagerank/degree --output hold one value per vertex that matches the
+// library, --json carries its format and runs, and bad command lines or files give exit codes 2/1
+// with messages naming the problem.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "smartarrays/algo/degree_centrality.hpp"
+#include "smartarrays/algo/pagerank.hpp"
+#include "smartarrays/graph/formats.hpp"
+#include "support/graph_fixtures.hpp"
+
+namespace smartarrays::graph {
+namespace {
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+CliRun cli(const test::ScratchDir& dir, const std::string& args) {
+  const std::string err = dir.file("stderr.txt");
+  const std::string command = std::string(SMARTARRAYS_CLI_PATH) + " " + args + " 2>" + err;
+  CliRun run;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return run;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) run.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.err = read_file(err);
+  return run;
+}
+
+std::vector<double> numbers(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<double> values;
+  for (double v; in >> v;) values.push_back(v);
+  return values;
+}
+
+TEST(GraphCli, GenerateIsTheSameForAnyThreadCount) {
+  const test::ScratchDir dir;
+  const std::string common = " graph generate --scale 10 --edge-factor 4 --seed 7 --quiet --output ";
+  ASSERT_EQ(cli(dir, "--help").exit_code, 0);
+  const CliRun one = cli(dir, common + dir.file("one.sg") + " --threads 1");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_NE(one.out.find("1024 vertices"), std::string::npos) << one.out;
+  ASSERT_EQ(cli(dir, common + dir.file("two.sg") + " --threads 2").exit_code, 0);
+  EXPECT_EQ(read_file(dir.file("one.sg")), read_file(dir.file("two.sg")));
+  ASSERT_EQ(cli(dir, " graph generate --kind uniform --vertices 1K --degree 3 --quiet --output " + dir.file("u.el")).exit_code, 0);
+  EXPECT_EQ(load_graph(dir.file("u.el"), GraphFormat::edge_list).edges(), 3072u);  // 1K = 1024 vertices
+}
+
+TEST(GraphCli, ConvertRoundTrips) {
+  const test::ScratchDir dir;
+  const std::string sg = dir.file("g.sg"), mtx = dir.file("g.mtx"), el = dir.file("g.el");
+  ASSERT_EQ(cli(dir, "graph convert " + test::graph_data("tiny.el") + " " + sg).exit_code, 0);
+  ASSERT_EQ(cli(dir, "graph convert " + sg + " " + mtx).exit_code, 0);
+  ASSERT_EQ(cli(dir, "graph convert " + mtx + " " + el + " --dedup").exit_code, 0);
+  EXPECT_EQ(test::decode(load_graph(sg, GraphFormat::gap_sg)), test::tiny_graph());
+  EXPECT_EQ(test::decode(load_graph(mtx, GraphFormat::matrix_market)), test::tiny_graph());
+  EXPECT_EQ(load_graph(el, GraphFormat::edge_list).edges(), 6u);
+}
+
+TEST(GraphCli, PagerankAndDegreeOutputsMatchTheLibrary) {
+  const test::ScratchDir dir;
+  const std::string graph = dir.file("g.sg");
+  ASSERT_EQ(cli(dir, "graph generate --scale 9 --quiet --output " + graph).exit_code, 0);
+  const CsrGraph g = load_graph(graph, GraphFormat::gap_sg);
+
+  const CliRun pr = cli(dir, "graph pagerank " + graph + " --variant U,V,V+E --dangling uniform --tolerance 1e-9 --output " +
+                              dir.file("ranks.txt") + " --json " + dir.file("pr.json"));
+  ASSERT_EQ(pr.exit_code, 0) << pr.err;
+  EXPECT_NE(pr.out.find("V+E"), std::string::npos) << pr.out;
+  algo::PageRankOptions options;
+  options.dangling = algo::DanglingRule::uniform;
+  options.tolerance = 1e-9;
+  const algo::PageRankResult expected = algo::pagerank(g.rbegin(), g.redge(), g.out_degree(), options);
+  const std::vector<double> ranks = numbers(dir.file("ranks.txt"));
+  ASSERT_EQ(ranks.size(), g.vertices());
+  for (std::uint64_t v = 0; v < g.vertices(); ++v) ASSERT_NEAR(ranks[v], algo::rank_at(expected.ranks, v), 1e-12) << v;
+  const std::string json = read_file(dir.file("pr.json"));
+  EXPECT_NE(json.find("\"format\": \"smartarrays.graph.pagerank/1\""), std::string::npos);
+  EXPECT_NE(json.find("\"variant\": \"V+E\""), std::string::npos);
+  EXPECT_NE(json.find("\"iterations\": " + std::to_string(expected.iterations)), std::string::npos) << json;
+
+  const CliRun deg = cli(dir, "graph degree " + graph + " --json - --output " + dir.file("deg.txt"));
+  ASSERT_EQ(deg.exit_code, 0) << deg.err;
+  EXPECT_EQ(deg.out.rfind("{", 0), 0u) << "--json - prints only JSON";
+  EXPECT_NE(deg.out.find("smartarrays.graph.degree/1"), std::string::npos);
+  const SmartArray degrees = algo::degree_centrality(g.begin(), g.rbegin(), ArrayOptions{});
+  const std::vector<double> got = numbers(dir.file("deg.txt"));
+  ASSERT_EQ(got.size(), g.vertices());
+  for (std::uint64_t v = 0; v < g.vertices(); ++v) ASSERT_EQ(got[v], static_cast<double>(degrees.get(v))) << v;
+
+  const CliRun info = cli(dir, "graph info " + graph + " --variant U,V+E");
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_NE(info.out.find(std::to_string(g.edges()) + " edges"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("paper formula"), std::string::npos);
+}
+
+TEST(GraphCli, PlacementAndBitsFlagsReachTheArrays) {
+  const test::ScratchDir dir;
+  const CliRun run = cli(dir, "graph info " + test::graph_data("tiny.el") +
+                               " --variant V+E --placement interleaved,redge=os_default --bits edge=9 --json -");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("\"name\": \"edge\",\n"), std::string::npos);
+  EXPECT_NE(run.out.find("\"bits\": 9"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\"placement\": \"interleaved\""), std::string::npos);
+  EXPECT_NE(run.out.find("\"placement\": \"os_default\""), std::string::npos);
+}
+
+TEST(GraphCli, BadCommandLinesAndFiles) {
+  const test::ScratchDir dir;
+  struct Case {
+    std::string args;
+    int code;
+    std::string message;
+  };
+  const std::string bad = dir.write("bad.el", "0 1\n1 two\n");
+  const std::vector<Case> cases{
+      {"graph", 2, "subcommand"},
+      {"graph frob", 2, "unknown subcommand 'frob'"},
+      {"graph pagerank", 2, "missing the input"},
+      {"graph pagerank x.el --variant W", 2, "unknown variant 'W'"},
+      {"graph pagerank x.el --placement begin=everywhere", 2, "everywhere"},
+      {"graph pagerank x.el --placement nodes=interleaved", 2, "unknown array 'nodes'"},
+      {"graph pagerank x.el --bits edge=65", 2, "--bits"},
+      {"graph pagerank x.el --dangling networkx", 2, "dangling"},
+      {"graph pagerank x.el --frob", 2, "unknown flag '--frob'"},
+      {"graph pagerank x.unknown", 2, "extension"},
+      {"graph generate", 2, "--output"},
+      {"graph generate --kind star --output a.el", 2, "--kind"},
+      {"graph pagerank " + dir.file("missing.el"), 1, "cannot open"},
+      {"graph pagerank " + bad, 1, "bad.el:2: bad destination vertex id 'two'"},
+      {"graph info " + test::graph_data("tiny.el") + " --variant U --bits edge=1", 1, "graph array edge"},
+  };
+  for (const Case& c : cases) {
+    const CliRun run = cli(dir, c.args);
+    EXPECT_EQ(run.exit_code, c.code) << c.args << "\n" << run.err;
+    EXPECT_NE(run.err.find(c.message), std::string::npos) << c.args << "\n" << run.err;
+  }
+}
+
+}  // namespace
+}  // namespace smartarrays::graph
