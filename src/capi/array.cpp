@@ -1,5 +1,7 @@
 // Owns the sa_array entry points of the C ABI: argument checks and translation to SmartArray, nothing more.
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <vector>
@@ -35,7 +37,10 @@ static_assert(offsetof(sa_options, placement) == 0 && offsetof(sa_options, node)
 ArrayOptions to_array_options(const sa_options* o) {
   ArrayOptions options;
   if (o == nullptr) return options;
-  const int placement = static_cast<int>(o->placement);
+  // A C caller may store any int in the enum; in C++ loading one outside the enumerators is
+  // undefined, so the raw bits are read instead.
+  std::int32_t placement = 0;
+  std::memcpy(&placement, &o->placement, sizeof placement);
   if (placement < SA_OS_DEFAULT || placement > SA_PARTITIONED) {
     throw_error(ErrorCode::invalid_argument,
                 "options->placement " + std::to_string(placement) + " is not an sa_placement (0..4)");
