@@ -80,6 +80,7 @@ std::vector<AggregateBenchCell> run_aggregate_bench(const AggregateBenchConfig& 
       ArrayOptions options;
       options.placement = placement;
       options.bits = bits;
+      options.huge_pages = config.huge_pages;
       if (placement == Placement::single_node) options.node = config.node;
       const SmartArray a1 = make_aggregation_array(config.length, options, config.seed, builder);
       const SmartArray a2 = make_aggregation_array(config.length, options, config.seed + 1, builder);

@@ -52,6 +52,7 @@ const char* const bench_aggregate_help =
     "  --pinning POLICY    none, sparse or dense worker placement (default sparse)\n"
     "  --node N            the node of single_node (default 0)\n"
     "  --seed N            data seed (default 1)\n"
+    "  --huge-pages        ask for transparent huge pages for the arrays (MADV_HUGEPAGE)\n"
     "  --json FILE         also write the results as JSON to FILE, '-' for stdout instead of the\n"
     "                      tables (format: docs/cli.md)\n"
     "  --quiet             no progress line on stderr\n"
@@ -81,6 +82,10 @@ AggregateArgs parse_aggregate(const std::vector<std::string>& args, bool& help) 
     }
     if (flag == "--quiet") {
       parsed.quiet = true;
+      continue;
+    }
+    if (flag == "--huge-pages") {
+      c.huge_pages = true;
       continue;
     }
     if (flag.rfind("--", 0) != 0) cursor.unknown();
@@ -165,6 +170,7 @@ void write_json(std::ostream& out, const algo::AggregateBenchConfig& c, const st
   json.member("pinning", runtime::to_string(c.pinning));
   json.member("node", c.node);
   json.member("seed", c.seed);
+  json.member("huge_pages", c.huge_pages);
   json.end_object();
   json.key("machine");
   json.begin_object();

@@ -27,6 +27,7 @@ struct AggregateBenchConfig {
   int warmup = 1;                                                  ///< untimed runs per cell first
   runtime::PinPolicy pinning = runtime::PinPolicy::sparse;         ///< placement of the workers
   int node = 0;                                                    ///< the node of Placement::single_node
+  bool huge_pages = false;                                         ///< ask for transparent huge pages for the arrays
   std::uint64_t seed = 1;                                          ///< data seed (array 2 uses seed + 1)
 };
 
