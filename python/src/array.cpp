@@ -58,22 +58,24 @@ std::uint64_t resolve_index(long long index, std::uint64_t length) {
 }
 
 U64Array decode_strided(const SharedArray& array, long long start, long long step, std::uint64_t count) {
-  auto out = new_values(count);
+  U64Array out = new_numpy_array(count);
+  std::uint64_t* const data = out.data();
   {
     nb::gil_scoped_release release;
     array->visit([&](auto view) {
       for (std::uint64_t k = 0; k < count; ++k) {
-        out[k] = view.get(static_cast<std::uint64_t>(start + static_cast<long long>(k) * step));
+        data[k] = view.get(static_cast<std::uint64_t>(start + static_cast<long long>(k) * step));
       }
     });
   }
-  return to_numpy(std::move(out), count);
+  return out;
 }
 
 // Values at indices[0..count), each checked (negative ones count from the end).
 template <typename Index>
 U64Array gather(const SharedArray& array, const Index* indices, std::uint64_t count) {
-  auto out = new_values(count);
+  U64Array out = new_numpy_array(count);
+  std::uint64_t* const data = out.data();
   {
     nb::gil_scoped_release release;
     const std::uint64_t length = array->length();
@@ -91,11 +93,11 @@ U64Array gather(const SharedArray& array, const Index* indices, std::uint64_t co
           i = indices[k];
           if (i >= length) detail::throw_index_out_of_range(i, length);
         }
-        out[k] = view.get(i);
+        data[k] = view.get(i);
       }
     });
   }
-  return to_numpy(std::move(out), count);
+  return out;
 }
 
 nb::object numpy() { return nb::module_::import_("numpy"); }
@@ -286,12 +288,12 @@ ArrayOptions make_options(unsigned bits, std::string_view placement, std::vector
 }
 
 U64Array decode_to_numpy(const SmartArray& array, std::uint64_t start, std::uint64_t count) {
-  auto out = new_values(count);
+  U64Array out = new_numpy_array(count);
   {
     nb::gil_scoped_release release;
-    array.decode(start, count, out.get());
+    array.decode(start, count, out.data());
   }
-  return to_numpy(std::move(out), count);
+  return out;
 }
 
 void bind_array(nb::module_& m) {

@@ -52,10 +52,9 @@ class ArrayHandle {
 /// one, the default node 0), bits (0 = the fewest that hold the data) and huge pages.
 ArrayOptions make_options(unsigned bits, std::string_view placement, std::vector<int> nodes, bool huge_pages);
 
-/// Uninitialised storage for n values: filled without the GIL, then handed to to_numpy().
-std::unique_ptr<std::uint64_t[]> new_values(std::uint64_t n);
-/// A numpy array of n values that takes over values (freed when the array dies).
-U64Array to_numpy(std::unique_ptr<std::uint64_t[]> values, std::uint64_t n);
+/// A new, uninitialised uint64 numpy array of n values (numpy's allocator, so its huge-page
+/// advice applies), to be filled without the GIL through data().
+U64Array new_numpy_array(std::uint64_t n);
 /// Values [start, start + count) of array decoded, with the GIL released, into a new numpy array.
 U64Array decode_to_numpy(const SmartArray& array, std::uint64_t start, std::uint64_t count);
 

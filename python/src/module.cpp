@@ -1,7 +1,6 @@
 // Owns the extension module smartarrays._core: its version, the translation of core errors into
 // the Python exceptions users expect, and the numpy hand-over of decoded values.
 #include <exception>
-#include <new>
 
 #include "binding.hpp"
 #include "smartarrays.h"
@@ -9,16 +8,9 @@
 
 namespace smartarrays::python {
 
-std::unique_ptr<std::uint64_t[]> new_values(std::uint64_t n) {
-  // At least one element, so an empty result still has a valid, owned buffer.
-  return std::make_unique_for_overwrite<std::uint64_t[]>(n == 0 ? 1 : n);
-}
-
-U64Array to_numpy(std::unique_ptr<std::uint64_t[]> values, std::uint64_t n) {
-  std::uint64_t* data = values.get();
-  nb::capsule owner(data, [](void* p) noexcept { delete[] static_cast<std::uint64_t*>(p); });
-  values.release();
-  return U64Array(data, {static_cast<std::size_t>(n)}, owner);
+U64Array new_numpy_array(std::uint64_t n) {
+  using namespace nb::literals;
+  return nb::cast<U64Array>(nb::module_::import_("numpy").attr("empty")(n, "dtype"_a = "uint64"));
 }
 
 void bind_errors(nb::module_&) {
