@@ -23,12 +23,20 @@ public final class Topology {
     return cpus;
   }
 
-  /** Total and free bytes of a node's memory, as {total, free}. */
-  public static long[] nodeMemory(int node) {
+  /**
+   * A node's memory as read with the topology.
+   *
+   * @param totalBytes the node's memory
+   * @param freeBytes the part of it that was free
+   */
+  public record NodeMemory(long totalBytes, long freeBytes) {}
+
+  /** A node's total and free memory. */
+  public static NodeMemory nodeMemory(int node) {
     long[] bytes = new long[2];
     MemorySegment slots = MemorySegment.ofArray(bytes);
     Native.check(Native.topologyNodeMemory(node, slots.asSlice(0, Long.BYTES), slots.asSlice(Long.BYTES, Long.BYTES)));
-    return bytes;
+    return new NodeMemory(bytes[0], bytes[1]);
   }
 
   /** SLIT distance between two nodes (10 = local). */

@@ -4,7 +4,6 @@ package org.smartarrays;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class TopologyTest {
@@ -16,8 +15,8 @@ class TopologyTest {
     for (int node = 0; node < nodes; node++) {
       cpus += Topology.nodeCpus(node).length;
       assertEquals(10, Topology.distance(node, node));
-      long[] memory = Topology.nodeMemory(node);
-      assertTrue(memory[0] >= memory[1] && memory[1] >= 0, Arrays.toString(memory));
+      Topology.NodeMemory memory = Topology.nodeMemory(node);
+      assertTrue(memory.totalBytes() >= memory.freeBytes() && memory.freeBytes() >= 0, memory.toString());
     }
     assertTrue(cpus >= 1);
     int current = Topology.currentNode();
