@@ -42,6 +42,7 @@ def timing(f: Callable[[], object], repetitions: int) -> dict[str, float]:
 
 
 def first_line(path: str) -> str:
+    """The first line of a file, or "unknown" when it cannot be read."""
     try:
         with open(path) as f:
             return f.readline().strip()
@@ -50,6 +51,7 @@ def first_line(path: str) -> str:
 
 
 def cpu_model() -> str:
+    """The CPU model name from /proc/cpuinfo."""
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
@@ -87,6 +89,7 @@ def machine_facts() -> dict[str, object]:
 
 
 def smallest_dtype(bits: int) -> type[np.unsignedinteger]:
+    """The narrowest unsigned numpy dtype that holds bits-bit values."""
     for dtype in (np.uint8, np.uint16, np.uint32, np.uint64):
         if np.iinfo(dtype).bits >= bits:
             return dtype
@@ -94,14 +97,17 @@ def smallest_dtype(bits: int) -> type[np.unsignedinteger]:
 
 
 def values_of(bits: int, n: int) -> np.ndarray:
+    """n random values below 2^bits (a fixed seed per width)."""
     rng = np.random.default_rng(bits)
     return rng.integers(0, 2**bits if bits < 64 else 2**64 - 1, size=n, dtype=np.uint64, endpoint=bits == 64)
 
 
 def run(n: int, repetitions: int) -> list[dict[str, object]]:
+    """Times every case, printing each row as it completes; returns the rows."""
     rows: list[dict[str, object]] = []
 
     def add(group: str, case: str, f: Callable[[], object], nbytes: int, read_bytes: int, baseline: str | None) -> None:
+        """Times one case and records it, with its speedup over the group's baseline case."""
         t = timing(f, repetitions)
         row = {"group": group, "case": case, "values": n, "memory_bytes": nbytes, "read_bytes": read_bytes, **t}
         row["gb_per_s"] = read_bytes / t["median_s"] / 1e9
@@ -144,10 +150,12 @@ def run(n: int, repetitions: int) -> list[dict[str, object]]:
 
 
 def print_header() -> None:
+    """Prints the column names of the table."""
     print(f"{'group':<14} {'case':<32} {'memory MB':>10} {'median ms':>10} {'spread':>7} {'GB/s':>7} {'Gval/s':>7} {'speedup':>8}")
 
 
 def print_row(row: dict[str, object]) -> None:
+    """Prints one row of the table."""
     speedup = f"{row['speedup']:.2f}x" if "speedup" in row else ""
     print(
         f"{row['group']:<14} {row['case']:<32} {row['memory_bytes'] / 2**20:>10.1f} {row['median_s'] * 1e3:>10.2f} "
@@ -157,6 +165,7 @@ def print_row(row: dict[str, object]) -> None:
 
 
 def find(rows: list[dict[str, object]], group: str, case: str) -> dict[str, object]:
+    """The row of a group and case."""
     return next(r for r in rows if r["group"] == group and r["case"] == case)
 
 
@@ -181,6 +190,7 @@ def targets(rows: list[dict[str, object]]) -> list[dict[str, object]]:
 
 
 def main() -> int:
+    """Runs the benchmark, prints the table and the targets, writes the JSON file."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=1 << 25, help="values per array (default 2^25)")
     parser.add_argument("--repetitions", type=int, default=9, help="timed runs per case, median reported (default 9)")

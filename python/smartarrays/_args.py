@@ -73,9 +73,9 @@ def unsigned_values(values: npt.ArrayLike) -> np.ndarray:
     if kind == "i" and data.size and data.min() < 0:
         first = int(np.argmax(data < 0))
         raise ValueError(f"value {int(data[first])} at index {first} is negative; smart arrays hold unsigned values")
-    if data.dtype == np.uint32:
+    if data.dtype == np.uint32 or data.dtype == np.uint64:
         return np.ascontiguousarray(data)
-    if data.dtype.itemsize == 8 and kind in "iu":
+    if data.dtype == np.int64:  # native byte order, checked non-negative: the same bits as uint64
         return np.ascontiguousarray(data).view(np.uint64)
     return np.ascontiguousarray(data, dtype=np.uint64)
 

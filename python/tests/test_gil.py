@@ -24,17 +24,20 @@ ATTEMPTS = 5
 
 @pytest.fixture(scope="module")
 def values() -> np.ndarray:
+    """Random 63-bit values, large enough that one kernel call takes milliseconds."""
     return np.random.default_rng(7).integers(0, 2**63, N, dtype=np.uint64)
 
 
 @pytest.fixture(scope="module")
 def big(values) -> Iterator[sa.SmartArray]:
+    """A 64-bit smart array of the values."""
     with sa.array(values, bits=64) as a:
         yield a
 
 
 @pytest.fixture
 def no_forced_switches() -> Iterator[None]:
+    """A switch interval of 1000 s for the test, restored after it."""
     old = sys.getswitchinterval()
     sys.setswitchinterval(1000)
     yield
@@ -47,6 +50,7 @@ def threads_inside_at_once(kernels: list[Callable[[], object]]) -> int:
     inside: list[int] = []
 
     def run(k: int) -> None:
+        """Marks thread k inside its kernel while it runs."""
         inside.append(k)
         kernels[k]()
         inside.remove(k)

@@ -39,6 +39,7 @@ def as_arrays(g: nx.Graph) -> tuple[np.ndarray, np.ndarray, list[object]]:
 
 
 def smart_graph(g: nx.Graph, variant: str = "V+E") -> sa.Graph:
+    """The networkx graph as a smartarrays Graph over the same vertex order."""
     src, dst, order = as_arrays(g)
     return sa.Graph.from_edges(src, dst, variant, vertices=len(order), directed=g.is_directed())
 
@@ -191,6 +192,7 @@ def test_graph_errors(tmp_path: Path):
 
 
 def run_cli(cli: Path, *args: str) -> None:
+    """Runs the smartarrays command quietly; fails the test if it fails."""
     result = subprocess.run([str(cli), *args, "--quiet"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
 

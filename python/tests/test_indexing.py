@@ -13,6 +13,7 @@ V = (np.arange(300, dtype=np.uint64) * 2654435761) % 1000
 
 @pytest.fixture(params=[10, 64], ids=["10-bit", "64-bit"])
 def a(request):
+    """V as a compressed and as an uncompressed array."""
     return sa.array(V, bits=request.param)
 
 

@@ -79,6 +79,12 @@ def test_python_sequences_and_non_contiguous_arrays():
     np.testing.assert_array_equal(sa.array(np.arange(10, dtype=np.uint32)[::-1]).to_numpy(), np.arange(10)[::-1])
 
 
+def test_non_native_byte_order_is_converted_not_reinterpreted():
+    for dtype in (">u8", ">i8", ">u4", "<u2"):
+        v = np.array([1, 2, 70000 % 2**16, 300], dtype=dtype)
+        assert sa.array(v).to_numpy().tolist() == v.tolist()
+
+
 def test_auto_and_explicit_bits():
     v = np.array([0, 1000, 70000], dtype=np.uint64)
     assert sa.array(v).bits == 17

@@ -28,6 +28,7 @@ def load_vectors(path: Path) -> list[tuple[int, list[int], list[int]]]:
 
 @pytest.fixture(scope="module")
 def vectors(test_data: Path) -> list[tuple[int, list[int], list[int]]]:
+    """Every vector of the shared file, which covers every width 1..64."""
     cases = load_vectors(test_data / "bitpack_vectors.txt")
     assert {bits for bits, _, _ in cases} == set(range(1, 65))
     return cases

@@ -17,6 +17,7 @@ V = np.arange(1000, dtype=np.uint64) * 3
 
 @pytest.fixture
 def a64():
+    """V as an uncompressed (64-bit) array."""
     return sa.array(V, bits=64)
 
 
