@@ -1,4 +1,7 @@
-// Owns the process-wide default pool: made on first use, remade when the topology was replaced.
+// Owns the process-wide default pool: made on first use, remade when the topology was replaced or
+// the process forked (a forked child has none of the parent's worker threads).
+#include <pthread.h>
+
 #include <memory>
 #include <mutex>
 
@@ -7,10 +10,28 @@
 
 namespace smartarrays::runtime {
 
+namespace {
+
+std::mutex mutex;
+std::unique_ptr<ThreadPool> pool;
+const os::Topology* built_for = nullptr;
+
+// Fork handlers: the mutex is held across fork() so the child never inherits it locked mid-update.
+void lock_before_fork() noexcept { mutex.lock(); }
+void unlock_in_parent() noexcept { mutex.unlock(); }
+void forget_pool_in_child() noexcept {
+  // The child has only the forking thread: the pool's workers are gone, so the pool can be neither
+  // used nor destroyed (its destructor would join them). It is abandoned; next use makes a new one.
+  static_cast<void>(pool.release());
+  built_for = nullptr;
+  mutex.unlock();
+}
+
+}  // namespace
+
 ThreadPool& default_pool() {
-  static std::mutex mutex;
-  static std::unique_ptr<ThreadPool> pool;
-  static const os::Topology* built_for = nullptr;
+  static const int fork_handlers = pthread_atfork(lock_before_fork, unlock_in_parent, forget_pool_in_child);
+  static_cast<void>(fork_handlers);
   std::lock_guard lock(mutex);
   // Topology objects are never freed or reused, so a new address means set_fake_topology() ran
   // and the workers' nodes (and the per-node queue count) are stale.
