@@ -130,14 +130,12 @@ CsrGraph build_csr(CsrParts forward, bool directed, const BuildOptions& options,
   return assemble(std::move(forward), std::move(reverse), directed, options.layout, pool);
 }
 
-EdgeList to_edge_list(const CsrGraph& graph) {
+EdgeList to_edge_list(const CsrGraph& graph, runtime::ThreadPool& pool) {
   EdgeList list;
   list.vertices = graph.vertices();
   list.directed = graph.directed();
-  runtime::ThreadPool& pool = runtime::default_pool();
   const std::vector<std::uint64_t> offsets = detail::decode_all(graph.begin(), pool);
   const std::vector<std::uint64_t> targets = detail::decode_all(graph.edge(), pool);
-  // An undirected graph's list names each edge once (u <= v), as build_csr expects it.
   list.edges.reserve(list.directed ? targets.size() : targets.size() / 2 + 1);
   for (std::uint64_t v = 0; v < list.vertices; ++v) {
     for (std::uint64_t e = offsets[v]; e < offsets[v + 1]; ++e) {

@@ -53,7 +53,8 @@ struct CsrParts {
 SMARTARRAYS_API CsrGraph build_csr(CsrParts forward, bool directed, const BuildOptions& options = {},
                                    runtime::ThreadPool& pool = runtime::default_pool());
 
-/// The forward edges of graph as an edge list (source-major, ascending), directed as the graph says.
-SMARTARRAYS_API EdgeList to_edge_list(const CsrGraph& graph);
+/// The forward edges of graph as an edge list (source-major, ascending), directed as the graph says;
+/// an undirected graph's list names each edge once (u <= v), as build_csr expects it.
+SMARTARRAYS_API EdgeList to_edge_list(const CsrGraph& graph, runtime::ThreadPool& pool = runtime::default_pool());
 
 }  // namespace smartarrays::graph

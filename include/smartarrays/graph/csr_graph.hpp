@@ -125,7 +125,8 @@ class SMARTARRAYS_API CsrGraph {
   /// 1 - paper_memory_bits() / the same formula at U's widths (64, 32, 64): the paper's saving.
   double paper_saving() const noexcept;
 
-  /// Checks every CSR invariant in parallel: offsets start at 0, never decrease and end at m; ids
+  /// Checks every CSR invariant (decoding, range checks and the transpose run on the default pool):
+  /// offsets start at 0, never decrease and end at m; ids
   /// below n and ascending per vertex; out_degree matches begin; the reverse graph is the exact
   /// transpose of the forward one. Throws Error(internal) naming the first violation found.
   void validate() const;

@@ -27,7 +27,7 @@ enum class GraphFormat : int {
 SMARTARRAYS_API const char* to_string(GraphFormat format) noexcept;
 /// The format spelled "el" (also "edgelist", "snap", "txt"), "mtx" (also "mm") or "sg"; throws Error(invalid_argument).
 SMARTARRAYS_API GraphFormat parse_graph_format(std::string_view name);
-/// The format a file name's extension names: .el/.txt/.edges/.tsv/.csv-free text, .mtx, .sg; throws
+/// The format a file name's extension names: .el, .txt, .edges, .tsv (edge list), .mtx, .sg; throws
 /// Error(invalid_argument) for an unknown extension.
 SMARTARRAYS_API GraphFormat format_of_path(std::string_view path);
 
