@@ -59,6 +59,11 @@ def test_integer_array_indices(a):
     assert a[[]].size == 0
 
 
+def test_python_iteration_and_membership(a):
+    assert list(a)[:70] == V[:70].tolist()
+    assert int(V[123]) in a
+
+
 def test_slices_of_empty_arrays():
     e = sa.array(np.array([], dtype=np.uint64), bits=5)
     assert len(e) == 0 and e[:].size == 0 and e.sum() == 0 and e.to_numpy().size == 0
