@@ -4,6 +4,7 @@
 // same value modulo 2^64, with no per-element dispatch or buffer.
 #include "smartarrays/algo/aggregate.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "smartarrays/algo/parallel_build.hpp"
@@ -31,6 +32,8 @@ std::uint64_t aggregate(const SmartArray& a1, const SmartArray& a2, runtime::Thr
   }
   const codec::Kernels& k1 = codec::kernels(a1.bits());
   const codec::Kernels& k2 = codec::kernels(a2.bits());
+  // Chunks per step: about 4 KiB (one base page) of the wider array's words, at least 8 chunks.
+  const std::uint64_t step = std::max<std::uint64_t>(8, 4096 / (8 * std::max(a1.bits(), a2.bits())));
   runtime::LoopOptions options;
   options.batch = batch;
   options.alignment = codec::chunk_values;
@@ -45,9 +48,15 @@ std::uint64_t aggregate(const SmartArray& a1, const SmartArray& a2, runtime::Thr
         // Replica choice once per batch from the worker's node: no per-element lookup.
         const std::uint64_t* w1 = a1.replica(a1.replica_index_for_node(ctx.node));
         const std::uint64_t* w2 = a2.replica(a2.replica_index_for_node(ctx.node));
-        const std::uint64_t first = lo / codec::chunk_values;
-        const std::uint64_t count = codec::chunk_count(hi) - first;
-        return k1.sum(w1, first, count) + k2.sum(w2, first, count);
+        const std::uint64_t end = codec::chunk_count(hi);
+        std::uint64_t sum = 0;
+        // Alternate between the arrays every few KiB rather than once per batch, so both streams
+        // stay in flight (as in the element-wise loop) instead of restarting a stream per batch.
+        for (std::uint64_t c = lo / codec::chunk_values; c < end; c += step) {
+          const std::uint64_t count = std::min(step, end - c);
+          sum += k1.sum(w1, c, count) + k2.sum(w2, c, count);
+        }
+        return sum;
       },
       [](std::uint64_t a, std::uint64_t b) { return a + b; });
 }
