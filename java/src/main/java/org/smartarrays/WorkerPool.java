@@ -1,6 +1,7 @@
 // Owns the Java worker threads of ParallelLoop: as many as the native default pool has, placed on
 // nodes by the native plan (sa_runtime_worker_nodes), each pinned through sa_pin_thread_to_node.
-// One loop runs at a time; every worker drains it with sa_loop_next, naming its own node.
+// One loop runs at a time; the workers that wake in time drain it with sa_loop_next, naming their
+// own node, and the loop is done when its batches are, whether or not every worker took part.
 package org.smartarrays;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -21,16 +22,51 @@ final class WorkerPool {
     void run(int worker, long lo, long hi);
   }
 
-  /** One native loop being drained, with the first failure of any worker. */
+  /**
+   * One native loop being drained, with the first failure of any worker. The job is done once the
+   * loop has nothing left to hand out and no worker that joined is still running a batch: the
+   * caller does not wait for workers that were not scheduled in time (on a shared machine a thread
+   * may miss a whole time slice), and a worker that wakes up after the job closed skips it.
+   */
   static final class Job {
     private final MemorySegment loop;
     private final BatchRunner runner;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private CountDownLatch done;
+    private int joined;        // guarded by this
+    private boolean finished;  // guarded by this: no batch left to hand out
+    private boolean closed;    // guarded by this: the caller returned, the native loop may be freed
 
     Job(MemorySegment loop, BatchRunner runner) {
       this.loop = loop;
       this.runner = runner;
+    }
+
+    /** Registers a worker before it takes batches; false once the job is closed. */
+    synchronized boolean join() {
+      if (closed) return false;
+      joined++;
+      return true;
+    }
+
+    /** Unregisters a worker whose drain ended, which means the loop had nothing left to hand out. */
+    synchronized void leave() {
+      joined--;
+      finished = true;
+      if (joined == 0) notifyAll();
+    }
+
+    /** Waits until the loop is finished and no joined worker runs a batch, then closes the job. */
+    synchronized void awaitDone() {
+      boolean interrupted = false;
+      while (!finished || joined > 0) {
+        try {
+          wait();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      closed = true;
+      if (interrupted) Thread.currentThread().interrupt();
     }
 
     /** Takes batches for a thread on node until the loop is exhausted or stopped. */
@@ -48,7 +84,8 @@ final class WorkerPool {
           runner.run(worker, range[0], range[1]);
         }
       } catch (Throwable t) {
-        if (failure.compareAndSet(null, t)) Native.check(Native.loopCancel(loop));
+        // Cancelling a live loop cannot fail; it stops the other workers after their current batch.
+        if (failure.compareAndSet(null, t)) Native.loopCancel(loop);
       }
     }
 
@@ -100,8 +137,9 @@ final class WorkerPool {
           seen = pool.generation;
           job = pool.job;
         }
+        if (job == null || !job.join()) continue;
         job.drain(node, index);
-        job.done.countDown();
+        job.leave();
       }
     }
   }
@@ -155,18 +193,21 @@ final class WorkerPool {
     return nodes.clone();
   }
 
-  /** Runs job on every worker and waits until all have finished it; one job at a time. */
+  /** Offers job to every worker and waits until it is done (see Job); one job at a time. */
   void run(Job job) {
     submit.lock();
     try {
-      job.done = new CountDownLatch(workers.length);
       synchronized (monitor) {
         if (shutDown) throw new IllegalStateException("the worker pool was shut down");
         this.job = job;
         generation++;
         monitor.notifyAll();
       }
-      awaitUninterruptibly(job.done);
+      job.awaitDone();
+      synchronized (monitor) {
+        // A late worker then finds no job, and the body's captures are not kept reachable.
+        this.job = null;
+      }
     } finally {
       submit.unlock();
     }

@@ -22,7 +22,7 @@ import org.smartarrays.SmartArray;
 
 /** The aggregation of two smart arrays by the Java workers of ParallelLoop. */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
+@BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class AggregateBenchmark {
   /** Values per array. */

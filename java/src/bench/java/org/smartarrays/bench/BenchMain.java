@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.RunResult;
@@ -36,7 +37,7 @@ public final class BenchMain {
   static final String USAGE = """
       usage: BenchMain --results DIR [--cli PATH] [--length N] [--agg-length N] [--bits LIST]
                        [--placements LIST] [--warmup N] [--iterations N] [--iteration-ms N]
-                       [--only figure3|aggregate]
+                       [--agg-warmup N] [--agg-runs N] [--only figure3|aggregate]
         --results DIR      where the JSON files go (created if missing)
         --cli PATH         the smartarrays command, for the C++-driven aggregation (skipped without it)
         --length N         values per array of the Figure 3 scans (default 16777216)
@@ -46,6 +47,8 @@ public final class BenchMain {
         --warmup N         JMH warm-up iterations, and the command's warm-up runs (default 3)
         --iterations N     JMH measured iterations, and the command's timed runs (default 5)
         --iteration-ms N   JMH iteration time in milliseconds (default 500)
+        --agg-warmup N     untimed aggregation runs per cell, Java and C++ alike (default 10)
+        --agg-runs N       timed single runs per cell, Java and C++ alike; medians compared (default 30)
         --only WHAT        run only the Figure 3 scans or only the aggregation
         --plot PYTHON      draw the aggregation figure of both series, next to the JSON files, by
         --plot-script S    running the plotting script S (bench/plot_aggregate.py) with PYTHON
@@ -53,7 +56,7 @@ public final class BenchMain {
 
   private static final double AGGREGATE_LIMIT = 1.10;
 
-  /** A benchmark's per-iteration scores (milliseconds per operation) and their statistics. */
+  /** A benchmark's per-iteration scores (milliseconds per operation, or per single run) and their statistics. */
   record Scores(List<Double> ms) {
     double median() {
       double[] s = ms.stream().mapToDouble(Double::doubleValue).sorted().toArray();
@@ -127,7 +130,8 @@ public final class BenchMain {
     summary.put("language", "Java");
     summary.put("created", Instant.now().toString());
     summary.put("jmh", ordered("forks", 1, "warmup_iterations", intOption("warmup", 3),
-        "iterations", intOption("iterations", 5), "iteration_ms", intOption("iteration-ms", 500)));
+        "iterations", intOption("iterations", 5), "iteration_ms", intOption("iteration-ms", 500),
+        "aggregate_warmup_runs", intOption("agg-warmup", 10), "aggregate_runs", intOption("agg-runs", 30)));
     String codecIsa = "unknown";
     if (!only.equals("aggregate")) summary.put("figure3", figure3());
     if (!only.equals("figure3")) {
@@ -233,7 +237,7 @@ public final class BenchMain {
       List<String> cppFiles, String[] codecIsa) throws IOException, InterruptedException {
     Path file = results.resolve("aggregate-cpp-" + stamp + "-" + bits + "bit.json");
     List<String> command = List.of(cli, "bench", "aggregate", "--size", length, "--bits", Integer.toString(bits),
-        "--placements", placements, "--warmup", option("warmup", "3"), "--repetitions", option("iterations", "5"),
+        "--placements", placements, "--warmup", option("agg-warmup", "10"), "--repetitions", option("agg-runs", "30"),
         "--quiet", "--json", file.toString());
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output = new String(process.getInputStream().readAllBytes());
@@ -266,8 +270,10 @@ public final class BenchMain {
       Map<String, Map<String, Object>> cpp = cli == null ? Map.of()
           : cppAggregate(cli, bits, length, placements, cppFiles, codecIsa);
       long expected = expectedSum(Integer.parseInt(length), bits);
+      // Single runs, as the command times them: the same estimator (median of single runs) on both sides.
       Collection<RunResult> runs = new Runner(jmh(AggregateBenchmark.class.getName() + "\\.aggregate$")
-          .param("length", length).param("bits", Integer.toString(bits)).param("placement", placements.split(","))
+          .mode(Mode.SingleShotTime).warmupIterations(intOption("agg-warmup", 10))
+          .measurementIterations(intOption("agg-runs", 30)).param("length", length).param("bits", Integer.toString(bits)).param("placement", placements.split(","))
           .build()).run();
       for (RunResult run : runs) {
         String placement = run.getParams().getParam("placement");
@@ -304,12 +310,11 @@ public final class BenchMain {
     config.put("bits", bitsList);
     config.put("placements", List.of(placements.split(",")));
     config.put("threads", List.of(threads));
-    config.put("repetitions", intOption("iterations", 5));
-    config.put("warmup", intOption("warmup", 3));
+    config.put("repetitions", intOption("agg-runs", 30));
+    config.put("warmup", intOption("agg-warmup", 10));
     config.put("pinning", "sparse");
     config.put("node", 0);
     config.put("seed", 1);
-    config.put("iteration_ms", intOption("iteration-ms", 500));
     doc.put("config", config);
     doc.put("machine", MachineFacts.now(codecIsa[0]));
     doc.put("results", javaRows);
