@@ -20,17 +20,17 @@ namespace smartarrays::algo {
 
 namespace {
 
-// Vertices per out-degree decode block (4 KiB on the stack).
+// Vertices per out-degree block (4 KiB of decoded degrees on the stack).
 constexpr std::uint64_t degree_block = 512;
 
-// Calls f(first, count, degrees) over [lo, hi) in blocks of decoded out-degrees (local replica).
+// Calls f(first, count, degrees) over [lo, hi) in blocks of out-degrees from the local replica
+// (in place when 64-bit, else decoded).
 template <typename F>
 void for_degree_blocks(const SmartArray& out_degree, std::uint64_t lo, std::uint64_t hi, F&& f) {
-  std::uint64_t degrees[degree_block];
+  std::uint64_t scratch[degree_block];
   for (std::uint64_t first = lo; first < hi; first += degree_block) {
     const std::uint64_t count = std::min(degree_block, hi - first);
-    out_degree.decode(first, count, degrees);
-    f(first, count, degrees);
+    f(first, count, detail::read_values(out_degree, first, count, scratch));
   }
 }
 
