@@ -37,6 +37,7 @@ public final class SmartArrayException extends RuntimeException {
     }
   }
 
+  /** Why the call failed. */
   private final Reason reason;
 
   /** A failure for reason with the native message. */
