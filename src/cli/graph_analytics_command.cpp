@@ -144,7 +144,7 @@ int degree_command(const std::vector<std::string>& args) {
   std::optional<graph::CsrGraph> first_graph;
   for (graph::Variant v : f.load.variants) {
     graph::CsrGraph g = source.build(build_options(f.load, v), *pool);
-    ArrayOptions out = f.load.placement.for_array("degrees", algo::interleaved_options());
+    ArrayOptions out = f.load.placement.for_output("degrees");
     out.bits = v == graph::Variant::U ? 64 : 0;
     SmartArray degrees = algo::degree_centrality(g.begin(), g.rbegin(), out, *pool);
     Run run{graph::to_string(v), g.memory_report(), {}};
@@ -224,7 +224,7 @@ int pagerank_command(const std::vector<std::string>& args) {
   AnalyticsFlags f = parse(args, "graph pagerank", pagerank_help, true, shown);
   if (shown) return 0;
   f.pagerank.contributions = f.load.placement.for_array("contributions");
-  f.pagerank.ranks = f.load.placement.for_array("ranks", algo::interleaved_options());
+  f.pagerank.ranks = f.load.placement.for_output("ranks");
   auto pool = make_pool(f.load);
   const bool quiet = f.load.quiet || f.load.json_path == "-";
   const GraphSource source(f.load, *pool);

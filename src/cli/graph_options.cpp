@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "smartarrays/algo/pagerank.hpp"
 #include "smartarrays/error.hpp"
 
 namespace smartarrays::cli::graph_cli {
@@ -23,7 +24,8 @@ const char* const load_flags_help =
     "  --placement LIST    PLACEMENT for every array and/or ARRAY=PLACEMENT overrides; placements\n"
     "                      os_default, single_node, interleaved, replicated, partitioned; arrays\n"
     "                      begin, edge, rbegin, redge, out_degree, contributions, ranks, degrees\n"
-    "                      (default os_default; ranks and degrees default to interleaved)\n"
+    "                      (default os_default; the outputs ranks and degrees stay interleaved\n"
+    "                      unless named)\n"
     "  --node N            the node of single_node placements (default 0)\n"
     "  --bits LIST         ARRAY=B overrides of the variant's widths (1..64), e.g. edge=24\n"
     "  --dedup             keep one copy of repeated edges\n"
@@ -76,9 +78,16 @@ std::function<void(std::uint64_t, std::uint64_t)> progress_printer(const std::st
 
 }  // namespace
 
-ArrayOptions PlacementSpec::for_array(const std::string& name, const ArrayOptions& fallback) const {
+ArrayOptions PlacementSpec::for_array(const std::string& name) const {
   const auto it = arrays.find(name);
-  ArrayOptions options = it != arrays.end() ? it->second : all ? *all : fallback;
+  ArrayOptions options = it != arrays.end() ? it->second : all ? *all : ArrayOptions{};
+  if (options.placement == Placement::single_node) options.node = node;
+  return options;
+}
+
+ArrayOptions PlacementSpec::for_output(const std::string& name) const {
+  const auto it = arrays.find(name);
+  ArrayOptions options = it != arrays.end() ? it->second : algo::interleaved_options();
   if (options.placement == Placement::single_node) options.node = node;
   return options;
 }

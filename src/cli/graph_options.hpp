@@ -27,8 +27,11 @@ struct PlacementSpec {
   std::map<std::string, ArrayOptions> arrays;   ///< ARRAY=PLACEMENT items
   int node = 0;                                 ///< --node: the node of every single_node placement
 
-  /// The options for array name (bits 0), falling back to all, then to fallback; single_node gets node.
-  ArrayOptions for_array(const std::string& name, const ArrayOptions& fallback = {}) const;
+  /// The options for array name (bits 0), falling back to all, then to os_default; single_node gets node.
+  ArrayOptions for_array(const std::string& name) const;
+  /// The options of an output array (ranks, degrees): only a named override, else interleaved, as
+  /// the paper keeps outputs interleaved whatever the other arrays' placement.
+  ArrayOptions for_output(const std::string& name) const;
 };
 
 /// How a subcommand loads its graph.

@@ -124,6 +124,13 @@ TEST(GraphCli, PlacementAndBitsFlagsReachTheArrays) {
   EXPECT_NE(run.out.find("\"bits\": 9"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("\"placement\": \"interleaved\""), std::string::npos);
   EXPECT_NE(run.out.find("\"placement\": \"os_default\""), std::string::npos);
+  // A placement for every array leaves PageRank's output interleaved (it cannot be replicated).
+  const CliRun pr = cli(dir, "graph pagerank " + test::graph_data("tiny.el") + " --placement replicated --json -");
+  ASSERT_EQ(pr.exit_code, 0) << pr.err;
+  const std::size_t ranks = pr.out.find("\"name\": \"ranks\"");
+  ASSERT_NE(ranks, std::string::npos) << pr.out;
+  EXPECT_EQ(pr.out.find("\"placement\": \"interleaved\"", ranks), pr.out.find("\"placement\"", ranks)) << pr.out;
+  EXPECT_NE(pr.out.find("\"placement\": \"replicated\""), std::string::npos);
 }
 
 TEST(GraphCli, BadCommandLinesAndFiles) {
