@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -67,9 +69,20 @@ CsrGraph assemble(CsrParts forward, CsrParts reverse, bool directed, const Graph
   return CsrGraph(std::move(arrays), directed);
 }
 
-}  // namespace
+// Runs a build step, turning the plain vectors' std::bad_alloc into the library's Error.
+template <typename F>
+CsrGraph out_of_memory_as_error(std::uint64_t vertices, std::uint64_t edges, F&& build) {
+  try {
+    return build();
+  } catch (const std::bad_alloc&) {
+    throw_error(ErrorCode::out_of_memory, "building the CSR of " + std::to_string(vertices) + " vertices and " +
+                                              std::to_string(edges) + " edges ran out of memory");
+  } catch (const std::length_error&) {
+    throw_error(ErrorCode::out_of_memory, "a CSR of " + std::to_string(vertices) + " vertices is too large");
+  }
+}
 
-CsrGraph build_csr(const EdgeList& list, const BuildOptions& options, runtime::ThreadPool& pool) {
+CsrGraph build_edges(const EdgeList& list, const BuildOptions& options, runtime::ThreadPool& pool) {
   const std::uint64_t n = list.vertices;
   const std::vector<Edge>& edges = list.edges;
   const std::uint64_t bad = pool.parallel_reduce(
@@ -121,13 +134,21 @@ CsrGraph build_csr(const EdgeList& list, const BuildOptions& options, runtime::T
   return assemble(std::move(forward), std::move(reverse), list.directed, options.layout, pool);
 }
 
+}  // namespace
+
+CsrGraph build_csr(const EdgeList& list, const BuildOptions& options, runtime::ThreadPool& pool) {
+  return out_of_memory_as_error(list.vertices, list.edges.size(), [&] { return build_edges(list, options, pool); });
+}
+
 CsrGraph build_csr(CsrParts forward, bool directed, const BuildOptions& options, runtime::ThreadPool& pool) {
   if (forward.offsets.empty()) throw_error(ErrorCode::invalid_argument, "a CSR needs at least one offset (n + 1 of them)");
   const std::uint64_t n = forward.offsets.size() - 1;
-  detail::check_parts(forward, n, "CSR", pool);
-  detail::normalize(forward, options.drop_self_loops, options.dedup, pool);
-  CsrParts reverse = detail::transpose(forward, n, pool);
-  return assemble(std::move(forward), std::move(reverse), directed, options.layout, pool);
+  return out_of_memory_as_error(n, forward.targets.size(), [&] {
+    detail::check_parts(forward, n, "CSR", pool);
+    detail::normalize(forward, options.drop_self_loops, options.dedup, pool);
+    CsrParts reverse = detail::transpose(forward, n, pool);
+    return assemble(std::move(forward), std::move(reverse), directed, options.layout, pool);
+  });
 }
 
 EdgeList to_edge_list(const CsrGraph& graph, runtime::ThreadPool& pool) {

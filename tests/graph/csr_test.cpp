@@ -240,6 +240,13 @@ TEST(BuildCsr, BadInputIsAnErrorNamingIt) {
   EXPECT_THROW(build_csr(out_of_range, true), Error);
   CsrParts no_offsets{{}, {}};
   EXPECT_THROW(build_csr(no_offsets, true), Error);
+  // Too many vertices for memory: a library error, not std::length_error or std::bad_alloc.
+  try {
+    build_csr(EdgeList{std::uint64_t{1} << 62, {}, true});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::out_of_memory) << e.what();
+  }
 }
 
 TEST(BuildCsr, EmptyGraphs) {
