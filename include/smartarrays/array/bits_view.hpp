@@ -28,11 +28,12 @@ class BitsView {
 
   /// An empty view.
   BitsView() = default;
-  /// A view of length values in a stream of at least codec::word_count(length, B) words.
+  /// A view of length values in a stream of codec::word_count(length, B) words followed by at
+  /// least one readable padding word (as every SmartArray replica is), which get() may read.
   BitsView(const std::uint64_t* words, std::uint64_t length) noexcept : words_(words), length_(length) {}
 
   /// Value i, unchecked (i < length() is the caller's promise): the hot-loop accessor.
-  std::uint64_t get(std::uint64_t i) const noexcept { return codec::get<B>(words_, i); }
+  std::uint64_t get(std::uint64_t i) const noexcept { return codec::get_padded<B>(words_, i); }
   /// Value i, unchecked, like get().
   std::uint64_t operator[](std::uint64_t i) const noexcept { return get(i); }
   /// Value i; throws Error(out_of_range) when i >= length().
