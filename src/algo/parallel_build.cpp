@@ -13,17 +13,6 @@
 
 namespace smartarrays::algo {
 
-namespace {
-
-// SmartArray hands out replicas read-only because writes must reach every replica; the builder is
-// the one writer that fills each replica separately (from its own node) while nothing else touches
-// the array (fill_array's contract), and the words live in writable mappings the array owns.
-std::uint64_t* writable_words(const SmartArray& array, std::size_t replica) {
-  return const_cast<std::uint64_t*>(array.replica(replica));
-}
-
-}  // namespace
-
 std::vector<runtime::LoopPart> stripe_parts(const SmartArray& array) {
   std::vector<runtime::LoopPart> parts;
   if (array.placement() != Placement::partitioned) return parts;
@@ -65,7 +54,7 @@ void fill_array(SmartArray& array, ValueSource source, runtime::ThreadPool& pool
   const bool nested = runtime::current_worker() != nullptr;
   std::vector<std::vector<std::uint64_t>> buffers(nested ? 1 : pool.size());
   std::vector<std::uint64_t*> words(replicas);
-  for (std::size_t r = 0; r < replicas; ++r) words[r] = writable_words(array, r);
+  for (std::size_t r = 0; r < replicas; ++r) words[r] = array.mutable_replica(r);
 
   pool.run(loop, [&](std::uint64_t lo, std::uint64_t hi, const runtime::WorkerContext& ctx) {
     const std::uint64_t r = per_replica_nodes ? lo / stretch : 0;

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <iterator>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "smartarrays/array/bits_view.hpp"
@@ -72,6 +73,9 @@ class SMARTARRAYS_API SmartArray {
   std::size_t replicas() const noexcept { return replica_words_.size(); }
   /// The packed words of replica r (layout of DESIGN.md §3); throws Error(out_of_range) for a bad r.
   const std::uint64_t* replica(std::size_t r) const;
+  /// The packed words of replica r, writable, for bulk writers that fill each replica on its own
+  /// node: they must write the same stream into every replica before the array is read.
+  std::uint64_t* mutable_replica(std::size_t r) { return const_cast<std::uint64_t*>(std::as_const(*this).replica(r)); }
   /// The logical node replica r is bound to (-1 unless the placement binds the whole replica to one node).
   int replica_node(std::size_t r) const;
   /// Words of the stream in each replica: codec::word_count(length(), bits()) (padding excluded).
