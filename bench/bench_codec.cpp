@@ -27,55 +27,24 @@ struct Config {
   std::vector<unsigned> bits{1, 7, 10, 17, 31, 32, 33, 50, 63, 64};
 };
 
-[[noreturn]] void usage(int code) {
-  std::cout << "usage: bench_codec [--size-mib N] [--reps R] [--bits b1,b2,...] [--out DIR]\n"
-               "  --size-mib N  bytes of the 64-bit scan array in MiB (default 512)\n"
-               "  --reps R      timed repetitions per measurement, median reported (default 5)\n"
-               "  --bits LIST   bit widths to measure (default 1,7,10,17,31,32,33,50,63,64)\n"
-               "  --out DIR     where the JSON result goes (default build/bench-results)\n";
-  std::exit(code);
-}
-
 Config parse(int argc, char** argv) {
   Config c;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::cerr << "bench_codec: " << arg << " needs a value\n";
-        usage(2);
-      }
-      return argv[++i];
-    };
-    try {
-      if (arg == "--size-mib") {
-        c.scan_bytes = std::stoull(value()) << 20;
-      } else if (arg == "--reps") {
-        c.repetitions = std::stoi(value());
-      } else if (arg == "--out") {
-        c.out_dir = value();
-      } else if (arg == "--bits") {
-        c.bits.clear();
-        std::stringstream list(value());
-        for (std::string item; std::getline(list, item, ',');) c.bits.push_back(static_cast<unsigned>(std::stoul(item)));
-      } else if (arg == "--help" || arg == "-h") {
-        usage(0);
-      } else {
-        std::cerr << "bench_codec: unknown flag " << arg << "\n";
-        usage(2);
-      }
-    } catch (const std::logic_error&) {
-      std::cerr << "bench_codec: bad value for " << arg << "\n";
-      usage(2);
-    }
-  }
-  for (unsigned b : c.bits) {
-    if (b < 1 || b > 64) {
-      std::cerr << "bench_codec: bit width " << b << " is outside 1..64\n";
-      usage(2);
-    }
-  }
-  if (c.repetitions < 1 || c.scan_bytes < (1u << 20)) usage(2);
+  const std::string usage =
+      "usage: bench_codec [--size-mib N] [--reps R] [--bits b1,b2,...] [--out DIR]\n"
+      "  --size-mib N  bytes of the 64-bit scan array in MiB (default 512, at least 1)\n"
+      "  --reps R      timed repetitions per measurement, median reported (default 5)\n"
+      "  --bits LIST   bit widths to measure (default 1,7,10,17,31,32,33,50,63,64)\n"
+      "  --out DIR     where the JSON result goes (default build/bench-results)\n";
+  auto positive = [](const std::string& v) {
+    const unsigned long long n = std::stoull(v);
+    if (n == 0) throw std::invalid_argument("must be positive");
+    return n;
+  };
+  sb::parse_flags(argc, argv, "bench_codec", usage,
+                  {{"--size-mib", [&](const std::string& v) { c.scan_bytes = positive(v) << 20; }},
+                   {"--reps", [&](const std::string& v) { c.repetitions = static_cast<int>(positive(v)); }},
+                   {"--bits", [&](const std::string& v) { c.bits = sb::parse_bits_list(v); }},
+                   {"--out", [&](const std::string& v) { c.out_dir = v; }}});
   return c;
 }
 

@@ -32,62 +32,30 @@ struct Config {
   std::vector<unsigned> bits{10, 31, 32, 33, 50, 63, 64};
 };
 
-[[noreturn]] void usage(int code) {
-  std::cout << "usage: bench_runtime [--loop-indices N] [--length N] [--reps R] [--bits b1,b2,...] [--out DIR]\n"
-               "  --loop-indices N  indices of the overhead loop and its 64-bit sum (default 100000000)\n"
-               "  --length N        values per aggregation array (default 33554432)\n"
-               "  --reps R          timed repetitions per measurement, median reported (default 7)\n"
-               "  --bits LIST       aggregation bit widths (default 10,31,32,33,50,63,64; 10 and 64 always run)\n"
-               "  --out DIR         where the JSON result goes (default build/bench-results)\n";
-  std::exit(code);
-}
-
 Config parse(int argc, char** argv) {
   Config c;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::cerr << "bench_runtime: " << arg << " needs a value\n";
-        usage(2);
-      }
-      return argv[++i];
-    };
-    try {
-      if (arg == "--loop-indices") {
-        c.loop_indices = std::stoull(value());
-      } else if (arg == "--length") {
-        c.agg_length = std::stoull(value());
-      } else if (arg == "--reps") {
-        c.repetitions = std::stoi(value());
-      } else if (arg == "--out") {
-        c.out_dir = value();
-      } else if (arg == "--bits") {
-        c.bits.clear();
-        std::stringstream list(value());
-        for (std::string item; std::getline(list, item, ',');) c.bits.push_back(static_cast<unsigned>(std::stoul(item)));
-      } else if (arg == "--help" || arg == "-h") {
-        usage(0);
-      } else {
-        std::cerr << "bench_runtime: unknown flag " << arg << "\n";
-        usage(2);
-      }
-    } catch (const std::logic_error&) {
-      std::cerr << "bench_runtime: bad value for " << arg << "\n";
-      usage(2);
-    }
-  }
-  for (unsigned b : c.bits) {
-    if (b < 1 || b > 64) {
-      std::cerr << "bench_runtime: bit width " << b << " is outside 1..64\n";
-      usage(2);
-    }
-  }
+  const std::string usage =
+      "usage: bench_runtime [--loop-indices N] [--length N] [--reps R] [--bits b1,b2,...] [--out DIR]\n"
+      "  --loop-indices N  indices of the overhead loop and its 64-bit sum (default 100000000)\n"
+      "  --length N        values per aggregation array (default 33554432, at least 64)\n"
+      "  --reps R          timed repetitions per measurement, median reported (default 7)\n"
+      "  --bits LIST       aggregation bit widths (default 10,31,32,33,50,63,64; 10 and 64 always run)\n"
+      "  --out DIR         where the JSON result goes (default build/bench-results)\n";
+  auto at_least = [](const std::string& v, unsigned long long least) {
+    const unsigned long long n = std::stoull(v);
+    if (n < least) throw std::invalid_argument("too small");
+    return n;
+  };
+  sb::parse_flags(argc, argv, "bench_runtime", usage,
+                  {{"--loop-indices", [&](const std::string& v) { c.loop_indices = at_least(v, 1); }},
+                   {"--length", [&](const std::string& v) { c.agg_length = at_least(v, 64); }},
+                   {"--reps", [&](const std::string& v) { c.repetitions = static_cast<int>(at_least(v, 1)); }},
+                   {"--bits", [&](const std::string& v) { c.bits = sb::parse_bits_list(v); }},
+                   {"--out", [&](const std::string& v) { c.out_dir = v; }}});
   for (unsigned must : {10u, 64u}) {
     if (std::find(c.bits.begin(), c.bits.end(), must) == c.bits.end()) c.bits.push_back(must);
   }
   std::sort(c.bits.begin(), c.bits.end());
-  if (c.repetitions < 1 || c.loop_indices < 1 || c.agg_length < 64) usage(2);
   return c;
 }
 

@@ -13,7 +13,10 @@
 #include <fstream>
 #include <functional>
 #include <iomanip>
+#include <iostream>
+#include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -40,6 +43,43 @@ inline Timing time_it(int repetitions, const std::function<void()>& f) {
   }
   std::sort(seconds.begin(), seconds.end());
   return {seconds[seconds.size() / 2], seconds.front(), seconds.back()};
+}
+
+/// Parses `--flag value` pairs: each handler converts its value (std::sto* errors become "bad
+/// value"); --help prints usage and exits 0; a missing value or unknown flag prints usage and exits 2.
+inline void parse_flags(int argc, char** argv, const std::string& program, const std::string& usage,
+                        const std::map<std::string, std::function<void(const std::string&)>>& handlers) {
+  auto fail = [&](const std::string& message) {
+    std::cerr << program << ": " << message << "\n" << usage;
+    std::exit(2);
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << usage;
+      std::exit(0);
+    }
+    const auto handler = handlers.find(arg);
+    if (handler == handlers.end()) fail("unknown flag " + arg);
+    if (i + 1 >= argc) fail(arg + " needs a value");
+    try {
+      handler->second(argv[++i]);
+    } catch (const std::logic_error&) {
+      fail("bad value for " + arg + ": " + argv[i]);
+    }
+  }
+}
+
+/// A comma-separated list of bit widths, each checked to be 1..64 (throws std::invalid_argument).
+inline std::vector<unsigned> parse_bits_list(const std::string& text) {
+  std::vector<unsigned> bits;
+  std::stringstream list(text);
+  for (std::string item; std::getline(list, item, ',');) {
+    const unsigned long b = std::stoul(item);
+    if (b < 1 || b > 64) throw std::invalid_argument("bit width outside 1..64");
+    bits.push_back(static_cast<unsigned>(b));
+  }
+  return bits;
 }
 
 /// Keeps the compiler from discarding a computed value.
