@@ -37,50 +37,29 @@ struct Config {
   std::string out_dir = "build/bench-results";
 };
 
-[[noreturn]] void usage(int code) {
-  std::cout << "usage: bench_graph [--scale S] [--edge-factor F] [--threads T] [--reps R] [--iterations I] [--out DIR]\n"
-               "  --scale S        R-MAT graph of 2^S vertices (default 20)\n"
-               "  --edge-factor F  edges per vertex before removing duplicates and self-loops (default 16)\n"
-               "  --threads T      workers of the one pool every version runs on (default 2)\n"
-               "  --reps R         timed runs per measurement, median reported (default 5)\n"
-               "  --iterations I   PageRank iterations per timed run (default 10)\n"
-               "  --out DIR        where the JSON result goes (default build/bench-results)\n";
-  std::exit(code);
-}
-
 Config parse(int argc, char** argv) {
+  const std::string usage =
+      "usage: bench_graph [--scale S] [--edge-factor F] [--threads T] [--reps R] [--iterations I] [--out DIR]\n"
+      "  --scale S        R-MAT graph of 2^S vertices, 4..30 (default 20)\n"
+      "  --edge-factor F  edges per vertex before removing duplicates and self-loops (default 16)\n"
+      "  --threads T      workers of the one pool every version runs on (default 2)\n"
+      "  --reps R         timed runs per measurement, median reported (default 5)\n"
+      "  --iterations I   PageRank iterations per timed run (default 10)\n"
+      "  --out DIR        where the JSON result goes (default build/bench-results)\n";
   Config c;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage(2);
-      return argv[++i];
-    };
-    try {
-      if (arg == "--scale") {
-        c.scale = static_cast<unsigned>(std::stoul(value()));
-      } else if (arg == "--edge-factor") {
-        c.edge_factor = std::stoull(value());
-      } else if (arg == "--threads") {
-        c.threads = std::stoul(value());
-      } else if (arg == "--reps") {
-        c.repetitions = std::stoi(value());
-      } else if (arg == "--iterations") {
-        c.iterations = static_cast<unsigned>(std::stoul(value()));
-      } else if (arg == "--out") {
-        c.out_dir = value();
-      } else if (arg == "--help" || arg == "-h") {
-        usage(0);
-      } else {
-        std::cerr << "bench_graph: unknown flag " << arg << "\n";
-        usage(2);
-      }
-    } catch (const std::logic_error&) {
-      std::cerr << "bench_graph: bad value for " << arg << "\n";
-      usage(2);
-    }
-  }
-  if (c.scale < 4 || c.scale > 30 || c.threads < 1 || c.repetitions < 1 || c.iterations < 1) usage(2);
+  // Range checks throw std::out_of_range, which parse_flags reports as a bad value.
+  auto within = [](const std::string& v, unsigned long long lo, unsigned long long hi) {
+    const unsigned long long x = std::stoull(v);
+    if (x < lo || x > hi) throw std::out_of_range(v);
+    return x;
+  };
+  sb::parse_flags(argc, argv, "bench_graph", usage,
+                  {{"--scale", [&](const std::string& v) { c.scale = static_cast<unsigned>(within(v, 4, 30)); }},
+                   {"--edge-factor", [&](const std::string& v) { c.edge_factor = within(v, 1, 1024); }},
+                   {"--threads", [&](const std::string& v) { c.threads = within(v, 1, 4096); }},
+                   {"--reps", [&](const std::string& v) { c.repetitions = static_cast<int>(within(v, 1, 1000)); }},
+                   {"--iterations", [&](const std::string& v) { c.iterations = static_cast<unsigned>(within(v, 1, 1000)); }},
+                   {"--out", [&](const std::string& v) { c.out_dir = v; }}});
   return c;
 }
 
