@@ -7,10 +7,10 @@
 #include <chrono>
 #include <cmath>
 #include <iomanip>
-#include <numeric>
-#include <cstdlib>
 #include <iostream>
+#include <numeric>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
