@@ -13,9 +13,9 @@
 //    word (two loads, one permute each) and funnels them with two variable shifts.
 //  - b = 32 and b = 64 are plain zero-extension and copy.
 // Shuffle and shift patterns depend only on the bit phase of a group's first value (0 or 4), so
-// two patterns per width stay in registers. Loads of the last chunk of a call would run up to
-// 4 words past it, so that chunk is decoded from a zero-padded copy: kernels never read outside
-// the chunks they are given.
+// two patterns per width stay in registers. A group's loads run up to 4 words past its chunk, so
+// the chunks within 4 words of the end of a call's range are decoded from a zero-padded copy:
+// kernels never read outside the chunks they are given.
 #include <immintrin.h>
 
 #include <array>
@@ -176,17 +176,23 @@ SMARTARRAYS_AVX2 std::uint64_t horizontal_sum(__m256i v) {
   return static_cast<std::uint64_t>(_mm_cvtsi128_si64(s)) + static_cast<std::uint64_t>(_mm_extract_epi64(s, 1));
 }
 
-// Runs f(chunk_words, c) on each chunk; the last through a zero-padded copy when loads overreach.
+// Chunks whose loads may reach past the end of a call's range: a group's loads run up to
+// padding_words past its own chunk, which for narrow widths is several chunks.
+template <unsigned B>
+inline constexpr std::uint64_t tail_chunks = overreads(B) ? (padding_words + B - 1) / B : 0;
+
+// Runs f(chunk_words, c) on each chunk; the last tail_chunks<B> through a zero-padded copy.
 template <unsigned B, typename F>
 SMARTARRAYS_AVX2 void for_each_chunk(const std::uint64_t* words, std::uint64_t first, std::uint64_t count, F&& f) {
   if (count == 0) return;
   const std::uint64_t* chunk = words + first * B;
-  const std::uint64_t direct = overreads(B) ? count - 1 : count;
+  const std::uint64_t tail = count < tail_chunks<B> ? count : tail_chunks<B>;
+  const std::uint64_t direct = count - tail;
   for (std::uint64_t c = 0; c < direct; ++c) f(chunk + c * B, c);
-  if constexpr (overreads(B)) {
-    alignas(32) std::uint64_t padded[B + padding_words] = {};
-    std::memcpy(padded, chunk + (count - 1) * B, B * sizeof(std::uint64_t));
-    f(padded, count - 1);
+  if constexpr (tail_chunks<B> != 0) {
+    alignas(32) std::uint64_t padded[tail_chunks<B> * B + padding_words] = {};
+    std::memcpy(padded, chunk + direct * B, tail * B * sizeof(std::uint64_t));
+    for (std::uint64_t c = 0; c < tail; ++c) f(padded + c * B, direct + c);
   }
 }
 
