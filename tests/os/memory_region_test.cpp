@@ -9,7 +9,7 @@
 #include <numeric>
 #include <thread>
 
-#include "os/scoped_fake_topology.hpp"
+#include "support/fake_topology.hpp"
 #include "os/syscalls.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/memory_region.hpp"
@@ -156,7 +156,7 @@ TEST(MemoryRegion, WritesStayInTheRegion) {
 }
 
 TEST(MemoryRegion, FakeNodesBindToTheirRealNode) {
-  testing::ScopedFakeTopology fake("nodes=4");
+  smartarrays::test::ScopedFakeTopology fake("nodes=4");
   const Topology& t = topology();
   for (int node = 0; node < 4; ++node) {
     const MemoryRegion region = MemoryRegion::allocate(MiB, options(MemoryPolicy::bind, {node}));
@@ -168,7 +168,7 @@ TEST(MemoryRegion, FakeNodesBindToTheirRealNode) {
 }
 
 TEST(MemoryRegion, PartitionStripesAreContiguousAlignedAndOnTheirNodes) {
-  testing::ScopedFakeTopology fake("nodes=4");
+  smartarrays::test::ScopedFakeTopology fake("nodes=4");
   const Topology& t = topology();
   for (bool huge : {false, true}) {
     const std::vector<int> nodes{3, 1, 0, 2};
@@ -197,7 +197,7 @@ TEST(MemoryRegion, PartitionStripesAreContiguousAlignedAndOnTheirNodes) {
 }
 
 TEST(MemoryRegion, PartitionOverMoreNodesThanUnitsLeavesEmptyStripes) {
-  testing::ScopedFakeTopology fake("nodes=4");
+  smartarrays::test::ScopedFakeTopology fake("nodes=4");
   const MemoryRegion region = MemoryRegion::allocate(1, options(MemoryPolicy::partition));
   ASSERT_EQ(region.stripes().size(), 4u);
   std::size_t covered = 0;
@@ -293,7 +293,7 @@ TEST(MemoryRegion, DefaultConstructedIsEmpty) {
 }
 
 TEST(MemoryRegion, ConcurrentAllocationsFromPinnedThreads) {
-  testing::ScopedFakeTopology fake("nodes=4");
+  smartarrays::test::ScopedFakeTopology fake("nodes=4");
   std::vector<std::uint64_t> pages(4, 0);
   std::vector<std::thread> threads;
   for (int node = 0; node < 4; ++node) {

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <thread>
 
-#include "os/scoped_fake_topology.hpp"
+#include "support/fake_topology.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/topology.hpp"
 
@@ -60,7 +60,7 @@ TEST(ProcessTopologyDeathTest, EmptyEnvironmentSpecMeansTheRealMachine) {
 TEST(ProcessTopology, SetFakeTopologyReplacesItAndEmptySpecRestoresTheMachine) {
   const Topology real = Topology::from_system();
   {
-    testing::ScopedFakeTopology fake("nodes=4");
+    smartarrays::test::ScopedFakeTopology fake("nodes=4");
     EXPECT_TRUE(topology().is_fake());
     EXPECT_EQ(topology().node_count(), 4u);
     EXPECT_EQ(topology().all_cpus(), real.all_cpus());
@@ -70,7 +70,7 @@ TEST(ProcessTopology, SetFakeTopologyReplacesItAndEmptySpecRestoresTheMachine) {
 }
 
 TEST(ProcessTopology, OldReferencesStayValidAfterReplacement) {
-  testing::ScopedFakeTopology fake("nodes=2");
+  smartarrays::test::ScopedFakeTopology fake("nodes=2");
   const Topology& two = topology();
   set_fake_topology("nodes=3");
   const Topology& three = topology();
@@ -82,7 +82,7 @@ TEST(ProcessTopology, OldReferencesStayValidAfterReplacement) {
 }
 
 TEST(ProcessTopology, BadSpecLeavesTheCurrentTopologyInPlace) {
-  testing::ScopedFakeTopology fake("nodes=2");
+  smartarrays::test::ScopedFakeTopology fake("nodes=2");
   EXPECT_THROW(set_fake_topology("nodes=0"), Error);
   EXPECT_EQ(topology().spec(), "nodes=2");
 }

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "os/affinity.hpp"
-#include "os/scoped_fake_topology.hpp"
+#include "support/fake_topology.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/topology.hpp"
 
@@ -31,7 +31,7 @@ std::string shared_and_cpuless_spec() {
 bool contains(const std::vector<int>& cpus, int cpu) { return std::find(cpus.begin(), cpus.end(), cpu) != cpus.end(); }
 
 void expect_pins_to_every_node(const char* spec) {
-  testing::ScopedFakeTopology fake(spec);
+  smartarrays::test::ScopedFakeTopology fake(spec);
   const Topology& t = topology();
   for (std::size_t k = 0; k < t.node_count(); ++k) {
     const int node = static_cast<int>(k);
@@ -62,7 +62,7 @@ TEST(ThreadPinning, PinsToEachNodeOfTheMachine) {
 }
 
 TEST(ThreadPinning, PinnedNodesRunConcurrently) {
-  testing::ScopedFakeTopology fake("nodes=4");
+  smartarrays::test::ScopedFakeTopology fake("nodes=4");
   std::vector<int> reported(4, -1);
   std::vector<std::thread> threads;
   for (int node = 0; node < 4; ++node) {
@@ -76,7 +76,7 @@ TEST(ThreadPinning, PinnedNodesRunConcurrently) {
 }
 
 TEST(ThreadPinning, PinToCpuReportsItsFirstNode) {
-  testing::ScopedFakeTopology fake("nodes=4");
+  smartarrays::test::ScopedFakeTopology fake("nodes=4");
   const Topology& t = topology();
   for (int cpu : t.all_cpus()) {
     on_thread([&t, cpu] {
@@ -89,7 +89,7 @@ TEST(ThreadPinning, PinToCpuReportsItsFirstNode) {
 }
 
 TEST(ThreadPinning, UnpinRestoresEveryUsableCpu) {
-  testing::ScopedFakeTopology fake("nodes=4");
+  smartarrays::test::ScopedFakeTopology fake("nodes=4");
   on_thread([] {
     pin_current_thread_to_node(3);
     unpin_current_thread();
@@ -100,7 +100,7 @@ TEST(ThreadPinning, UnpinRestoresEveryUsableCpu) {
 TEST(ThreadPinning, UnpinForgetsTheNode) {
   // Both nodes own only the first CPU, so the unpinned thread runs there and reports node 0.
   const std::string cpu = std::to_string(first_cpu());
-  testing::ScopedFakeTopology fake("cpus=" + cpu + ";" + cpu);
+  smartarrays::test::ScopedFakeTopology fake("cpus=" + cpu + ";" + cpu);
   on_thread([] {
     pin_current_thread_to_node(1);
     ASSERT_EQ(current_node(), 1);
@@ -110,7 +110,7 @@ TEST(ThreadPinning, UnpinForgetsTheNode) {
 }
 
 TEST(ThreadPinning, UnpinnedThreadReportsTheNodeOfItsCpu) {
-  testing::ScopedFakeTopology fake("nodes=2");
+  smartarrays::test::ScopedFakeTopology fake("nodes=2");
   const Topology& t = topology();
   for (int cpu : t.all_cpus()) {
     on_thread([&t, cpu] {
@@ -121,7 +121,7 @@ TEST(ThreadPinning, UnpinnedThreadReportsTheNodeOfItsCpu) {
 }
 
 TEST(ThreadPinning, ReplacingTheTopologyForgetsPins) {
-  testing::ScopedFakeTopology fake("nodes=4");
+  smartarrays::test::ScopedFakeTopology fake("nodes=4");
   on_thread([] {
     pin_current_thread_to_node(3);
     ASSERT_EQ(current_node(), 3);
@@ -143,7 +143,7 @@ void expect_invalid(void (*pin)(int), int arg, const std::string& message) {
 }
 
 TEST(ThreadPinning, BadArgumentsAreErrorsNamingThem) {
-  testing::ScopedFakeTopology fake(shared_and_cpuless_spec());
+  smartarrays::test::ScopedFakeTopology fake(shared_and_cpuless_spec());
   expect_invalid(pin_current_thread_to_node, 5, "node 5 does not exist (topology has 3 nodes)");
   expect_invalid(pin_current_thread_to_node, -1, "node -1 does not exist (topology has 3 nodes)");
   expect_invalid(pin_current_thread_to_node, 1, "node 1 has no usable CPUs");
@@ -152,7 +152,7 @@ TEST(ThreadPinning, BadArgumentsAreErrorsNamingThem) {
 }
 
 TEST(ThreadPinning, FailedPinLeavesTheThreadAsItWas) {
-  testing::ScopedFakeTopology fake(shared_and_cpuless_spec());
+  smartarrays::test::ScopedFakeTopology fake(shared_and_cpuless_spec());
   on_thread([] {
     pin_current_thread_to_node(2);
     const std::vector<int> before = thread_affinity();
