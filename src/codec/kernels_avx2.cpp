@@ -43,6 +43,10 @@ constexpr Path path_for(unsigned bits) {
   return bits <= 57 ? Path::two_windows : Path::word_pairs;
 }
 
+// Whether a group of `lanes` values fits one 16-byte load (else each half has its own load).
+// Four-lane groups start at bit phase 0 or 4, eight-lane groups always at phase 0.
+constexpr bool one_window(unsigned bits, unsigned lanes) { return lanes == 4 ? bits <= 31 : bits <= 16; }
+
 constexpr bool overreads(unsigned bits) { return bits != 32 && bits != 64; }
 
 // Byte shuffle and per-lane shift that move a group of `lanes` values into lanes of 256/lanes
@@ -79,7 +83,7 @@ constexpr WindowPatterns make_window_patterns(unsigned bits, unsigned lanes, boo
 }
 
 template <unsigned B, unsigned Lanes>
-inline constexpr WindowPatterns window_patterns = make_window_patterns(B, Lanes, path_for(B) == Path::one_window);
+inline constexpr WindowPatterns window_patterns = make_window_patterns(B, Lanes, one_window(B, Lanes));
 
 // The loop-invariant vectors of one width and lane count, loaded once per call.
 struct Constants {
@@ -110,7 +114,7 @@ SMARTARRAYS_AVX2 __m256i decode_group(const std::uint64_t* words, const Constant
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(words);
     const __m128i low = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + bit0 / 8));
     __m256i v;
-    if constexpr (path == Path::one_window) {
+    if constexpr (one_window(B, Lanes)) {
       v = _mm256_broadcastsi128_si256(low);
     } else {
       constexpr unsigned bit_mid = bit0 + Lanes / 2 * B;
@@ -146,9 +150,9 @@ SMARTARRAYS_AVX2 void unpack_chunk(const std::uint64_t* words, std::uint64_t* ou
   (_mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 4 * G), decode_group<B, 4, G>(words, k)), ...);
 }
 
-// Eight 32-bit lanes pay off in the sum when a lane can add a chunk's eight values without
-// overflowing and two values' windows fit one 16-byte load.
-constexpr unsigned sum_lanes(unsigned bits) { return bits <= 15 ? 8 : 4; }
+// Eight 32-bit lanes pay off in the sum when a value and its bit phase fit a lane's 4 bytes
+// (b + 7 <= 32); a lane adds a chunk's eight values, at most 8 * (2^25 - 1), without overflow.
+constexpr unsigned sum_lanes(unsigned bits) { return bits <= 25 ? 8 : 4; }
 
 template <unsigned B, std::size_t... G>
 SMARTARRAYS_AVX2 __m256i sum_chunk(const std::uint64_t* words, __m256i acc, Constants k,
