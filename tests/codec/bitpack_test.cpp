@@ -98,8 +98,9 @@ TEST(Bitpack, TemplateGetSetMatchOracleForEveryWidth) {
       ASSERT_EQ(words, expected) << "set<" << B << "> n=" << n;
       for (std::uint64_t i = 0; i < n; ++i) ASSERT_EQ(sc::get<B>(words.data(), i), values[i]) << "get<" << B << ">";
       // get_padded may read into one word past the stream; the padding word's bits must not leak.
-      std::vector<std::uint64_t> padded = words;
-      padded.push_back(~std::uint64_t{0});
+      // Sized exactly (no spare capacity), so ASan sees any read past the padding word.
+      std::vector<std::uint64_t> padded(words.size() + 1, ~std::uint64_t{0});
+      std::copy(words.begin(), words.end(), padded.begin());
       for (std::uint64_t i = 0; i < n; ++i) {
         ASSERT_EQ(sc::get_padded<B>(padded.data(), i), values[i]) << "get_padded<" << B << ">";
       }

@@ -57,17 +57,28 @@ inline std::uint64_t get(const std::uint64_t* words, std::uint64_t i) noexcept {
 }
 
 /// Value i of a B-bit stream that is followed by at least one readable word (SmartArray replicas
-/// are): one unaligned 8-byte load at the value's first byte, a shift and a mask, for B <= 57.
+/// are): unaligned loads at the value's first byte (one 8-byte load for B <= 57, two for wider
+/// values, which span up to 9 bytes), a shift and a mask; no load waits on a comparison.
 template <unsigned B>
 inline std::uint64_t get_padded(const std::uint64_t* words, std::uint64_t i) noexcept {
   static_assert(B >= 1 && B <= 64);
-  if constexpr (B > 57 || 64 % B == 0) {
+  if constexpr (64 % B == 0) {
     return get<B>(words, i);
   } else {
     const std::uint64_t bit = i * B;
-    std::uint64_t window;
-    std::memcpy(&window, reinterpret_cast<const unsigned char*>(words) + (bit >> 3), sizeof window);
-    return (window >> (bit & 7)) & value_mask(B);
+    const unsigned char* first = reinterpret_cast<const unsigned char*>(words) + (bit >> 3);
+    std::uint64_t low;
+    std::memcpy(&low, first, sizeof low);
+    if constexpr (B <= 57) {
+      return (low >> (bit & 7)) & value_mask(B);
+    } else {
+      // The value's first byte is at most 8 bytes before the stream's end, so the second load
+      // stays inside the padding word.
+      std::uint64_t high;
+      std::memcpy(&high, first + 8, sizeof high);
+      const unsigned __int128 pair = (static_cast<unsigned __int128>(high) << 64) | low;
+      return static_cast<std::uint64_t>(pair >> (bit & 7)) & value_mask(B);
+    }
   }
 }
 
