@@ -11,20 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "support/run_cli.hpp"
+
 namespace {
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using smartarrays::test::CliRun;
+using smartarrays::test::read_file;
 
 std::string temp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
@@ -32,20 +24,9 @@ std::string temp_path(const std::string& name) {
       .string();
 }
 
-// Runs the command with args (already shell-quoted where needed) and an optional environment prefix.
+// Runs the command with args and an optional environment prefix.
 CliRun run(const std::string& args, const std::string& env = "") {
-  const std::string err_path = temp_path("stderr");
-  const std::string command = env + (env.empty() ? "" : " ") + SMARTARRAYS_CLI_PATH + " " + args + " 2>" + err_path;
-  CliRun result;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.err = read_file(err_path);
-  std::filesystem::remove(err_path);
-  return result;
+  return smartarrays::test::run_cli(args, temp_path("stderr"), env);
 }
 
 // A strict recursive-descent check of RFC 8259 JSON: true when text is exactly one JSON value.

@@ -16,36 +16,15 @@
 #include "smartarrays/algo/pagerank.hpp"
 #include "smartarrays/graph/formats.hpp"
 #include "support/graph_fixtures.hpp"
+#include "support/run_cli.hpp"
 
 namespace smartarrays::graph {
 namespace {
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using test::CliRun;
+using test::read_file;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-CliRun cli(const test::ScratchDir& dir, const std::string& args) {
-  const std::string err = dir.file("stderr.txt");
-  const std::string command = std::string(SMARTARRAYS_CLI_PATH) + " " + args + " 2>" + err;
-  CliRun run;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) run.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.err = read_file(err);
-  return run;
-}
+CliRun cli(const test::ScratchDir& dir, const std::string& args) { return test::run_cli(args, dir.file("stderr.txt")); }
 
 std::vector<double> numbers(const std::string& path) {
   std::ifstream in(path);
