@@ -3,7 +3,7 @@
 #   make test   build, then run every test (plain, ASan+UBSan, TSan, emulated-NUMA VM)
 #   make bench  build, then run the benchmarks (tables on stdout, JSON in build/bench-results)
 .DEFAULT_GOAL := build
-.PHONY: build demo test test-unit test-asan test-tsan test-vm bench clean check-tools
+.PHONY: build demo test test-unit test-asan test-tsan test-vm bench clean check-tools check-test-tools
 
 # Language bindings and other components add their own targets in mk/*.mk and append their test
 # target to EXTRA_TESTS (run by `make test`) and their benchmark target to EXTRA_BENCHES.
@@ -20,6 +20,10 @@ include $(wildcard mk/*.mk)
 check-tools:
 	@scripts/check-tools.sh
 
+# Everything the suites of `make test` need (the emulated-NUMA guest, python3-venv, the fuzzers).
+check-test-tools:
+	@scripts/check-tools.sh --all
+
 # configure DIR EXTRA-CMAKE-ARGS
 define configure
 	@test -f $(1)/CMakeCache.txt || cmake -S . -B $(1) $(CMAKE_GEN) $(2) >/dev/null
@@ -32,7 +36,7 @@ build: check-tools
 demo: build
 	@scripts/demo.sh $(BUILD)
 
-test: test-unit test-asan test-tsan test-vm $(EXTRA_TESTS)
+test: check-test-tools test-unit test-asan test-tsan test-vm $(EXTRA_TESTS)
 	@echo "make test: all suites passed"
 
 test-unit: build

@@ -1,15 +1,47 @@
 #!/usr/bin/env bash
-# Checks (and on a root Debian machine installs) what the C++ build needs: g++ >= 12, cmake, ninja, GoogleTest.
+# The one install path: checks the Debian packages every suite of `make test` needs and, as root on
+# Debian, installs the missing ones (apt-get update first). `.ci/run` and `make` both call it.
+# Any other system gets one message naming what to install.
+#   scripts/check-tools.sh          what the C++ build needs (make build)
+#   scripts/check-tools.sh --all    everything `make test` runs: also the emulated-NUMA guest
+#                                   (qemu, a kernel, busybox, cpio), python3-venv and the fuzzers
 set -euo pipefail
+all=false
+[ "${1:-}" = --all ] && all=true
+
+# package -> a file or command it provides (checked without dpkg, so non-Debian systems work too)
+declare -A probe=(
+  [g++]=cmd:g++ [cmake]=cmd:cmake [ninja-build]=cmd:ninja
+  [libgtest-dev]=/usr/include/gtest/gtest.h
+  [nlohmann-json3-dev]=/usr/include/nlohmann/json.hpp
+  [libcli11-dev]=/usr/include/CLI/CLI.hpp
+)
+build_packages=(g++ cmake ninja-build libgtest-dev nlohmann-json3-dev libcli11-dev)
+test_packages=(python3-venv qemu-system-x86 linux-image-amd64 busybox-static cpio clang-14 libclang-rt-14-dev)
+probe+=([python3-venv]=python-venv [qemu-system-x86]=cmd:qemu-system-x86_64 [busybox-static]=/bin/busybox
+        [cpio]=cmd:cpio [clang-14]=cmd:clang++-14
+        [linux-image-amd64]=kernel [libclang-rt-14-dev]=/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a)
+
+present() {
+  case "$1" in
+    cmd:*) command -v "${1#cmd:}" >/dev/null ;;
+    python-venv) python3 -c 'import ensurepip, venv' 2>/dev/null ;;
+    kernel) compgen -G '/boot/vmlinuz-*' >/dev/null ;;
+    *) [ -e "$1" ] ;;
+  esac
+}
+
+wanted=("${build_packages[@]}")
+$all && wanted+=("${test_packages[@]}")
 missing=()
-command -v g++ >/dev/null || missing+=(g++)
-command -v cmake >/dev/null || missing+=(cmake)
-command -v ninja >/dev/null || missing+=(ninja-build)
-[ -f /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
+for package in "${wanted[@]}"; do
+  present "${probe[$package]}" || missing+=("$package")
+done
 ((${#missing[@]} == 0)) && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "installing build tools: ${missing[*]}"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  echo "installing Debian packages: ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   exit 0
 fi
 echo "smartarrays needs these Debian packages: ${missing[*]}" >&2
