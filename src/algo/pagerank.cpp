@@ -15,6 +15,7 @@
 #include "smartarrays/algo/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/error.hpp"
+#include "smartarrays/util/names.hpp"
 
 namespace smartarrays::algo {
 
@@ -99,6 +100,9 @@ void check_inputs(const SmartArray& rbegin, const SmartArray& redge, const Smart
   }
 }
 
+constexpr util::NameTable<DanglingRule, 2> dangling_rule_names{
+    "dangling rule", {{{DanglingRule::none, "none"}, {DanglingRule::uniform, "uniform"}}}};
+
 ArrayOptions with_64_bits(const ArrayOptions& options) {
   ArrayOptions resolved = options;
   resolved.bits = 64;
@@ -107,13 +111,9 @@ ArrayOptions with_64_bits(const ArrayOptions& options) {
 
 }  // namespace
 
-const char* to_string(DanglingRule rule) noexcept { return rule == DanglingRule::uniform ? "uniform" : "none"; }
+const char* to_string(DanglingRule rule) noexcept { return dangling_rule_names.c_name(rule); }
 
-DanglingRule parse_dangling_rule(std::string_view name) {
-  if (name == "none") return DanglingRule::none;
-  if (name == "uniform") return DanglingRule::uniform;
-  throw_error(ErrorCode::invalid_argument, "unknown dangling rule '" + std::string(name) + "' (expected none or uniform)");
-}
+DanglingRule parse_dangling_rule(std::string_view name) { return dangling_rule_names.parse(name); }
 
 PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
                         const PageRankOptions& options, runtime::ThreadPool& pool) {

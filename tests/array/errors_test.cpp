@@ -135,7 +135,7 @@ TEST(Placements, NamesRoundTripAndUnknownNamesAreRejected) {
   }
   EXPECT_STREQ(to_string(Placement::replicated), "replicated");
   expect_error([] { parse_placement("bogus"); }, ErrorCode::invalid_argument,
-               "unknown placement 'bogus' (expected one of os_default, single_node, interleaved, replicated, "
+               "unknown placement 'bogus' (expected one of: os_default, single_node, interleaved, replicated, "
                "partitioned)");
   EXPECT_STREQ(to_string(static_cast<Placement>(42)), "invalid");
 }
