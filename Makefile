@@ -3,7 +3,7 @@
 #   make test   build, then run every test (plain, ASan+UBSan, TSan, emulated-NUMA VM)
 #   make bench  build, then run the benchmarks (tables on stdout, JSON in build/bench-results)
 .DEFAULT_GOAL := build
-.PHONY: build demo test test-unit test-asan test-tsan test-vm bench clean check-tools check-test-tools
+.PHONY: build demo test test-unit test-asan test-tsan test-vm bench fuzz clean check-tools check-test-tools
 
 # Language bindings and other components add their own targets in mk/*.mk and append their test
 # target to EXTRA_TESTS (run by `make test`) and their benchmark target to EXTRA_BENCHES.
@@ -61,5 +61,10 @@ test-vm: build
 bench: build $(EXTRA_BENCHES)
 	@scripts/bench.sh $(BUILD)
 
+# The libFuzzer harnesses of fuzz/ (clang-14), each for FUZZ_SECONDS on its seed corpus.
+FUZZ_SECONDS ?= 600
+fuzz: check-test-tools
+	@scripts/fuzz.sh $(BUILD) $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-fuzz
