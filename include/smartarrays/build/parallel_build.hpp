@@ -70,9 +70,9 @@ void fill_array(SmartArray& array, Gen&& gen, runtime::ThreadPool& pool = runtim
 /// over the array runs each stripe on its node first; empty for every other placement.
 SMARTARRAYS_API std::vector<runtime::LoopPart> stripe_parts(const SmartArray& array);
 
-/// SmartArray::from_values in parallel, with the same words and errors: options.bits 0 picks the
-/// fewest bits that hold the largest value (a parallel max), then every replica is encoded by its
-/// own node's workers.
+/// SmartArray::from_values in parallel: the same words, and for a value too wide the same error
+/// (naming the array's first such value). options.bits 0 picks the fewest bits that hold the
+/// largest value (a parallel max), then every replica is encoded by its own node's workers.
 SMARTARRAYS_API SmartArray build_array_from_values(std::span<const std::uint64_t> values, const ArrayOptions& options,
                                                    runtime::ThreadPool& pool = runtime::default_pool());
 
