@@ -12,7 +12,7 @@
 #include <string>
 
 #include "algo/value_blocks.hpp"
-#include "smartarrays/algo/parallel_build.hpp"
+#include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/names.hpp"
@@ -130,14 +130,14 @@ PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const
   }
   SmartArray& ranks = result.ranks;
   const double initial = 1.0 / static_cast<double>(n);
-  fill_array(
+  build::fill_array(
       ranks, [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) { std::fill(out, out + (hi - lo), std::bit_cast<std::uint64_t>(initial)); },
       pool);
 
   // Ranks are one copy (never replicated), so every worker reads replica 0.
   const std::uint64_t* rank_words = ranks.replica(0);
   auto refresh_contributions = [&] {
-    fill_array(
+    build::fill_array(
         contributions,
         [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
           for_degree_blocks(out_degree, lo, hi, [&](std::uint64_t first, std::uint64_t count, const std::uint64_t* degrees) {
@@ -174,7 +174,7 @@ PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const
     const double teleport = (1.0 - d) / static_cast<double>(n) + (redistribute ? d * dangling / static_cast<double>(n) : 0.0);
     std::atomic<double> difference{0};
     std::atomic<double> next_dangling{0};
-    fill_array(
+    build::fill_array(
         ranks,
         [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
           // offsets[v - lo] = rbegin[v] for v in [lo, hi], in place or decoded once for the batch.
