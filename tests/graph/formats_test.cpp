@@ -250,7 +250,8 @@ TEST(GapSgReader, MalformedFilesNameTheOffset) {
   SgBytes wrong;
   wrong.flag(1).i64(1).i64(3).i64s({0, 1, 1, 1}).i32s({1}).i64s({0, 0, 1, 1}).i32s({2});
   const std::size_t in_base = 1 + 8 + 8 + 4 * 8 + 4;
-  expect_error([&] { read_gap_sg(sg("l.sg", wrong)); }, {("byte offset " + std::to_string(in_base)).c_str(), "transpose"});
+  expect_error([&] { read_gap_sg(sg("l.sg", wrong)); },
+               {("byte offset " + std::to_string(in_base)).c_str(), "transpose", "first difference at vertex 1"});
   expect_error([&] { read_gap_sg(dir.file("none.sg")); }, {"cannot open"});
 }
 
