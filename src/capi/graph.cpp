@@ -208,10 +208,10 @@ sa_status sa_graph_from_edges(const uint64_t* src, const uint64_t* dst, uint64_t
 
 sa_status sa_graph_save(const sa_graph* g, const char* path, const char* format) {
   return guarded(__func__, [&] {
-    const graph::CsrGraph& graph = graph_of(g);
+    const graph::CsrGraph& csr = graph_of(g);
     require(path, "path");
     const std::optional<graph::GraphFormat> given = format_of(format);
-    graph::save_graph(graph, path, given ? *given : graph::format_of_path(path));
+    graph::save_graph(csr, path, given ? *given : graph::format_of_path(path));
   });
 }
 
@@ -232,11 +232,11 @@ int32_t sa_graph_directed(const sa_graph* g) {
 sa_status sa_graph_memory(const sa_graph* g, sa_graph_array_memory* arrays, uint32_t max, uint32_t* count,
                           uint64_t* total_bytes) {
   return guarded(__func__, [&] {
-    const graph::CsrGraph& graph = graph_of(g);
+    const graph::CsrGraph& csr = graph_of(g);
     if (max > 0) require(arrays, "arrays (with max > 0)");
     require(count, "count");
     require(total_bytes, "total_bytes");
-    const graph::MemoryReport report = graph.memory_report();
+    const graph::MemoryReport report = csr.memory_report();
     for (std::size_t i = 0; i < report.arrays.size() && i < max; ++i) {
       const graph::ArrayMemory& line = report.arrays[i];
       arrays[i] = sa_graph_array_memory{graph::to_string(static_cast<graph::GraphArray>(i)),
@@ -253,9 +253,9 @@ sa_status sa_graph_memory(const sa_graph* g, sa_graph_array_memory* arrays, uint
 
 sa_status sa_graph_degree_centrality(const sa_graph* g, uint64_t* degrees, uint64_t n) {
   return guarded(__func__, [&] {
-    const graph::CsrGraph& graph = graph_of(g);
-    require_vertex_buffer(graph, degrees, n, "degrees");
-    const SmartArray result = algo::degree_centrality(graph.begin(), graph.rbegin(), g->layout.for_output("degrees"));
+    const graph::CsrGraph& csr = graph_of(g);
+    require_vertex_buffer(csr, degrees, n, "degrees");
+    const SmartArray result = algo::degree_centrality(csr.begin(), csr.rbegin(), g->layout.for_output("degrees"));
     if (n > 0) result.decode(0, n, degrees);
   });
 }
@@ -270,9 +270,9 @@ void sa_pagerank_options_init(sa_pagerank_options* o) {
 sa_status sa_graph_pagerank(const sa_graph* g, const sa_pagerank_options* o, double* ranks, uint64_t n,
                             sa_pagerank_result* result) {
   return guarded(__func__, [&] {
-    const graph::CsrGraph& graph = graph_of(g);
-    require_vertex_buffer(graph, ranks, n, "ranks");
-    const algo::PageRankResult run = algo::pagerank(graph.rbegin(), graph.redge(), graph.out_degree(), pagerank_options(g, o));
+    const graph::CsrGraph& csr = graph_of(g);
+    require_vertex_buffer(csr, ranks, n, "ranks");
+    const algo::PageRankResult run = algo::pagerank(csr.rbegin(), csr.redge(), csr.out_degree(), pagerank_options(g, o));
     copy_doubles(run.ranks, ranks);
     if (result != nullptr) *result = sa_pagerank_result{run.iterations, run.converged ? 1 : 0, run.difference};
   });
