@@ -144,6 +144,109 @@ SMARTARRAYS_API sa_status sa_loop_cancel(sa_loop *loop);
 /** Frees a loop (NULL is fine); no thread may still be using it. */
 SMARTARRAYS_API void sa_loop_free(sa_loop *loop);
 
+/* ---- Graphs ------------------------------------------------------------------------------------
+   (graph and algo layers; implemented in src/capi/graph.cpp) A directed graph in CSR form as a
+   bundle of smart arrays (docs/graph.md): read from an edge list, Matrix Market or GAP .sg file,
+   generated, or built from edge arrays, each array with its own placement and bit width; its
+   memory report, degree centrality and PageRank. An sa_graph belongs to the caller from creation
+   until sa_graph_free. No call changes a graph, so any number of threads may use one at once. */
+
+/** An opaque graph; create with sa_graph_load, sa_graph_generate_* or sa_graph_from_edges, release with sa_graph_free. */
+typedef struct sa_graph sa_graph;
+
+/** The bit widths of the smart-arrays paper's variants (§5.2). */
+typedef enum {
+  SA_GRAPH_U = 0, /**< 64-bit offsets and out-degrees, 32-bit vertex ids */
+  SA_GRAPH_V = 1, /**< offsets and out-degrees in their minimum bits, 32-bit vertex ids */
+  SA_GRAPH_VE = 2 /**< offsets, out-degrees and vertex ids in their minimum bits ("V+E") */
+} sa_graph_variant;
+
+/** How a graph is built; fill with sa_graph_options_init() first, so fields added later get defaults. */
+typedef struct {
+  sa_graph_variant variant; /**< the arrays' bit widths */
+  int32_t dedup;            /**< nonzero: keep one copy of repeated edges */
+  int32_t drop_self_loops;  /**< nonzero: drop edges v -> v */
+  int32_t undirected;       /**< nonzero: each edge stands for both directions (not for .sg files, which say it) */
+  sa_options arrays;        /**< placement of every array (its bits must be 0: the variant and `bits` choose widths) */
+  const char *placement;    /**< NULL, or placements by name: "PLACEMENT,ARRAY=PLACEMENT,..." (docs/c-api.md) */
+  const char *bits;         /**< NULL, or widths by name replacing the variant's: "ARRAY=BITS,..." */
+} sa_graph_options;
+
+/** Defaults: SA_GRAPH_VE, edges taken as they are (directed, duplicates and self-loops kept), arrays as
+    sa_options_init, no overrides. */
+SMARTARRAYS_API void sa_graph_options_init(sa_graph_options *o);
+
+/** Reads the graph file path in format ("el", "mtx" or "sg"; NULL = from the extension) into *out (o may be NULL). */
+SMARTARRAYS_API sa_status sa_graph_load(const char *path, const char *format, const sa_graph_options *o, sa_graph **out);
+/** An R-MAT graph (Graph500 parameters) of 2^scale vertices (1..40) and edge_factor * 2^scale edges. */
+SMARTARRAYS_API sa_status sa_graph_generate_rmat(uint32_t scale, uint64_t edge_factor, uint64_t seed,
+                                                 const sa_graph_options *o, sa_graph **out);
+/** A uniform random graph of vertices (>= 1) and round(vertices * average_degree) edges. */
+SMARTARRAYS_API sa_status sa_graph_generate_uniform(uint64_t vertices, double average_degree, uint64_t seed,
+                                                    const sa_graph_options *o, sa_graph **out);
+/** The graph of the m edges src[i] -> dst[i] over vertices vertices (0 = the largest id + 1); src and dst may
+    be NULL when m is 0. */
+SMARTARRAYS_API sa_status sa_graph_from_edges(const uint64_t *src, const uint64_t *dst, uint64_t m, uint64_t vertices,
+                                              const sa_graph_options *o, sa_graph **out);
+/** Writes the graph to path in format ("el", "mtx" or "sg"; NULL = from the extension). */
+SMARTARRAYS_API sa_status sa_graph_save(const sa_graph *g, const char *path, const char *format);
+/** Frees a graph and all its arrays; NULL is fine. */
+SMARTARRAYS_API void sa_graph_free(sa_graph *g);
+
+/** Number of vertices n. */
+SMARTARRAYS_API uint64_t sa_graph_vertices(const sa_graph *g);
+/** Number of stored (directed) edges m: an undirected edge counts twice, a self-loop once. */
+SMARTARRAYS_API uint64_t sa_graph_edges(const sa_graph *g);
+/** 1 for a directed graph, 0 for an undirected one (each edge stored both ways), -1 for a bad argument. */
+SMARTARRAYS_API int32_t sa_graph_directed(const sa_graph *g);
+
+/** One array's line of sa_graph_memory. */
+typedef struct {
+  const char *name;       /**< "begin", "edge", "rbegin", "redge" or "out_degree" (a static string) */
+  uint64_t length;        /**< values */
+  uint64_t bytes;         /**< bytes mapped over all replicas */
+  uint32_t bits;          /**< bits per value */
+  sa_placement placement; /**< where its pages are */
+  uint32_t replicas;      /**< copies */
+} sa_graph_array_memory;
+
+/** Writes up to max lines (one per array, in the order of `name` above) to arrays (NULL allowed when max is 0),
+    their total number to *count and the sum of their bytes to *total_bytes. */
+SMARTARRAYS_API sa_status sa_graph_memory(const sa_graph *g, sa_graph_array_memory *arrays, uint32_t max,
+                                          uint32_t *count, uint64_t *total_bytes);
+
+/** degrees[v] = out-degree + in-degree of vertex v; n must be sa_graph_vertices(g) (degrees may be NULL when 0). */
+SMARTARRAYS_API sa_status sa_graph_degree_centrality(const sa_graph *g, uint64_t *degrees, uint64_t n);
+
+/** What happens to the rank of vertices without out-edges. */
+typedef enum {
+  SA_DANGLING_NONE = 0,   /**< it leaves the system, so ranks sum to less than 1 (the paper, GAP's pr_spmv) */
+  SA_DANGLING_UNIFORM = 1 /**< it is spread over every vertex, so ranks sum to 1 (networkx) */
+} sa_dangling_rule;
+
+/** PageRank parameters; fill with sa_pagerank_options_init() first. */
+typedef struct {
+  double damping;            /**< d in rank = (1 - d) / n + d * (incoming contributions), 0..1 */
+  double tolerance;          /**< stop once the sum of |rank - previous rank| is below this */
+  uint32_t max_iterations;   /**< stop after this many iterations even if not converged */
+  sa_dangling_rule dangling; /**< see sa_dangling_rule */
+} sa_pagerank_options;
+
+/** Defaults: damping 0.85, tolerance 1e-3, 100 iterations, SA_DANGLING_NONE. */
+SMARTARRAYS_API void sa_pagerank_options_init(sa_pagerank_options *o);
+
+/** How a PageRank run ended. */
+typedef struct {
+  uint32_t iterations; /**< iterations run */
+  int32_t converged;   /**< 1 when the last difference was below the tolerance, else 0 */
+  double difference;   /**< sum of |rank - previous rank| of the last iteration */
+} sa_pagerank_result;
+
+/** PageRank of every vertex (pull over the reverse edges, Jacobi from 1/n) into ranks[0..n); n must be
+    sa_graph_vertices(g) (ranks may be NULL when 0); o may be NULL for the defaults, result may be NULL. */
+SMARTARRAYS_API sa_status sa_graph_pagerank(const sa_graph *g, const sa_pagerank_options *o, double *ranks, uint64_t n,
+                                            sa_pagerank_result *result);
+
 /* ---- Java binding support ---------------------------------------------------------------------
    (implemented in src/capi/java_support.cpp) What the Java binding (java/) needs beyond the entry
    points above, so that it re-implements no runtime policy in Java. */

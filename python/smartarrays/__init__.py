@@ -16,7 +16,7 @@ import numpy.typing as npt
 from . import _core
 from ._args import Nodes, Placement, bits_arg, node_list, unsigned_values
 from ._core import ChunkIterator, SmartArray, codec_isa, current_node, set_fake_topology
-from .graph import ArrayMemory, Graph, GraphMemory, Variant
+from .graph import ArrayMemory, Graph, GraphMemory, GraphOptions, Variant
 
 __version__: str = _core.__version__
 
@@ -25,6 +25,7 @@ __all__ = [
     "ChunkIterator",
     "Graph",
     "GraphMemory",
+    "GraphOptions",
     "Node",
     "Nodes",
     "Placement",

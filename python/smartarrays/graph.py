@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 import numpy as np
 import numpy.typing as npt
@@ -14,12 +14,45 @@ import numpy.typing as npt
 from . import _core
 from ._args import Nodes, Placement, id_array, node_list
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
 Variant = Literal["U", "V", "V+E"]
 """Compression variants: U (64-bit offsets, 32-bit ids), V (offsets and degrees in their minimum
 bits), V+E (ids in their minimum bits too)."""
 
 GraphArrayName = Literal["begin", "edge", "rbegin", "redge", "out_degree"]
 """The arrays of a graph."""
+
+
+class GraphOptions(TypedDict, total=False):
+    """The keywords every Graph factory takes besides its own, each optional."""
+
+    dedup: bool
+    """Keep one copy of repeated edges (default False)."""
+    drop_self_loops: bool
+    """Drop edges v -> v (default False)."""
+    placement: Placement
+    """Where every array's pages go (default "os_default")."""
+    nodes: Nodes
+    """The node of single_node, or the node set of the other placements (default: every node)."""
+    huge_pages: bool
+    """Ask for transparent huge pages (default False)."""
+
+
+def _build(factory: str, variant: Variant, options: GraphOptions) -> _core._GraphBuild:
+    """The core's build arguments from a factory's variant and keywords; TypeError names an unknown keyword."""
+    unknown = sorted(options.keys() - GraphOptions.__optional_keys__)
+    if unknown:
+        raise TypeError(f"Graph.{factory}() got an unexpected keyword argument {unknown[0]!r}")
+    return _core._GraphBuild(
+        variant,
+        options.get("dedup", False),
+        options.get("drop_self_loops", False),
+        options.get("placement", "os_default"),
+        node_list(options.get("nodes")),
+        options.get("huge_pages", False),
+    )
 
 
 @dataclass(frozen=True)
@@ -61,28 +94,13 @@ class Graph:
         *,
         vertices: int | None = None,
         directed: bool = True,
-        dedup: bool = False,
-        drop_self_loops: bool = False,
-        placement: Placement = "os_default",
-        nodes: Nodes = None,
-        huge_pages: bool = False,
+        **options: Unpack[GraphOptions],
     ) -> Graph:
         """The graph of edges src[i] -> dst[i] over vertices 0..vertices-1 (default: the largest id + 1)."""
         if vertices is not None and vertices < 1:
             raise ValueError(f"vertices must be at least 1, got {vertices}")
-        native = _core._graph_from_edges(
-            id_array(src, "src"),
-            id_array(dst, "dst"),
-            vertices or 0,
-            directed,
-            variant,
-            dedup,
-            drop_self_loops,
-            placement,
-            node_list(nodes),
-            huge_pages,
-        )
-        return cls(native)
+        build = _build("from_edges", variant, options)
+        return cls(_core._graph_from_edges(id_array(src, "src"), id_array(dst, "dst"), vertices or 0, directed, build))
 
     @classmethod
     def load(
@@ -91,37 +109,17 @@ class Graph:
         variant: Variant = "V+E",
         *,
         format: Literal["el", "mtx", "sg"] | None = None,
-        dedup: bool = False,
-        drop_self_loops: bool = False,
-        placement: Placement = "os_default",
-        nodes: Nodes = None,
-        huge_pages: bool = False,
+        **options: Unpack[GraphOptions],
     ) -> Graph:
         """A graph read from an edge list (.el/.txt), Matrix Market (.mtx) or GAP (.sg) file."""
-        native = _core._graph_load(
-            os.fspath(path), format or "", variant, dedup, drop_self_loops, placement, node_list(nodes), huge_pages
-        )
-        return cls(native)
+        return cls(_core._graph_load(os.fspath(path), format or "", _build("load", variant, options)))
 
     @classmethod
     def rmat(
-        cls,
-        scale: int,
-        edge_factor: int = 16,
-        seed: int = 1,
-        variant: Variant = "V+E",
-        *,
-        dedup: bool = False,
-        drop_self_loops: bool = False,
-        placement: Placement = "os_default",
-        nodes: Nodes = None,
-        huge_pages: bool = False,
+        cls, scale: int, edge_factor: int = 16, seed: int = 1, variant: Variant = "V+E", **options: Unpack[GraphOptions]
     ) -> Graph:
         """An R-MAT graph (Graph500 parameters) of 2^scale vertices and edge_factor * 2^scale edges."""
-        native = _core._graph_rmat(
-            scale, edge_factor, seed, variant, dedup, drop_self_loops, placement, node_list(nodes), huge_pages
-        )
-        return cls(native)
+        return cls(_core._graph_rmat(scale, edge_factor, seed, _build("rmat", variant, options)))
 
     @classmethod
     def uniform(
@@ -130,18 +128,10 @@ class Graph:
         average_degree: float = 16.0,
         seed: int = 1,
         variant: Variant = "V+E",
-        *,
-        dedup: bool = False,
-        drop_self_loops: bool = False,
-        placement: Placement = "os_default",
-        nodes: Nodes = None,
-        huge_pages: bool = False,
+        **options: Unpack[GraphOptions],
     ) -> Graph:
         """A uniform random graph with vertices * average_degree edges."""
-        native = _core._graph_uniform(
-            vertices, average_degree, seed, variant, dedup, drop_self_loops, placement, node_list(nodes), huge_pages
-        )
-        return cls(native)
+        return cls(_core._graph_uniform(vertices, average_degree, seed, _build("uniform", variant, options)))
 
     @property
     def vertices(self) -> int:
@@ -196,16 +186,15 @@ class Graph:
         self._native.close()
 
     def __enter__(self) -> Graph:
-        """Returns the graph itself."""
-        if self.closed:
-            raise ValueError("operation on a closed Graph")
+        """Returns the graph itself; ValueError once closed."""
+        self._native.__enter__()
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
         """Closes the graph."""
-        self.close()
+        self._native.__exit__(kind, error, trace)
 
     def __repr__(self) -> str:
         """Vertices, edges and variant."""

@@ -193,7 +193,7 @@ int get_buffer(PyObject* self, Py_buffer* view, int flags) noexcept {
   view->obj = nullptr;
   const ArrayHandle* handle = nb::inst_ptr<ArrayHandle>(self);
   if (handle->closed()) {
-    PyErr_SetString(PyExc_ValueError, "operation on a closed SmartArray");
+    PyErr_SetString(PyExc_ValueError, ArrayHandle::closed_message());
     return -1;
   }
   const SharedArray& array = handle->get();
@@ -302,10 +302,11 @@ void bind_array(nb::module_& m) {
            "Returns the iterator itself.")
       .def("__next__", &ChunkIterator::next, "The next batch as a uint64 ndarray.");
 
-  nb::class_<ArrayHandle>(m, "SmartArray", nb::type_slots(array_slots), nb::is_weak_referenceable(),
-                          "A NUMA-placed, bit-compressed array of unsigned 64-bit values; make one with "
-                          "smartarrays.array().")
-      .def("__len__", [](const ArrayHandle& self) { return self.get()->length(); }, "Number of values.")
+  nb::class_<ArrayHandle> cls(m, "SmartArray", nb::type_slots(array_slots), nb::is_weak_referenceable(),
+                              "A NUMA-placed, bit-compressed array of unsigned 64-bit values; make one with "
+                              "smartarrays.array().");
+  bind_closeable(cls, "SmartArray", "Releases the memory (once no zero-copy view uses it); idempotent.");
+  cls.def("__len__", [](const ArrayHandle& self) { return self.get()->length(); }, "Number of values.")
       .def_prop_ro("bits", [](const ArrayHandle& self) { return self.get()->bits(); }, "Bits per value (1..64).")
       .def_prop_ro("placement", [](const ArrayHandle& self) { return std::string(to_string(self.get()->placement())); },
                    "Where the pages live: os_default, single_node, interleaved, replicated or partitioned.")
@@ -315,7 +316,6 @@ void bind_array(nb::module_& m) {
                    "Number of copies (one per node for replicated, else 1).")
       .def_prop_ro("nbytes", [](const ArrayHandle& self) { return self.get()->memory_bytes(); },
                    "Bytes of memory mapped by all replicas.")
-      .def_prop_ro("closed", &ArrayHandle::closed, "True after close().")
       .def(
           "pages_per_node",
           [](const ArrayHandle& self) {
@@ -395,17 +395,6 @@ void bind_array(nb::module_& m) {
             return ChunkIterator(std::move(self), size);
           },
           "size"_a = 65536, "Iterates over the values in decoded batches of size (the last may be shorter).")
-      .def("close", &ArrayHandle::close, "Releases the memory (once no zero-copy view uses it); idempotent.")
-      .def(
-          "__enter__",
-          [](nb::object self) {
-            nb::cast<const ArrayHandle&>(self).get();
-            return self;
-          },
-          nb::sig("def __enter__(self) -> SmartArray"), "Returns the array itself.")
-      .def(
-          "__exit__", [](ArrayHandle& self, nb::args) { self.close(); },
-          nb::sig("def __exit__(self, *args: object) -> None"), "Closes the array.")
       .def("__repr__", &repr, "Length, bits and placement.");
 
   m.def("_from_u64", &from_u64, "values"_a.noconvert(), "bits"_a, "placement"_a, "nodes"_a, "huge_pages"_a,

@@ -1,6 +1,6 @@
-// Owns what the binding's source files share: the nanobind namespace alias, the handle behind a
-// Python SmartArray, argument translation into ArrayOptions, the hand-over of decoded values to
-// numpy, and the registration functions each file provides to the module.
+// Owns what the binding's source files share: the nanobind namespace alias, the one closeable
+// handle type behind SmartArray and Graph with its Python protocol, argument translation into
+// ArrayOptions, the hand-over of decoded values to numpy, and each file's registration function.
 #pragma once
 
 #include <nanobind/nanobind.h>
@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -23,30 +24,62 @@ using U64Array = nb::ndarray<nb::numpy, std::uint64_t, nb::ndim<1>>;
 /// A read-only, contiguous 1-D uint64 input array (never converted from another dtype).
 using U64In = nb::ndarray<const std::uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
-/// A core array shared by its Python handle, running kernels and zero-copy views.
-using SharedArray = std::shared_ptr<const SmartArray>;
-
-/// The object behind a Python SmartArray: the core array until close().
-class ArrayHandle {
+/// The object behind a closeable Python class: a core object shared (with running kernels,
+/// zero-copy views and arrays taken from it) until close(). Name names the class in errors.
+template <typename T, const char* Name>
+class Handle {
  public:
-  /// Takes over array.
-  explicit ArrayHandle(SmartArray array) : array_(std::make_shared<const SmartArray>(std::move(array))) {}
-  /// Shares an array owned elsewhere (e.g. one array of a graph, which the pointer keeps alive).
-  explicit ArrayHandle(SharedArray array) : array_(std::move(array)) {}
+  /// The core object as its users share it.
+  using Shared = std::shared_ptr<const T>;
 
-  /// The array; raises ValueError once closed (as Python files do).
-  const SharedArray& get() const {
-    if (!array_) throw nb::value_error("operation on a closed SmartArray");
-    return array_;
+  /// Takes over value.
+  explicit Handle(T value) : value_(std::make_shared<const T>(std::move(value))) {}
+  /// Shares an object owned elsewhere (e.g. one array of a graph, which the pointer keeps alive).
+  explicit Handle(Shared value) : value_(std::move(value)) {}
+
+  /// "operation on a closed NAME", the ValueError of every use after close() (as Python files say).
+  static const char* closed_message() noexcept {
+    static const std::string message = std::string("operation on a closed ") + Name;
+    return message.c_str();
   }
-  /// Drops this handle's reference; views and running kernels keep the memory until they finish.
-  void close() noexcept { array_.reset(); }
+  /// The object; raises ValueError once closed.
+  const Shared& get() const {
+    if (!value_) throw nb::value_error(closed_message());
+    return value_;
+  }
+  /// Drops this handle's reference; other users keep the memory until they finish.
+  void close() noexcept { value_.reset(); }
   /// True after close().
-  bool closed() const noexcept { return !array_; }
+  bool closed() const noexcept { return !value_; }
 
  private:
-  SharedArray array_;
+  Shared value_;
 };
+
+/// Adds closed, close() and the context-manager protocol (whose exit closes) to the class of a Handle.
+template <typename H>
+void bind_closeable(nb::class_<H>& cls, const char* class_name, const char* close_doc) {
+  static const std::string enter_signature = std::string("def __enter__(self) -> ") + class_name;
+  cls.def_prop_ro("closed", &H::closed, "True after close().")
+      .def("close", &H::close, close_doc)
+      .def(
+          "__enter__",
+          [](nb::object self) {
+            nb::cast<const H&>(self).get();
+            return self;
+          },
+          nb::sig(enter_signature.c_str()), "Returns the object itself; ValueError once closed.")
+      .def(
+          "__exit__", [](H& self, nb::args) { self.close(); }, nb::sig("def __exit__(self, *args: object) -> None"),
+          "Closes the object.");
+}
+
+/// The name of the Python SmartArray class.
+inline constexpr char smart_array_name[] = "SmartArray";
+/// The object behind a Python SmartArray.
+using ArrayHandle = Handle<SmartArray, smart_array_name>;
+/// A core array shared by its Python handle, running kernels and zero-copy views.
+using SharedArray = ArrayHandle::Shared;
 
 /// ArrayOptions from the Python arguments: a placement name, its nodes (single_node takes at most
 /// one, the default node 0), bits (0 = the fewest that hold the data) and huge pages.

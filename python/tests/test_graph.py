@@ -151,12 +151,30 @@ def test_placements_on_a_fake_topology(fake_topology):
     np.testing.assert_array_equal(g.degree_centrality(), plain.degree_centrality())
 
 
+def test_factories_share_their_keywords(test_data: Path):
+    factories = {
+        "from_edges": lambda **kw: sa.Graph.from_edges([0, 0, 1, 2, 3, 4, 0], [1, 2, 2, 0, 2, 4, 1], "U", **kw),
+        "load": lambda **kw: sa.Graph.load(test_data / "graph" / "tiny.el", "U", **kw),
+        "rmat": lambda **kw: sa.Graph.rmat(6, 4, 1, "U", **kw),
+        "uniform": lambda **kw: sa.Graph.uniform(64, 4.0, 1, "U", **kw),
+    }
+    for name, make in factories.items():
+        plain = make()
+        g = make(dedup=True, drop_self_loops=True, placement="interleaved", nodes=[0], huge_pages=True)
+        assert {a.placement for a in g.memory().arrays} == {"interleaved"}, name
+        assert {a.placement for a in plain.memory().arrays} == {"os_default"}, name
+        assert g.edges <= plain.edges and g.variant == "U", name
+        with pytest.raises(TypeError, match=rf"Graph.{name}\(\) got an unexpected keyword argument 'dedupe'"):
+            make(dedupe=True)
+    assert sa.Graph.load(test_data / "graph" / "tiny.el", dedup=True, drop_self_loops=True).edges == 5
+
+
 def test_arrays_outlive_a_closed_graph():
     with sa.Graph.from_edges([0, 1], [1, 0]) as g:
         edge = g.array("edge")
     assert g.closed and repr(g) == "Graph(closed)"
     assert edge.to_numpy().tolist() == [1, 0]
-    for call in (lambda: g.vertices, g.degree_centrality, g.pagerank, g.memory, lambda: g.array("edge")):
+    for call in (lambda: g.vertices, g.degree_centrality, g.pagerank, g.memory, lambda: g.array("edge"), g.__enter__):
         with pytest.raises(ValueError, match="closed Graph"):
             call()
 

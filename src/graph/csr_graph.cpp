@@ -1,5 +1,5 @@
 // Owns CsrGraph's bookkeeping: array and variant names, variant layouts, neighbour queries, the
-// memory report and paper formula, and the parallel invariant check.
+// memory report and paper formula, and the parallel degree statistics and invariant check.
 #include "smartarrays/graph/csr_graph.hpp"
 
 #include <algorithm>
@@ -138,6 +138,33 @@ double CsrGraph::paper_saving() const noexcept {
   return u > 0 ? 1.0 - paper_memory_bits() / u : 0.0;
 }
 
+DegreeStats CsrGraph::degree_stats(runtime::ThreadPool& pool) const {
+  DegreeStats stats = pool.parallel_reduce(
+      0, vertices_, DegreeStats{},
+      [&](std::uint64_t lo, std::uint64_t hi) {
+        DegreeStats part;
+        std::vector<std::uint64_t> out(hi - lo + 1), in(hi - lo + 1);
+        begin().decode(lo, out.size(), out.data());
+        rbegin().decode(lo, in.size(), in.data());
+        for (std::uint64_t k = 0; k + 1 < out.size(); ++k) {
+          part.max_out_degree = std::max(part.max_out_degree, out[k + 1] - out[k]);
+          part.max_in_degree = std::max(part.max_in_degree, in[k + 1] - in[k]);
+          part.without_out_edges += out[k + 1] == out[k] ? 1 : 0;
+          part.without_in_edges += in[k + 1] == in[k] ? 1 : 0;
+        }
+        return part;
+      },
+      [](DegreeStats a, const DegreeStats& b) {
+        a.max_out_degree = std::max(a.max_out_degree, b.max_out_degree);
+        a.max_in_degree = std::max(a.max_in_degree, b.max_in_degree);
+        a.without_out_edges += b.without_out_edges;
+        a.without_in_edges += b.without_in_edges;
+        return a;
+      });
+  stats.mean_degree = vertices_ == 0 ? 0.0 : static_cast<double>(edges_) / static_cast<double>(vertices_);
+  return stats;
+}
+
 void CsrGraph::validate() const {
   runtime::ThreadPool& pool = runtime::default_pool();
   auto fail = [](const std::string& message) { throw_error(ErrorCode::internal, "CSR invariant broken: " + message); };
@@ -164,15 +191,8 @@ void CsrGraph::validate() const {
     }
   }
   const CsrParts transposed = detail::transpose(forward, vertices_, pool);
-  if (transposed.offsets != reverse.offsets || transposed.targets != reverse.targets) {
-    std::uint64_t v = 0;
-    while (v < vertices_ && transposed.offsets[v + 1] == reverse.offsets[v + 1] &&
-           std::equal(transposed.targets.begin() + static_cast<std::ptrdiff_t>(transposed.offsets[v]),
-                      transposed.targets.begin() + static_cast<std::ptrdiff_t>(transposed.offsets[v + 1]),
-                      reverse.targets.begin() + static_cast<std::ptrdiff_t>(reverse.offsets[v]))) {
-      ++v;
-    }
-    fail("the reverse arrays are not the transpose of the forward ones (first difference at vertex " + std::to_string(v) + ")");
+  if (const auto v = detail::first_difference(transposed, reverse, vertices_, pool)) {
+    fail("the reverse arrays are not the transpose of the forward ones (first difference at vertex " + std::to_string(*v) + ")");
   }
 }
 

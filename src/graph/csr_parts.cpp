@@ -161,6 +161,22 @@ CsrParts transpose(const CsrParts& parts, std::uint64_t vertices, runtime::Threa
   return result;
 }
 
+std::optional<std::uint64_t> first_difference(const CsrParts& a, const CsrParts& b, std::uint64_t vertices,
+                                              runtime::ThreadPool& pool) {
+  const std::uint64_t v = first_where(
+      vertices,
+      [&](std::uint64_t u) {
+        const auto a_first = a.targets.begin() + static_cast<std::ptrdiff_t>(a.offsets[u]);
+        const auto a_last = a.targets.begin() + static_cast<std::ptrdiff_t>(a.offsets[u + 1]);
+        const auto b_first = b.targets.begin() + static_cast<std::ptrdiff_t>(b.offsets[u]);
+        const auto b_last = b.targets.begin() + static_cast<std::ptrdiff_t>(b.offsets[u + 1]);
+        return !std::equal(a_first, a_last, b_first, b_last);
+      },
+      pool);
+  if (v == no_index) return std::nullopt;
+  return v;
+}
+
 std::vector<std::uint64_t> decode_all(const SmartArray& array, runtime::ThreadPool& pool) {
   std::vector<std::uint64_t> values(array.length());
   pool.parallel_for(0, array.length(), [&](std::uint64_t lo, std::uint64_t hi) { array.decode(lo, hi - lo, values.data() + lo); });

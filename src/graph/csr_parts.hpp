@@ -1,9 +1,10 @@
 // Owns the internal parallel steps of CSR construction on plain vectors: prefix sums, structural
-// checks, per-vertex sorting with duplicate and self-loop removal, transposition, and decoding a
-// smart array back into a vector. Shared by the builder and CsrGraph::validate.
+// checks, per-vertex sorting with duplicate and self-loop removal, transposition, comparison, and
+// decoding a smart array back into a vector. Shared by the builder and CsrGraph::validate.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,11 @@ void normalize(CsrParts& parts, bool drop_self_loops, bool dedup, runtime::Threa
 
 /// The transpose of a CSR over `vertices` vertices, neighbour lists ascending.
 CsrParts transpose(const CsrParts& parts, std::uint64_t vertices, runtime::ThreadPool& pool);
+
+/// The first vertex whose neighbour list differs between two CSRs over `vertices` vertices (both
+/// valid, as check_parts accepts them), or none when they are equal. Parallel.
+std::optional<std::uint64_t> first_difference(const CsrParts& a, const CsrParts& b, std::uint64_t vertices,
+                                              runtime::ThreadPool& pool);
 
 /// Every value of array, decoded in parallel.
 std::vector<std::uint64_t> decode_all(const SmartArray& array, runtime::ThreadPool& pool);

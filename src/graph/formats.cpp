@@ -1,5 +1,5 @@
-// Owns format names and detection, load_graph (reader + builder) and the three writers. Writers
-// decode the graph's arrays block by block, so writing never holds a second copy of the graph.
+// Owns format names and detection, load_graph (a GraphSource used once) and the three writers.
+// Writers decode the graph's arrays block by block, so writing never holds a second copy of the graph.
 #include "smartarrays/graph/formats.hpp"
 
 #include <cerrno>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "smartarrays/error.hpp"
+#include "smartarrays/graph/source.hpp"
 #include "smartarrays/util/names.hpp"
 
 namespace smartarrays::graph {
@@ -131,17 +132,10 @@ GraphFormat format_of_path(std::string_view path) {
 
 CsrGraph load_graph(const std::string& path, GraphFormat format, const BuildOptions& options,
                     const ReadOptions& read_options, runtime::ThreadPool& pool) {
-  switch (format) {
-    case GraphFormat::edge_list:
-      return build_csr(read_edge_list(path, read_options), options, pool);
-    case GraphFormat::matrix_market:
-      return build_csr(read_matrix_market(path, read_options), options, pool);
-    case GraphFormat::gap_sg: {
-      SgContents contents = read_gap_sg(path, read_options, pool);
-      return build_csr(std::move(contents.out), contents.directed, options, pool);
-    }
-  }
-  throw_error(ErrorCode::invalid_argument, "unknown graph format " + std::to_string(static_cast<int>(format)));
+  SourceOptions source;
+  source.format = format;
+  source.read = read_options;
+  return GraphSource::open(path, source, pool).build(options, pool);
 }
 
 void write_edge_list(const CsrGraph& graph, const std::string& path) {

@@ -156,18 +156,11 @@ SgContents read_gap_sg(const std::string& path, const ReadOptions& options, runt
     CsrParts stored = contents.in;
     detail::normalize(stored, false, false, pool);
     const CsrParts expected_in = detail::transpose(contents.out, nv, pool);
-    if (stored.offsets != expected_in.offsets || stored.targets != expected_in.targets) {
-      std::uint64_t v = 0;
-      while (v < nv && stored.offsets[v + 1] == expected_in.offsets[v + 1] &&
-             std::equal(stored.targets.begin() + static_cast<std::ptrdiff_t>(stored.offsets[v]),
-                        stored.targets.begin() + static_cast<std::ptrdiff_t>(stored.offsets[v + 1]),
-                        expected_in.targets.begin() + static_cast<std::ptrdiff_t>(expected_in.offsets[v]))) {
-        ++v;
-      }
+    if (const auto v = detail::first_difference(stored, expected_in, nv, pool)) {
       reader.fail(in_base, "the in-edges are not the transpose of the out-edges (first difference at vertex " +
-                               std::to_string(v) + ": " + std::to_string(stored.offsets[v + 1] - stored.offsets[v]) +
+                               std::to_string(*v) + ": " + std::to_string(stored.offsets[*v + 1] - stored.offsets[*v]) +
                                " stored in-edges, the out-edges give " +
-                               std::to_string(expected_in.offsets[v + 1] - expected_in.offsets[v]) + ")");
+                               std::to_string(expected_in.offsets[*v + 1] - expected_in.offsets[*v]) + ")");
     }
   }
   return contents;

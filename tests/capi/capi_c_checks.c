@@ -83,3 +83,73 @@ int capi_c_round_trip(char *error, size_t error_size) {
   sa_array_free(NULL);
   return 0;
 }
+
+void capi_c_graph_layout(size_t layout[8]) {
+  layout[0] = sizeof(sa_graph_options);
+  layout[1] = offsetof(sa_graph_options, bits);
+  layout[2] = sizeof(sa_graph_array_memory);
+  layout[3] = offsetof(sa_graph_array_memory, replicas);
+  layout[4] = sizeof(sa_pagerank_options);
+  layout[5] = offsetof(sa_pagerank_options, dangling);
+  layout[6] = sizeof(sa_pagerank_result);
+  layout[7] = offsetof(sa_pagerank_result, difference);
+}
+
+static int graph_fail(sa_graph *g, char *error, size_t error_size, int step, const char *what) {
+  sa_graph_free(g);
+  return fail(error, error_size, step, what);
+}
+
+int capi_c_graph_round_trip(const char *path, char *error, size_t error_size) {
+  static const uint64_t expected_degrees[6] = {4, 3, 4, 1, 2, 0};
+  sa_graph_options options;
+  sa_pagerank_options pagerank;
+  sa_pagerank_result result;
+  sa_graph_array_memory memory[5];
+  uint64_t degrees[6];
+  double ranks[6];
+  double sum = 0;
+  uint64_t total = 0;
+  uint32_t count = 0;
+  sa_graph *g = NULL;
+  int i;
+
+  sa_graph_options_init(&options);
+  if (options.variant != SA_GRAPH_VE || options.dedup != 0 || options.undirected != 0 ||
+      options.arrays.placement != SA_OS_DEFAULT || options.placement != NULL || options.bits != NULL) {
+    return fail(error, error_size, 1, "sa_graph_options_init defaults");
+  }
+  options.variant = SA_GRAPH_U;
+  options.placement = "interleaved,redge=os_default";
+  options.bits = "edge=9";
+  if (sa_graph_load(path, NULL, &options, &g) != SA_OK) return fail(error, error_size, 2, "sa_graph_load");
+  if (sa_graph_vertices(g) != 6 || sa_graph_edges(g) != 7 || sa_graph_directed(g) != 1) {
+    return graph_fail(g, error, error_size, 3, "counts");
+  }
+  if (sa_graph_memory(g, memory, 5, &count, &total) != SA_OK || count != 5 || strcmp(memory[1].name, "edge") != 0 ||
+      memory[1].bits != 9 || memory[0].bits != 64 || memory[0].placement != SA_INTERLEAVED ||
+      memory[3].placement != SA_OS_DEFAULT || total == 0) {
+    return graph_fail(g, error, error_size, 4, "sa_graph_memory");
+  }
+  if (sa_graph_degree_centrality(g, degrees, 6) != SA_OK || memcmp(degrees, expected_degrees, sizeof degrees) != 0) {
+    return graph_fail(g, error, error_size, 5, "sa_graph_degree_centrality");
+  }
+  sa_pagerank_options_init(&pagerank);
+  if (pagerank.damping != 0.85 || pagerank.tolerance != 1e-3 || pagerank.max_iterations != 100 ||
+      pagerank.dangling != SA_DANGLING_NONE) {
+    return graph_fail(g, error, error_size, 6, "sa_pagerank_options_init defaults");
+  }
+  pagerank.dangling = SA_DANGLING_UNIFORM;
+  pagerank.tolerance = 1e-12;
+  if (sa_graph_pagerank(g, &pagerank, ranks, 6, &result) != SA_OK || result.iterations == 0 || result.converged != 1) {
+    return graph_fail(g, error, error_size, 7, "sa_graph_pagerank");
+  }
+  for (i = 0; i < 6; ++i) sum += ranks[i];
+  if (sum < 1 - 1e-9 || sum > 1 + 1e-9) return graph_fail(g, error, error_size, 8, "uniform ranks sum to 1");
+  if (sa_graph_degree_centrality(g, degrees, 5) != SA_EINVAL || strstr(sa_last_error(), "6 vertices") == NULL) {
+    return graph_fail(g, error, error_size, 9, "a short buffer");
+  }
+  sa_graph_free(g);
+  sa_graph_free(NULL);
+  return 0;
+}

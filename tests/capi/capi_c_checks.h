@@ -17,6 +17,14 @@ size_t capi_c_options_node_count_offset(void);
 /** A round trip through every array entry point, from C: 0 on success, else the failing step with error filled. */
 int capi_c_round_trip(char *error, size_t error_size);
 
+/** sizeof and the offset of the last field of the graph structs as a C compiler lays them out, in the order
+    sa_graph_options (bits), sa_graph_array_memory (replicas), sa_pagerank_options (dangling),
+    sa_pagerank_result (difference): layout[2k] = size, layout[2k + 1] = offset. */
+void capi_c_graph_layout(size_t layout[8]);
+/** The graph entry points from C on the edge list at path (tests/data/graph/tiny.el): 0 on success, else the
+    failing step with error filled. */
+int capi_c_graph_round_trip(const char *path, char *error, size_t error_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,24 +18,14 @@
 #include "smartarrays.h"
 #include "smartarrays/os/memory_region.hpp"
 #include "smartarrays/os/topology.hpp"
+#include "support/capi_expect.hpp"
 #include "support/reference_layout.hpp"
 
 namespace {
 
+using smartarrays::test::expect_failure;
+using smartarrays::test::expect_last_error;
 using smartarrays::test::reference_value;
-
-// Expects this thread's last-error message to name the function and contain part.
-void expect_last_error(const char* function, const std::string& part) {
-  const std::string message = sa_last_error();
-  EXPECT_EQ(message.rfind(std::string(function) + ": ", 0), 0u) << "'" << message << "' does not start with " << function;
-  EXPECT_NE(message.find(part), std::string::npos) << "'" << message << "' lacks '" << part << "'";
-}
-
-// Expects status, and a last-error message that names the function and contains part.
-void expect_failure(sa_status got, sa_status status, const char* function, const std::string& part) {
-  EXPECT_EQ(got, status) << sa_last_error();
-  expect_last_error(function, part);
-}
 
 // An owned sa_array for tests.
 struct Array {

@@ -1,15 +1,20 @@
 // Owns what the graph and algorithm tests share: a scratch directory, file helpers, decoding a
-// graph's arrays to vectors, and the hand-checked tiny graph of tests/data/graph.
+// graph's arrays to vectors, the hand-checked tiny graph of tests/data/graph, and the check that a
+// call fails with a message naming what was wrong.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "smartarrays/error.hpp"
 #include "smartarrays/graph/csr_graph.hpp"
 
 namespace smartarrays::test {
@@ -74,6 +79,19 @@ inline DecodedGraph decode(const graph::CsrGraph& g) {
 inline DecodedGraph tiny_graph() {
   return {{0, 3, 4, 5, 6, 7, 7}, {1, 1, 2, 2, 0, 2, 4}, {0, 1, 3, 6, 6, 7, 7}, {2, 0, 0, 0, 1, 3, 4}, {3, 1, 1, 1, 1, 0},
           true};
+}
+
+/// Runs f, expects an Error whose message contains every needle, and returns its code (none if f did not throw).
+template <typename F>
+std::optional<ErrorCode> expect_error(F&& f, std::initializer_list<const char*> needles) {
+  try {
+    f();
+  } catch (const Error& e) {
+    for (const char* needle : needles) EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    return e.code();
+  }
+  ADD_FAILURE() << "expected an error";
+  return std::nullopt;
 }
 
 }  // namespace smartarrays::test

@@ -1,7 +1,7 @@
 // Owns CsrGraph: a directed graph in compressed sparse row form as a bundle of smart arrays (paper
 // §5.2) — begin/edge (forward), rbegin/redge (reverse) and the out_degree vertex property — each
 // with its own placement and bit width; the U / V / V+E variants that choose those widths; the
-// per-array memory report and the paper's memory formula.
+// per-array memory report, the paper's memory formula and the degree statistics.
 #pragma once
 
 #include <array>
@@ -12,6 +12,7 @@
 
 #include "smartarrays/array/smart_array.hpp"
 #include "smartarrays/export.hpp"
+#include "smartarrays/runtime/thread_pool.hpp"
 
 namespace smartarrays::graph {
 
@@ -77,6 +78,16 @@ struct MemoryReport {
   SMARTARRAYS_API void add(std::string name, const SmartArray& array);
 };
 
+/// The degree figures of a graph (`graph info` prints them).
+struct DegreeStats {
+  std::uint64_t max_out_degree = 0;     ///< the largest out-degree
+  std::uint64_t max_in_degree = 0;      ///< the largest in-degree
+  /// Stored edges per vertex: the mean out-degree, which equals the mean in-degree (0 without vertices).
+  double mean_degree = 0;
+  std::uint64_t without_out_edges = 0;  ///< vertices of out-degree 0 (sinks)
+  std::uint64_t without_in_edges = 0;   ///< vertices of in-degree 0 (sources)
+};
+
 /// The paper's memory formula (§5.2) in bits: 2·bits_begin·V + 2·bits_edge·E + bits_degree·V + 64·V,
 /// counting begin and rbegin, edge and redge, the out-degree array and the 64-bit rank array.
 SMARTARRAYS_API double paper_memory_bits(std::uint64_t vertices, std::uint64_t edges, unsigned bits_begin,
@@ -124,6 +135,10 @@ class SMARTARRAYS_API CsrGraph {
   double paper_memory_bits() const noexcept;
   /// 1 - paper_memory_bits() / the same formula at U's widths (64, 32, 64): the paper's saving.
   double paper_saving() const noexcept;
+
+  /// The largest and mean degrees and the vertices without out- or in-edges, from begin and rbegin
+  /// decoded in parallel on pool.
+  DegreeStats degree_stats(runtime::ThreadPool& pool = runtime::default_pool()) const;
 
   /// Checks every CSR invariant (decoding, range checks and the transpose run on the default pool):
   /// offsets start at 0, never decrease and end at m; ids

@@ -49,18 +49,18 @@ final class Native {
 
   private static final Linker LINKER = Linker.nativeLinker();
   private static final SymbolLookup LIBRARY = NativeLibrary.load();
-  private static final Linker.Option[] ORDINARY = {};
-  private static final Linker.Option[] CRITICAL = {Linker.Option.critical(false)};
+  static final Linker.Option[] ORDINARY = {};
+  static final Linker.Option[] CRITICAL = {Linker.Option.critical(false)};
   private static final Linker.Option[] CRITICAL_HEAP = {Linker.Option.critical(true)};
 
   @SuppressWarnings("restricted") // linking downcalls is this class's job
-  private static MethodHandle bind(String name, Linker.Option[] options, FunctionDescriptor descriptor) {
+  static MethodHandle bind(String name, Linker.Option[] options, FunctionDescriptor descriptor) {
     MemorySegment symbol = LIBRARY.find(name).orElseThrow(
         () -> new UnsatisfiedLinkError("libsmartarrays.so lacks " + name + " (a library older than this jar?)"));
     return LINKER.downcallHandle(symbol, descriptor, options);
   }
 
-  private static FunctionDescriptor status(MemoryLayout... arguments) {
+  static FunctionDescriptor status(MemoryLayout... arguments) {
     return FunctionDescriptor.of(JAVA_INT, arguments);
   }
 
@@ -118,7 +118,7 @@ final class Native {
   private static final MethodHandle LOOP_CANCEL = bind("sa_loop_cancel", CRITICAL, status(ADDRESS));
   private static final MethodHandle LOOP_FREE = bind("sa_loop_free", ORDINARY, FunctionDescriptor.ofVoid(ADDRESS));
 
-  private static RuntimeException rethrow(Throwable t) {
+  static RuntimeException rethrow(Throwable t) {
     if (t instanceof RuntimeException r) throw r;
     if (t instanceof Error e) throw e;
     throw new AssertionError("a downcall threw a checked exception", t);

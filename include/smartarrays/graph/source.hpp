@@ -1,0 +1,87 @@
+// Owns GraphSource: a graph's input read (or generated) once — a file in any format, an R-MAT or
+// uniform generator, or edge arrays — from which CsrGraphs of any layout are built, several from
+// one read (the variants U / V / V+E side by side); and the progress writer of long reads.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "smartarrays/export.hpp"
+#include "smartarrays/graph/build.hpp"
+#include "smartarrays/graph/csr_graph.hpp"
+#include "smartarrays/graph/formats.hpp"
+#include "smartarrays/graph/generators.hpp"
+#include "smartarrays/runtime/thread_pool.hpp"
+
+namespace smartarrays::graph {
+
+/// How GraphSource::open reads a file.
+struct SourceOptions {
+  std::optional<GraphFormat> format;  ///< the file's format; none = the one its extension names
+  bool undirected = false;            ///< store each edge of an edge list or Matrix Market file both ways
+  ReadOptions read;                   ///< progress of the read
+
+  /// The format path is read in. Throws Error(invalid_argument) when the extension names none, or
+  /// when undirected is asked of a .sg file (which says itself whether it is directed); callers
+  /// may call it before reading to check their arguments.
+  SMARTARRAYS_API GraphFormat format_of(std::string_view path) const;
+};
+
+/// A graph's edges held once, as read or generated; build() makes a CsrGraph from them as often as
+/// asked, each with its own layout. Move-only.
+class SMARTARRAYS_API GraphSource {
+ public:
+  /// Reads path in options.format_of(path) on pool. Throws Error naming the file and the line or
+  /// byte offset of malformed input, or the option that does not fit.
+  static GraphSource open(const std::string& path, const SourceOptions& options = {},
+                          runtime::ThreadPool& pool = runtime::default_pool());
+  /// The R-MAT graph of options, generated on pool; undirected stores each edge both ways.
+  static GraphSource rmat(const RmatOptions& options, bool undirected = false,
+                          runtime::ThreadPool& pool = runtime::default_pool());
+  /// The uniform random graph of options, generated on pool; undirected stores each edge both ways.
+  static GraphSource uniform(const UniformOptions& options, bool undirected = false,
+                             runtime::ThreadPool& pool = runtime::default_pool());
+  /// Takes over an edge list.
+  static GraphSource from_edges(EdgeList edges);
+  /// The edges src[i] -> dst[i] over `vertices` vertices (0 = the largest id + 1). Throws
+  /// Error(invalid_argument) when src and dst differ in length.
+  static GraphSource from_edges(std::span<const std::uint64_t> src, std::span<const std::uint64_t> dst,
+                                std::uint64_t vertices = 0, bool directed = true);
+
+  GraphSource(const GraphSource&) = delete;
+  GraphSource& operator=(const GraphSource&) = delete;
+  GraphSource(GraphSource&&) noexcept = default;
+  GraphSource& operator=(GraphSource&&) noexcept = default;
+
+  /// A new CsrGraph of the edges, built with options on pool (throws as build_csr does).
+  CsrGraph build(const BuildOptions& options = {}, runtime::ThreadPool& pool = runtime::default_pool()) const&;
+  /// The same from a source used once: a .sg file's CSR is moved into the graph, not copied.
+  CsrGraph build(const BuildOptions& options = {}, runtime::ThreadPool& pool = runtime::default_pool()) &&;
+
+  /// Number of vertices n.
+  std::uint64_t vertices() const noexcept { return vertices_; }
+  /// False when each edge stands for both directions.
+  bool directed() const noexcept { return directed_; }
+
+ private:
+  GraphSource() = default;
+
+  EdgeList edges_;
+  CsrParts csr_;  // a .sg file's out-edges (then edges_ is empty)
+  bool is_csr_ = false;
+  std::uint64_t vertices_ = 0;
+  bool directed_ = true;
+};
+
+/// A ReadOptions::progress callback writing "reading NAME: P% (X MiB of Y MiB)" to out for inputs
+/// of at least min_bytes: one line rewritten in place when interactive (a terminal), else a line
+/// every 10%. out must outlive the callback.
+SMARTARRAYS_API std::function<void(std::uint64_t, std::uint64_t)> progress_writer(
+    std::string name, std::ostream& out, bool interactive, std::uint64_t min_bytes = std::uint64_t{64} << 20);
+
+}  // namespace smartarrays::graph

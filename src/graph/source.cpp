@@ -1,0 +1,125 @@
+// Owns GraphSource: the one place that turns a format into the right reader, the generators and
+// edge arrays into an edge list, and those into graphs; and the progress writer for long reads.
+#include "smartarrays/graph/source.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <utility>
+
+#include "smartarrays/error.hpp"
+
+namespace smartarrays::graph {
+
+namespace {
+
+std::string mib(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  return text;
+}
+
+}  // namespace
+
+GraphFormat SourceOptions::format_of(std::string_view path) const {
+  const GraphFormat resolved = format ? *format : format_of_path(path);
+  if (undirected && resolved == GraphFormat::gap_sg) {
+    throw_error(ErrorCode::invalid_argument, "undirected applies to edge lists and Matrix Market files; the .sg file '" +
+                                                 std::string(path) + "' says itself whether it is directed");
+  }
+  return resolved;
+}
+
+GraphSource GraphSource::open(const std::string& path, const SourceOptions& options, runtime::ThreadPool& pool) {
+  GraphSource source;
+  switch (options.format_of(path)) {
+    case GraphFormat::edge_list:
+      source.edges_ = read_edge_list(path, options.read);
+      break;
+    case GraphFormat::matrix_market:
+      source.edges_ = read_matrix_market(path, options.read);
+      break;
+    case GraphFormat::gap_sg: {
+      // The stored in-edges were checked against the out-edges; the builder transposes anew.
+      SgContents contents = read_gap_sg(path, options.read, pool);
+      source.csr_ = std::move(contents.out);
+      source.is_csr_ = true;
+      source.vertices_ = contents.vertices;
+      source.directed_ = contents.directed;
+      return source;
+    }
+    default:
+      throw_error(ErrorCode::invalid_argument, "unknown graph format " + std::to_string(static_cast<int>(*options.format)));
+  }
+  if (options.undirected) source.edges_.directed = false;
+  source.vertices_ = source.edges_.vertices;
+  source.directed_ = source.edges_.directed;
+  return source;
+}
+
+GraphSource GraphSource::rmat(const RmatOptions& options, bool undirected, runtime::ThreadPool& pool) {
+  EdgeList edges = generate_rmat(options, pool);
+  edges.directed = !undirected;
+  return from_edges(std::move(edges));
+}
+
+GraphSource GraphSource::uniform(const UniformOptions& options, bool undirected, runtime::ThreadPool& pool) {
+  EdgeList edges = generate_uniform(options, pool);
+  edges.directed = !undirected;
+  return from_edges(std::move(edges));
+}
+
+GraphSource GraphSource::from_edges(EdgeList edges) {
+  GraphSource source;
+  source.vertices_ = edges.vertices;
+  source.directed_ = edges.directed;
+  source.edges_ = std::move(edges);
+  return source;
+}
+
+GraphSource GraphSource::from_edges(std::span<const std::uint64_t> src, std::span<const std::uint64_t> dst,
+                                    std::uint64_t vertices, bool directed) {
+  if (src.size() != dst.size()) {
+    throw_error(ErrorCode::invalid_argument,
+                "src has " + std::to_string(src.size()) + " ids but dst has " + std::to_string(dst.size()));
+  }
+  EdgeList list;
+  list.directed = directed;
+  list.edges.resize(src.size());
+  std::uint64_t largest = 0;
+  for (std::size_t i = 0; i < src.size(); ++i) {
+    list.edges[i] = {src[i], dst[i]};
+    largest = std::max({largest, src[i], dst[i]});
+  }
+  // A given count that is too small is the builder's error to name, with the offending edge.
+  list.vertices = vertices != 0 ? vertices : (src.empty() ? 0 : largest + 1);
+  return from_edges(std::move(list));
+}
+
+CsrGraph GraphSource::build(const BuildOptions& options, runtime::ThreadPool& pool) const& {
+  if (is_csr_) return build_csr(csr_, directed_, options, pool);
+  return build_csr(edges_, options, pool);
+}
+
+CsrGraph GraphSource::build(const BuildOptions& options, runtime::ThreadPool& pool) && {
+  if (is_csr_) return build_csr(std::move(csr_), directed_, options, pool);
+  return build_csr(edges_, options, pool);
+}
+
+std::function<void(std::uint64_t, std::uint64_t)> progress_writer(std::string name, std::ostream& out, bool interactive,
+                                                                  std::uint64_t min_bytes) {
+  auto last_decile = std::make_shared<int>(-1);
+  return [name = std::move(name), &out, interactive, min_bytes, last_decile](std::uint64_t done, std::uint64_t total) {
+    if (total < min_bytes || total == 0) return;
+    const int percent = static_cast<int>(100 * done / total);
+    const std::string line = "reading " + name + ": " + std::to_string(percent) + "% (" + mib(done) + " of " + mib(total) + ")";
+    if (interactive) {
+      out << "\r\033[K" << line << (done == total ? "\n" : "") << std::flush;
+    } else if (percent / 10 != *last_decile) {
+      *last_decile = percent / 10;
+      out << line << "\n";
+    }
+  };
+}
+
+}  // namespace smartarrays::graph
