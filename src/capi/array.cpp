@@ -1,12 +1,11 @@
 // Owns the sa_array entry points of the C ABI: argument checks and translation to SmartArray, nothing more.
-#include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "capi/guard.hpp"
+#include "capi/options.hpp"
 #include "smartarrays.h"
 #include "smartarrays/array/smart_array.hpp"
 #include "smartarrays/build/parallel_build.hpp"
@@ -21,7 +20,6 @@ namespace {
 
 using smartarrays::ArrayOptions;
 using smartarrays::ErrorCode;
-using smartarrays::Placement;
 using smartarrays::SmartArray;
 using smartarrays::throw_error;
 using smartarrays::build::build_array_from_values;
@@ -29,34 +27,7 @@ using smartarrays::capi::guarded;
 using smartarrays::capi::guarded_value;
 using smartarrays::capi::require;
 
-// The Java and Python bindings lay this struct out by hand; its shape is part of the ABI.
-static_assert(sizeof(sa_placement) == 4);
-static_assert(offsetof(sa_options, placement) == 0 && offsetof(sa_options, node) == 4 &&
-              offsetof(sa_options, bits) == 8 && offsetof(sa_options, huge_pages) == 12 &&
-              offsetof(sa_options, nodes) == 16 && offsetof(sa_options, node_count) == 24 &&
-              sizeof(sa_options) == 32);
-
-ArrayOptions to_array_options(const sa_options* o) {
-  ArrayOptions options;
-  if (o == nullptr) return options;
-  // A C caller may store any int in the enum; in C++ loading one outside the enumerators is
-  // undefined, so the raw bits are read instead.
-  std::int32_t placement = 0;
-  std::memcpy(&placement, &o->placement, sizeof placement);
-  if (placement < SA_OS_DEFAULT || placement > SA_PARTITIONED) {
-    throw_error(ErrorCode::invalid_argument,
-                "options->placement " + std::to_string(placement) + " is not an sa_placement (0..4)");
-  }
-  options.placement = static_cast<Placement>(placement);
-  options.node = o->node;
-  options.bits = o->bits;
-  options.huge_pages = o->huge_pages != 0;
-  if (o->node_count > 0) {
-    require(o->nodes, "options->nodes (with node_count > 0)");
-    options.nodes.assign(o->nodes, o->nodes + o->node_count);
-  }
-  return options;
-}
+ArrayOptions to_array_options(const sa_options* o) { return smartarrays::capi::to_array_options(o, "options->"); }
 
 const SmartArray& array_of(const sa_array* a) {
   require(a, "a");
