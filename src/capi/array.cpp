@@ -1,4 +1,5 @@
 // Owns the sa_array entry points of the C ABI: argument checks and translation to SmartArray, nothing more.
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
