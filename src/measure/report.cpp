@@ -65,6 +65,10 @@ std::string result_path(const std::string& dir, const std::string& name) {
   return dir + "/" + name + "-" + utc("%Y%m%dT%H%M%SZ") + ".json";
 }
 
+Json timing_json(const Timing& timing) {
+  return {{"median_s", timing.median}, {"min_s", timing.min}, {"max_s", timing.max}, {"spread", timing.spread()}};
+}
+
 std::string utc_now() { return utc("%Y-%m-%dT%H:%M:%SZ"); }
 
 }  // namespace smartarrays::measure

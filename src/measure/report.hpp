@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "measure/timing.hpp"
+
 namespace smartarrays::measure {
 
 /// JSON objects keep their members in the order they were added.
@@ -36,6 +38,9 @@ void write_report(const Report& report, const std::string& path);
 
 /// <dir>/<name>-<UTC time>.json, creating dir: the file a benchmark program writes its report to.
 std::string result_path(const std::string& dir, const std::string& name);
+
+/// A timing as {"median_s", "min_s", "max_s", "spread"}.
+Json timing_json(const Timing& timing);
 
 /// The current UTC time as 2026-11-21T20:30:22Z.
 std::string utc_now();
