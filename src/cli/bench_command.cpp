@@ -129,12 +129,16 @@ void print_matrices(const AggregateResult& r) {
 }
 
 measure::Json config_json(const measure::AggregateBenchConfig& c) {
+  std::vector<std::size_t> threads;  // in grid order, each once
+  for (std::size_t t : measure::thread_counts(c)) {
+    if (std::find(threads.begin(), threads.end(), t) == threads.end()) threads.push_back(t);
+  }
   measure::Json json;
   json["length"] = c.length;
   json["bits"] = c.bits;
   json["placements"] = measure::Json::array();
   for (Placement p : c.placements) json["placements"].push_back(to_string(p));
-  json["threads"] = measure::thread_counts(c);
+  json["threads"] = threads;
   json["repetitions"] = c.trials.repetitions;
   json["warmup"] = c.trials.warmup;
   json["pinning"] = runtime::to_string(c.pinning);
