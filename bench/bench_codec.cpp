@@ -5,47 +5,51 @@
 #include <immintrin.h>
 
 #include <cstring>
+#include <iomanip>
 #include <iostream>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "bench_support.hpp"
+#include "measure/report.hpp"
+#include "measure/timing.hpp"
 #include "smartarrays/array/smart_array.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/codec/kernels.hpp"
 
 namespace sa = smartarrays;
 namespace sb = smartarrays::bench;
+namespace sm = smartarrays::measure;
 
 namespace {
+
+constexpr std::uint64_t l1_values = 2048;  // 16 KiB decoded: output and input stay in L1
+constexpr std::uint64_t lookups = 1u << 22;
+constexpr int l1_passes = 2000;
 
 struct Config {
   std::uint64_t scan_bytes = 512ull << 20;  // size of the 64-bit baseline array
   int repetitions = 5;
-  std::string out_dir = "build/bench-results";
+  std::string out_dir = sb::default_out_dir;
   std::vector<unsigned> bits{1, 7, 10, 17, 31, 32, 33, 50, 63, 64};
+  /// One warm-up run, then the timed repetitions.
+  sm::Trials trials() const { return {.warmup = 1, .repetitions = repetitions}; }
 };
 
-Config parse(int argc, char** argv) {
-  Config c;
-  const std::string usage =
-      "usage: bench_codec [--size-mib N] [--reps R] [--bits b1,b2,...] [--out DIR]\n"
-      "  --size-mib N  bytes of the 64-bit scan array in MiB (default 512, at least 1)\n"
-      "  --reps R      timed repetitions per measurement, median reported (default 5)\n"
-      "  --bits LIST   bit widths to measure (default 1,7,10,17,31,32,33,50,63,64)\n"
-      "  --out DIR     where the JSON result goes (default build/bench-results)\n";
-  auto positive = [](const std::string& v) {
-    const unsigned long long n = std::stoull(v);
-    if (n == 0) throw std::invalid_argument("must be positive");
-    return n;
-  };
-  sb::parse_flags(argc, argv, "bench_codec", usage,
-                  {{"--size-mib", [&](const std::string& v) { c.scan_bytes = positive(v) << 20; }},
-                   {"--reps", [&](const std::string& v) { c.repetitions = static_cast<int>(positive(v)); }},
-                   {"--bits", [&](const std::string& v) { c.bits = sb::parse_bits_list(v); }},
-                   {"--out", [&](const std::string& v) { c.out_dir = v; }}});
-  return c;
+int parse(int argc, char** argv, Config& c) {
+  CLI::App app("Benchmarks the bit-compression kernels single-threaded against their physical limits.", "bench_codec");
+  std::uint64_t size_mib = c.scan_bytes >> 20;
+  app.add_option("--size-mib", size_mib, "bytes of the 64-bit scan array in MiB (default 512)")->check(CLI::Range(1, 1 << 20));
+  app.add_option("--reps", c.repetitions, "timed repetitions per measurement, median reported (default 5)")
+      ->check(CLI::Range(1, 1000000));
+  app.add_option("--bits", c.bits, "bit widths to measure (default 1,7,10,17,31,32,33,50,63,64)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 64));
+  app.add_option("--out", c.out_dir, "where the JSON result goes (default build/bench-results)");
+  const int code = sb::parse_command_line(app, argc, argv);
+  c.scan_bytes = size_mib << 20;
+  return code;
 }
 
 // An L1 copy with 32-byte stores: together with memcpy, the store limit the unpack kernels face.
@@ -67,13 +71,6 @@ void naive_decode(const std::uint64_t* words, unsigned bits, std::uint64_t n, st
   }
 }
 
-struct Row {
-  unsigned bits = 0;
-  double unpack_vps = 0, unpack_vs_store = 0, naive_vps = 0;
-  double scan_vps = 0, scan_vs_vector = 0, scan_target = 0, scan_spread = 0;
-  double get_cache_ns = 0, get_cache_vs_vector = 0, get_dram_ns = 0, get_dram_vs_vector = 0;
-};
-
 std::vector<std::uint64_t> random_values(std::uint64_t n, std::uint64_t seed) {
   std::vector<std::uint64_t> v(n);
   std::mt19937_64 rng(seed);
@@ -81,153 +78,158 @@ std::vector<std::uint64_t> random_values(std::uint64_t n, std::uint64_t seed) {
   return v;
 }
 
-double per_second(std::uint64_t items, const sb::Timing& t) { return static_cast<double>(items) / t.median; }
+std::vector<std::uint64_t> random_indices(std::uint64_t seed, std::uint64_t below) {
+  std::vector<std::uint64_t> idx = random_values(lookups, seed);
+  for (auto& i : idx) i %= below;
+  return idx;
+}
 
-}  // namespace
+double per_second(std::uint64_t items, const sm::Timing& t) { return static_cast<double>(items) / t.median; }
 
-int main(int argc, char** argv) {
-  const Config cfg = parse(argc, argv);
+// The inputs every row reads.
+struct Data {
+  std::uint64_t n;                           // values of the scan array
+  std::vector<std::uint64_t> base;           // the 64-bit scan array
+  std::vector<std::uint64_t> cache_indices;  // random indices below l1_values
+  std::vector<std::uint64_t> dram_indices;   // random indices below n
+  std::vector<std::uint64_t> copy_src, copy_dst;
+};
+
+Data make_data(const Config& cfg) {
   const std::uint64_t n = cfg.scan_bytes / 8;
-  constexpr std::uint64_t l1_values = 2048;  // 16 KiB decoded: output and input stay in L1
-  constexpr std::uint64_t lookups = 1u << 22;
+  return {n, random_values(n, 42), random_indices(7, l1_values), random_indices(8, n), random_values(l1_values, 9),
+          std::vector<std::uint64_t>(l1_values)};
+}
 
-  std::cerr << "bench_codec: kernels " << sa::codec::isa_name(sa::codec::active_isa()) << ", scan array "
-            << (cfg.scan_bytes >> 20) << " MiB (" << n << " values), " << cfg.repetitions << " repetitions\n";
-  const std::vector<std::uint64_t> base = random_values(n, 42);
-  const std::vector<std::uint64_t> cache_indices = [&] {
-    std::vector<std::uint64_t> idx = random_values(lookups, 7);
-    for (auto& i : idx) i %= l1_values;
-    return idx;
-  }();
-  const std::vector<std::uint64_t> dram_indices = [&] {
-    std::vector<std::uint64_t> idx = random_values(lookups, 8);
-    for (auto& i : idx) i %= n;
-    return idx;
-  }();
+// The store limit: the faster of memcpy and a 32-byte-store loop (when the CPU has AVX2).
+sm::Timing measure_store(const Config& cfg, Data& d) {
+  const sm::Timing with_memcpy = sm::run_trials(cfg.trials(), [&] {
+    for (int p = 0; p < l1_passes; ++p) {
+      std::memcpy(d.copy_dst.data(), d.copy_src.data(), l1_values * 8);
+      sb::keep(d.copy_dst[static_cast<std::size_t>(p) % l1_values]);
+    }
+  });
+  if (!sa::codec::isa_supported(sa::codec::Isa::avx2)) return with_memcpy;
+  const sm::Timing with_avx2 = sm::run_trials(cfg.trials(), [&] {
+    for (int p = 0; p < l1_passes; ++p) {
+      copy_avx2(d.copy_src.data(), d.copy_dst.data(), l1_values);
+      sb::keep(d.copy_dst[static_cast<std::size_t>(p) % l1_values]);
+    }
+  });
+  return with_avx2.median < with_memcpy.median ? with_avx2 : with_memcpy;
+}
 
-  // Baselines that do not depend on the bit width, measured once at the start and again at the
-  // end; the row ratios use the mean of the two so drift on a shared machine is visible.
-  std::vector<std::uint64_t> copy_src = random_values(l1_values, 9), copy_dst(l1_values);
-  constexpr int l1_passes = 2000;
-  // The store limit is the faster of memcpy and a 32-byte-store loop (when the CPU has AVX2).
-  auto measure_store = [&] {
-    const sb::Timing with_memcpy = sb::time_it(cfg.repetitions, [&] {
-      for (int p = 0; p < l1_passes; ++p) {
-        std::memcpy(copy_dst.data(), copy_src.data(), l1_values * 8);
-        sb::keep(copy_dst[static_cast<std::size_t>(p) % l1_values]);
-      }
-    });
-    if (!sa::codec::isa_supported(sa::codec::Isa::avx2)) return with_memcpy;
-    const sb::Timing with_avx2 = sb::time_it(cfg.repetitions, [&] {
-      for (int p = 0; p < l1_passes; ++p) {
-        copy_avx2(copy_src.data(), copy_dst.data(), l1_values);
-        sb::keep(copy_dst[static_cast<std::size_t>(p) % l1_values]);
-      }
-    });
-    return with_avx2.median < with_memcpy.median ? with_avx2 : with_memcpy;
+sm::Timing measure_vector_sum(const Config& cfg, const Data& d) {
+  return sm::run_trials(cfg.trials(), [&] {
+    std::uint64_t s = 0;
+    for (std::uint64_t v : d.base) s += v;
+    sb::keep(s);
+  });
+}
+
+struct Row {
+  unsigned bits = 0;
+  double unpack_vps = 0, unpack_vs_store = 0, naive_vps = 0;
+  double scan_vps = 0, scan_vs_vector = 0, scan_target = 0, scan_spread = 0;
+  double get_cache_ns = 0, get_cache_vs_vector = 0, get_dram_ns = 0, get_dram_vs_vector = 0;
+};
+
+// L1 unpack through the dispatched kernel, and the naive decoder on the same stream.
+void measure_unpack(const Config& cfg, const std::vector<std::uint64_t>& values, Row& row) {
+  std::vector<std::uint64_t> words(sa::codec::word_count(l1_values, row.bits));
+  sa::codec::encode(values.data(), l1_values, row.bits, words.data());
+  std::vector<std::uint64_t> out(l1_values);
+  const sa::codec::Kernels& k = sa::codec::kernels(row.bits);
+  const sm::Timing unpack = sm::run_trials(cfg.trials(), [&] {
+    for (int p = 0; p < l1_passes; ++p) {
+      k.unpack(words.data(), 0, l1_values / 64, out.data());
+      sb::keep(out[static_cast<std::size_t>(p) % l1_values]);
+    }
+  });
+  row.unpack_vps = per_second(l1_values * l1_passes, unpack);
+  const sm::Timing naive = sm::run_trials({.warmup = 1, .repetitions = 1}, [&] {
+    for (int p = 0; p < 20; ++p) naive_decode(words.data(), row.bits, l1_values, out.data());
+    sb::keep(out[0]);
+  });
+  row.naive_vps = per_second(l1_values * 20, naive);
+}
+
+// Scan (decode + sum) of the big smart array, beside the plain vector sum.
+void measure_scan(const Config& cfg, const Data& d, const sa::SmartArray& array, Row& row) {
+  const sm::Timing scan = sm::run_trials(cfg.trials(), [&] { sb::keep(array.sum()); });
+  const sm::Timing vector_sum = measure_vector_sum(cfg, d);
+  row.scan_vps = per_second(d.n, scan);
+  row.scan_vs_vector = vector_sum.median / scan.median;
+  row.scan_spread = scan.spread();
+  row.scan_target = row.bits == 64 ? 0.95 : (row.bits >= 17 ? 0.85 * 64.0 / row.bits : 0);
+}
+
+// Random get through the statically-typed view, beside plain vector reads of the same indices.
+void measure_get(const Config& cfg, const Data& d, const sa::SmartArray& small, const std::vector<std::uint64_t>& small_vector,
+                 const sa::SmartArray& big, Row& row) {
+  auto lookup = [&](const auto& get, const std::vector<std::uint64_t>& idx) {
+    std::uint64_t s = 0;
+    for (std::uint64_t i : idx) s += get(i);
+    sb::keep(s);
   };
-  auto measure_vector_sum = [&] {
-    return sb::time_it(cfg.repetitions, [&] {
-      std::uint64_t s = 0;
-      for (std::uint64_t v : base) s += v;
-      sb::keep(s);
-    });
-  };
-  const sb::Timing store_before = measure_store();
-  const sb::Timing vector_before = measure_vector_sum();
-
-  std::vector<Row> rows;
-  for (unsigned b : cfg.bits) {
-    std::cerr << "  b=" << b << ": building\r" << std::flush;
-    Row row;
-    row.bits = b;
-    const std::uint64_t mask = sa::codec::value_mask(b);
-
-    // L1 unpack through the dispatched kernel, and the naive decoder on the same stream.
-    std::vector<std::uint64_t> l1_values_b(l1_values);
-    for (std::uint64_t i = 0; i < l1_values; ++i) l1_values_b[i] = copy_src[i] & mask;
-    std::vector<std::uint64_t> l1_words(sa::codec::word_count(l1_values, b));
-    sa::codec::encode(l1_values_b.data(), l1_values, b, l1_words.data());
-    std::vector<std::uint64_t> out(l1_values);
-    const sa::codec::Kernels& k = sa::codec::kernels(b);
-    const sb::Timing unpack = sb::time_it(cfg.repetitions, [&] {
-      for (int p = 0; p < l1_passes; ++p) {
-        k.unpack(l1_words.data(), 0, l1_values / 64, out.data());
-        sb::keep(out[static_cast<std::size_t>(p) % l1_values]);
-      }
-    });
-    row.unpack_vps = per_second(l1_values * l1_passes, unpack);
-    const sb::Timing naive = sb::time_it(1, [&] {
-      for (int p = 0; p < 20; ++p) naive_decode(l1_words.data(), b, l1_values, out.data());
-      sb::keep(out[0]);
-    });
-    row.naive_vps = per_second(l1_values * 20, naive);
-
-    // Scan: decode + sum over the big smart array, beside the plain vector sum.
-    std::cerr << "  b=" << b << ": scanning\r" << std::flush;
-    sa::SmartArray array = [&] {
-      std::vector<std::uint64_t> masked(n);
-      for (std::uint64_t i = 0; i < n; ++i) masked[i] = base[i] & mask;
-      sa::ArrayOptions o;
-      o.bits = b;
-      return sa::SmartArray::from_values(masked, o);
-    }();
-    const sb::Timing scan = sb::time_it(cfg.repetitions, [&] { sb::keep(array.sum()); });
-    const sb::Timing vector_sum = measure_vector_sum();
-    row.scan_vps = per_second(n, scan);
-    row.scan_vs_vector = vector_sum.median / scan.median;
-    row.scan_spread = scan.spread();
-    row.scan_target = b == 64 ? 0.95 : (b >= 17 ? 0.85 * 64.0 / b : 0);
-
-    // Random get through the statically-typed view, beside plain vector reads of the same indices.
-    std::cerr << "  b=" << b << ": random get\r" << std::flush;
-    sa::SmartArray small = [&] {
-      sa::ArrayOptions o;
-      o.bits = b;
-      return sa::SmartArray::from_values(l1_values_b, o);
-    }();
-    const std::vector<std::uint64_t>& small_vector = l1_values_b;
-    auto lookup = [&](const auto& get, const std::vector<std::uint64_t>& idx) {
-      std::uint64_t s = 0;
-      for (std::uint64_t i : idx) s += get(i);
-      sb::keep(s);
+  sa::codec::with_bits(row.bits, [&](auto width) {
+    constexpr unsigned B = decltype(width)::value;
+    const auto small_view = small.view<B>();
+    const auto big_view = big.view<B>();
+    auto timed = [&](auto get, const std::vector<std::uint64_t>& idx) {
+      return sm::run_trials(cfg.trials(), [&] { lookup(get, idx); });
     };
-    sa::codec::with_bits(b, [&](auto width) {
-      constexpr unsigned B = decltype(width)::value;
-      const auto small_view = small.view<B>();
-      const auto big_view = array.view<B>();
-      const sb::Timing g_cache = sb::time_it(cfg.repetitions, [&] {
-        lookup([&](std::uint64_t i) { return small_view.get(i); }, cache_indices);
-      });
-      const sb::Timing v_cache = sb::time_it(cfg.repetitions, [&] {
-        lookup([&](std::uint64_t i) { return small_vector[i]; }, cache_indices);
-      });
-      const sb::Timing g_dram = sb::time_it(cfg.repetitions, [&] {
-        lookup([&](std::uint64_t i) { return big_view.get(i); }, dram_indices);
-      });
-      const sb::Timing v_dram = sb::time_it(cfg.repetitions, [&] {
-        lookup([&](std::uint64_t i) { return base[i]; }, dram_indices);
-      });
-      row.get_cache_ns = g_cache.median / lookups * 1e9;
-      row.get_cache_vs_vector = v_cache.median / g_cache.median;
-      row.get_dram_ns = g_dram.median / lookups * 1e9;
-      row.get_dram_vs_vector = v_dram.median / g_dram.median;
-    });
-    rows.push_back(row);
-    std::cerr << "                                   \r";
-  }
+    const sm::Timing g_cache = timed([&](std::uint64_t i) { return small_view.get(i); }, d.cache_indices);
+    const sm::Timing v_cache = timed([&](std::uint64_t i) { return small_vector[i]; }, d.cache_indices);
+    const sm::Timing g_dram = timed([&](std::uint64_t i) { return big_view.get(i); }, d.dram_indices);
+    const sm::Timing v_dram = timed([&](std::uint64_t i) { return d.base[i]; }, d.dram_indices);
+    row.get_cache_ns = g_cache.median / lookups * 1e9;
+    row.get_cache_vs_vector = v_cache.median / g_cache.median;
+    row.get_dram_ns = g_dram.median / lookups * 1e9;
+    row.get_dram_vs_vector = v_dram.median / g_dram.median;
+  });
+}
 
-  const sb::Timing store_after = measure_store();
-  const sb::Timing vector_after = measure_vector_sum();
-  const double store_vps = (per_second(l1_values * l1_passes, store_before) + per_second(l1_values * l1_passes, store_after)) / 2;
-  const double vector_vps = (per_second(n, vector_before) + per_second(n, vector_after)) / 2;
-  for (Row& r : rows) r.unpack_vs_store = r.unpack_vps / store_vps;
+sa::SmartArray array_of(const std::vector<std::uint64_t>& values, unsigned bits) {
+  sa::ArrayOptions o;
+  o.bits = bits;
+  return sa::SmartArray::from_values(values, o);
+}
 
+Row measure_row(const Config& cfg, const Data& d, unsigned b) {
+  std::cerr << "  b=" << b << ": building\r" << std::flush;
+  Row row;
+  row.bits = b;
+  const std::uint64_t mask = sa::codec::value_mask(b);
+  std::vector<std::uint64_t> small_values(l1_values);
+  for (std::uint64_t i = 0; i < l1_values; ++i) small_values[i] = d.copy_src[i] & mask;
+  measure_unpack(cfg, small_values, row);
+  std::cerr << "  b=" << b << ": scanning\r" << std::flush;
+  const sa::SmartArray big = [&] {
+    std::vector<std::uint64_t> masked(d.n);
+    for (std::uint64_t i = 0; i < d.n; ++i) masked[i] = d.base[i] & mask;
+    return array_of(masked, b);
+  }();
+  measure_scan(cfg, d, big, row);
+  std::cerr << "  b=" << b << ": random get\r" << std::flush;
+  measure_get(cfg, d, array_of(small_values, b), small_values, big, row);
+  std::cerr << "                                   \r";
+  return row;
+}
+
+// The width-independent limits, measured at the start and again at the end: the rows use the
+// mean of the two so drift on a shared machine is visible.
+struct Limits {
+  double store_words_per_s = 0;
+  double vector_values_per_s = 0;
+};
+
+void print_table(const std::vector<Row>& rows, const Limits& limits) {
   std::cout << "\nbit-compression kernels (" << sa::codec::isa_name(sa::codec::active_isa())
             << "), single thread; ratios are measured side by side in this run\n"
-            << "store limit (L1 copy): " << std::fixed << std::setprecision(2) << store_vps / 1e9
-            << " G words/s   plain vector sum: " << vector_vps / 1e9 << " G values/s ("
-            << vector_vps * 8 / 1e9 << " GB/s)\n\n";
+            << "store limit (L1 copy): " << std::fixed << std::setprecision(2) << limits.store_words_per_s / 1e9
+            << " G words/s   plain vector sum: " << limits.vector_values_per_s / 1e9 << " G values/s ("
+            << limits.vector_values_per_s * 8 / 1e9 << " GB/s)\n\n";
   std::cout << " bits | L1 unpack | /store | naive  | scan     | /vector | target | spread | get L1 | /vector | get DRAM | /vector\n"
             << "      |  G val/s  |        | G v/s  | G val/s  |         |        |        |   ns   |         |    ns    |\n"
             << "------+-----------+--------+--------+----------+---------+--------+--------+--------+---------+----------+--------\n";
@@ -244,20 +246,56 @@ int main(int argc, char** argv) {
               << std::setw(7) << r.get_cache_vs_vector << " | " << std::setw(8) << r.get_dram_ns << " | "
               << std::setw(6) << r.get_dram_vs_vector << "\n";
   }
+}
 
-  std::ostringstream json;
-  json << "{\"scan_values\": " << n << ", \"repetitions\": " << cfg.repetitions << ", \"store_limit_words_per_s\": "
-       << store_vps << ", \"vector_sum_values_per_s\": " << vector_vps << ", \"rows\": [";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Row& r = rows[i];
-    json << (i ? ", " : "") << "{\"bits\": " << r.bits << ", \"l1_unpack_values_per_s\": " << r.unpack_vps
-         << ", \"l1_unpack_vs_store\": " << r.unpack_vs_store << ", \"naive_values_per_s\": " << r.naive_vps
-         << ", \"scan_values_per_s\": " << r.scan_vps << ", \"scan_vs_vector\": " << r.scan_vs_vector
-         << ", \"scan_target\": " << r.scan_target << ", \"scan_spread\": " << r.scan_spread
-         << ", \"get_cache_ns\": " << r.get_cache_ns << ", \"get_cache_vs_vector\": " << r.get_cache_vs_vector
-         << ", \"get_dram_ns\": " << r.get_dram_ns << ", \"get_dram_vs_vector\": " << r.get_dram_vs_vector << "}";
+sm::Report report(const Config& cfg, const Data& d, const std::vector<Row>& rows, const Limits& limits) {
+  sm::Report report("smartarrays.bench.codec/1");
+  report.fields["benchmark"] = "codec";
+  sm::Json results = {{"scan_values", d.n},
+                      {"repetitions", cfg.repetitions},
+                      {"store_limit_words_per_s", limits.store_words_per_s},
+                      {"vector_sum_values_per_s", limits.vector_values_per_s},
+                      {"rows", sm::Json::array()}};
+  for (const Row& r : rows) {
+    results["rows"].push_back({{"bits", r.bits},
+                               {"l1_unpack_values_per_s", r.unpack_vps},
+                               {"l1_unpack_vs_store", r.unpack_vs_store},
+                               {"naive_values_per_s", r.naive_vps},
+                               {"scan_values_per_s", r.scan_vps},
+                               {"scan_vs_vector", r.scan_vs_vector},
+                               {"scan_target", r.scan_target},
+                               {"scan_spread", r.scan_spread},
+                               {"get_cache_ns", r.get_cache_ns},
+                               {"get_cache_vs_vector", r.get_cache_vs_vector},
+                               {"get_dram_ns", r.get_dram_ns},
+                               {"get_dram_vs_vector", r.get_dram_vs_vector}});
   }
-  json << "]}";
-  std::cout << "\nJSON: " << sb::write_result_file(cfg.out_dir, "codec", json.str()) << "\n";
+  report.fields["results"] = results;
+  return report;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config cfg;
+  if (const int code = parse(argc, argv, cfg); code >= 0) return code;
+  std::cerr << "bench_codec: kernels " << sa::codec::isa_name(sa::codec::active_isa()) << ", scan array "
+            << (cfg.scan_bytes >> 20) << " MiB (" << cfg.scan_bytes / 8 << " values), " << cfg.repetitions
+            << " repetitions\n";
+  Data data = make_data(cfg);
+  const sm::Timing store_before = measure_store(cfg, data);
+  const sm::Timing vector_before = measure_vector_sum(cfg, data);
+  std::vector<Row> rows;
+  for (unsigned b : cfg.bits) rows.push_back(measure_row(cfg, data, b));
+  const sm::Timing store_after = measure_store(cfg, data);
+  const sm::Timing vector_after = measure_vector_sum(cfg, data);
+  const std::uint64_t stored = l1_values * l1_passes;
+  const Limits limits{(per_second(stored, store_before) + per_second(stored, store_after)) / 2,
+                      (per_second(data.n, vector_before) + per_second(data.n, vector_after)) / 2};
+  for (Row& r : rows) r.unpack_vs_store = r.unpack_vps / limits.store_words_per_s;
+  print_table(rows, limits);
+  const std::string path = sm::result_path(cfg.out_dir, "codec");
+  sm::write_report(report(cfg, data, rows, limits), path);
+  std::cout << "\nJSON: " << path << "\n";
   return 0;
 }

@@ -4,17 +4,17 @@
 // degree centrality vs the vector version, and the memory of each layout (measured bytes and the
 // paper's formula). Prints a table and writes JSON.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <numeric>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bench_support.hpp"
+#include "measure/report.hpp"
+#include "measure/timing.hpp"
 #include "smartarrays/algo/degree_centrality.hpp"
 #include "smartarrays/algo/pagerank.hpp"
 #include "smartarrays/codec/bitpack.hpp"
@@ -24,6 +24,7 @@
 
 namespace sa = smartarrays;
 namespace sb = smartarrays::bench;
+namespace sm = smartarrays::measure;
 namespace sg = smartarrays::graph;
 
 namespace {
@@ -34,33 +35,21 @@ struct Config {
   std::size_t threads = 2;
   int repetitions = 5;
   unsigned iterations = 10;  // PageRank iterations per timed run (tolerance 0, so always this many)
-  std::string out_dir = "build/bench-results";
+  std::string out_dir = sb::default_out_dir;
 };
 
-Config parse(int argc, char** argv) {
-  const std::string usage =
-      "usage: bench_graph [--scale S] [--edge-factor F] [--threads T] [--reps R] [--iterations I] [--out DIR]\n"
-      "  --scale S        R-MAT graph of 2^S vertices, 4..30 (default 20)\n"
-      "  --edge-factor F  edges per vertex before removing duplicates and self-loops (default 16)\n"
-      "  --threads T      workers of the one pool every version runs on (default 2)\n"
-      "  --reps R         timed runs per measurement, median reported (default 5)\n"
-      "  --iterations I   PageRank iterations per timed run (default 10)\n"
-      "  --out DIR        where the JSON result goes (default build/bench-results)\n";
-  Config c;
-  // Range checks throw std::out_of_range, which parse_flags reports as a bad value.
-  auto within = [](const std::string& v, unsigned long long lo, unsigned long long hi) {
-    const unsigned long long x = std::stoull(v);
-    if (x < lo || x > hi) throw std::out_of_range(v);
-    return x;
-  };
-  sb::parse_flags(argc, argv, "bench_graph", usage,
-                  {{"--scale", [&](const std::string& v) { c.scale = static_cast<unsigned>(within(v, 4, 30)); }},
-                   {"--edge-factor", [&](const std::string& v) { c.edge_factor = within(v, 1, 1024); }},
-                   {"--threads", [&](const std::string& v) { c.threads = within(v, 1, 4096); }},
-                   {"--reps", [&](const std::string& v) { c.repetitions = static_cast<int>(within(v, 1, 1000)); }},
-                   {"--iterations", [&](const std::string& v) { c.iterations = static_cast<unsigned>(within(v, 1, 1000)); }},
-                   {"--out", [&](const std::string& v) { c.out_dir = v; }}});
-  return c;
+int parse(int argc, char** argv, Config& c) {
+  CLI::App app("Benchmarks PageRank and degree centrality over U, V and V+E graphs against plain std::vector CSR code.",
+               "bench_graph");
+  app.add_option("--scale", c.scale, "R-MAT graph of 2^S vertices, 4..30 (default 20)")->check(CLI::Range(4, 30));
+  app.add_option("--edge-factor", c.edge_factor, "edges per vertex before removing duplicates and self-loops (default 16)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--threads", c.threads, "workers of the one pool every version runs on (default 2)")
+      ->check(CLI::Range(1, 4096));
+  app.add_option("--reps", c.repetitions, "timed runs per measurement, median reported (default 5)")->check(CLI::Range(1, 1000));
+  app.add_option("--iterations", c.iterations, "PageRank iterations per timed run (default 10)")->check(CLI::Range(1, 1000));
+  app.add_option("--out", c.out_dir, "where the JSON result goes (default build/bench-results)");
+  return sb::parse_command_line(app, argc, argv);
 }
 
 // Decodes a whole array (the conversion to plain vectors).
@@ -108,8 +97,7 @@ std::vector<double> vector_pagerank(const VectorCsr& g, unsigned iterations, sa:
     });
   };
   refresh();
-  const auto start = std::chrono::steady_clock::now();
-  for (unsigned it = 0; it < iterations; ++it) {
+  auto iteration = [&] {
     const double diff = pool.parallel_reduce(
         0, n, 0.0,
         [&](std::uint64_t lo, std::uint64_t hi) {
@@ -127,10 +115,11 @@ std::vector<double> vector_pagerank(const VectorCsr& g, unsigned iterations, sa:
         [](double a, double b) { return a + b; });
     sb::keep(diff);
     refresh();
-  }
-  if (seconds_per_iteration != nullptr) {
-    *seconds_per_iteration = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / iterations;
-  }
+  };
+  const double seconds = sm::time_once([&] {
+    for (unsigned it = 0; it < iterations; ++it) iteration();
+  });
+  if (seconds_per_iteration != nullptr) *seconds_per_iteration = seconds / iterations;
   return ranks;
 }
 
@@ -143,159 +132,153 @@ void vector_degrees(const VectorCsr& g, std::vector<std::uint64_t>& out, sa::run
   });
 }
 
+// The graph in U, V and V+E, and the same graph in plain vectors (the baseline).
+struct Graphs {
+  std::vector<sg::CsrGraph> variants;  // U, V, V+E
+  VectorCsr plain;
+  std::uint64_t n = 0;
+};
+
+const sg::Variant variants[] = {sg::Variant::U, sg::Variant::V, sg::Variant::VE};
+constexpr int versions = 4;  // std::vector, then the variants
+
+Graphs make_graphs(const Config& cfg, sa::runtime::ThreadPool& pool) {
+  sg::RmatOptions rmat;
+  rmat.scale = cfg.scale;
+  rmat.edge_factor = cfg.edge_factor;
+  const sg::EdgeList edges = sg::generate_rmat(rmat, pool);
+  sg::BuildOptions build;
+  build.dedup = true;
+  build.drop_self_loops = true;
+  Graphs g;
+  for (sg::Variant v : variants) {
+    build.layout = sg::GraphLayout::for_variant(v);
+    g.variants.push_back(sg::build_csr(edges, build, pool));
+  }
+  g.plain = to_vectors(g.variants[0]);
+  g.n = g.variants[0].vertices();
+  return g;
+}
+
+// "" when every variant computes the ranks of the vector version, else where they differ.
+std::string check_ranks(const Config& cfg, const Graphs& g, const sa::algo::PageRankOptions& pr, sa::runtime::ThreadPool& pool) {
+  const std::vector<double> expected = vector_pagerank(g.plain, cfg.iterations, pool);
+  for (const sg::CsrGraph& graph : g.variants) {
+    const sa::algo::PageRankResult r = sa::algo::pagerank(graph.rbegin(), graph.redge(), graph.out_degree(), pr, pool);
+    for (std::uint64_t v = 0; v < g.n; ++v) {
+      if (std::fabs(sa::algo::rank_at(r.ranks, v) - expected[v]) > 1e-9) return "ranks differ at vertex " + std::to_string(v);
+    }
+  }
+  return "";
+}
+
+// Every version's samples: PageRank seconds per iteration and degree-centrality seconds.
+struct Samples {
+  std::vector<std::vector<double>> pagerank = std::vector<std::vector<double>>(versions);
+  std::vector<std::vector<double>> degree = std::vector<std::vector<double>>(versions);
+  std::vector<std::uint64_t> plain_degrees;
+  std::vector<sa::SmartArray> variant_degrees;
+};
+
+// One sample of version k (0 = vectors): PageRank seconds per iteration, degree-centrality seconds.
+std::pair<double, double> sample(int k, const Config& cfg, const Graphs& g, const sa::algo::PageRankOptions& pr, Samples& s,
+                                 sa::runtime::ThreadPool& pool) {
+  // Degree centrality is a few milliseconds: each sample averages several back-to-back runs.
+  constexpr int degree_runs = 10;
+  double pr_s = 0;
+  if (k == 0) {
+    sb::keep(vector_pagerank(g.plain, cfg.iterations, pool, &pr_s));
+    const double dc_s = sm::time_once([&] {
+      for (int r = 0; r < degree_runs; ++r) vector_degrees(g.plain, s.plain_degrees, pool);
+    });
+    return {pr_s, dc_s / degree_runs};
+  }
+  const auto index = static_cast<std::size_t>(k - 1);
+  const sg::CsrGraph& graph = g.variants[index];
+  const sa::algo::PageRankResult r = sa::algo::pagerank(graph.rbegin(), graph.redge(), graph.out_degree(), pr, pool);
+  pr_s = std::accumulate(r.iteration_seconds.begin(), r.iteration_seconds.end(), 0.0) /
+         static_cast<double>(r.iteration_seconds.size());
+  const double dc_s = sm::time_once([&] {
+    for (int r2 = 0; r2 < degree_runs; ++r2) sa::algo::degree_centrality(graph.begin(), graph.rbegin(), s.variant_degrees[index], pool);
+  });
+  return {pr_s, dc_s / degree_runs};
+}
+
+// Measurements are interleaved (vector, U, V, V+E, then rotated) so load changes on a shared
+// machine hit every version alike; the first round warms up.
+Samples measure_versions(const Config& cfg, const Graphs& g, const sa::algo::PageRankOptions& pr, sa::runtime::ThreadPool& pool) {
+  Samples s;
+  s.plain_degrees.resize(g.n);
+  for (const sg::CsrGraph& graph : g.variants) {
+    sa::ArrayOptions out = sa::algo::interleaved_options();
+    out.bits = graph.variant() == sg::Variant::U ? 64 : sa::codec::min_bits(2 * graph.edges());
+    s.variant_degrees.push_back(sa::SmartArray::allocate(g.n, out));
+  }
+  for (int rep = -1; rep < cfg.repetitions; ++rep) {
+    // The order rotates every repetition, so no version always runs right after the same one.
+    for (int slot = 0; slot < versions; ++slot) {
+      const int k = (slot + rep + 1) % versions;
+      const auto [pr_s, dc_s] = sample(k, cfg, g, pr, s, pool);
+      if (rep < 0) continue;
+      s.pagerank[static_cast<std::size_t>(k)].push_back(pr_s);
+      s.degree[static_cast<std::size_t>(k)].push_back(dc_s);
+    }
+  }
+  return s;
+}
+
+// "" when every variant's degree centrality equals the vector version's.
+std::string check_degrees(const Samples& s) {
+  for (std::size_t k = 0; k < s.variant_degrees.size(); ++k) {
+    if (values_of(s.variant_degrees[k]) != s.plain_degrees) {
+      return "degree centrality differs for " + std::string(sg::to_string(variants[k]));
+    }
+  }
+  return "";
+}
+
 struct Row {
   std::string name;
-  sb::Timing pagerank;  // per iteration
-  sb::Timing degree;
+  sm::Timing pagerank;  // per iteration
+  sm::Timing degree;
   std::uint64_t graph_bytes = 0;
   std::uint64_t pagerank_bytes = 0;  // graph arrays PageRank reads plus its two vertex arrays
   double paper_saving = 0;
   std::string bits;
 };
 
-std::string gib(std::uint64_t bytes) {
+std::vector<Row> rows_of(const Graphs& g, const Samples& s) {
+  std::vector<Row> rows;
+  const VectorCsr& plain = g.plain;
+  const std::uint64_t edges = g.variants[0].edges();
+  rows.push_back({"std::vector", sm::summarize(s.pagerank[0]), sm::summarize(s.degree[0]),
+                  (plain.begin.size() + plain.rbegin.size() + plain.out_degree.size()) * 8 + edges * 4 * 2,
+                  (plain.rbegin.size() + plain.out_degree.size() + 2 * g.n) * 8 + edges * 4, 0, "64/32/64"});
+  sa::ArrayOptions wide;
+  wide.bits = 64;
+  for (std::size_t k = 0; k < g.variants.size(); ++k) {
+    const sg::CsrGraph& graph = g.variants[k];
+    // rbegin, redge, out_degree, plus the 64-bit contributions and ranks.
+    const std::uint64_t pagerank_bytes = graph.rbegin().memory_bytes() + graph.redge().memory_bytes() +
+                                         graph.out_degree().memory_bytes() + 2 * sa::SmartArray::memory_estimate(g.n, wide);
+    rows.push_back({sg::to_string(variants[k]), sm::summarize(s.pagerank[k + 1]), sm::summarize(s.degree[k + 1]),
+                    graph.memory_report().total_bytes, pagerank_bytes, graph.paper_saving(),
+                    std::to_string(graph.begin().bits()) + "/" + std::to_string(graph.edge().bits()) + "/" +
+                        std::to_string(graph.out_degree().bits())});
+  }
+  return rows;
+}
+
+std::string mib(std::uint64_t bytes) {
   std::ostringstream o;
   o << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / (1 << 20) << " MiB";
   return o.str();
 }
 
-std::string timing_json(const sb::Timing& t) {
-  std::ostringstream o;
-  o << "{\"median_s\": " << t.median << ", \"min_s\": " << t.min << ", \"max_s\": " << t.max << ", \"spread\": " << t.spread() << "}";
-  return o.str();
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  const Config cfg = parse(argc, argv);
-  sa::runtime::ThreadPool pool(sa::runtime::PoolOptions{.threads = cfg.threads});
-  std::cerr << "bench_graph: R-MAT scale " << cfg.scale << ", edge factor " << cfg.edge_factor << ", " << cfg.threads
-            << " threads, " << cfg.repetitions << " repetitions of " << cfg.iterations << " PageRank iterations\n";
-
-  sg::RmatOptions rmat;
-  rmat.scale = cfg.scale;
-  rmat.edge_factor = cfg.edge_factor;
-  sg::EdgeList edges = sg::generate_rmat(rmat, pool);
-  sg::BuildOptions build;
-  build.dedup = true;
-  build.drop_self_loops = true;
-
-  const sg::Variant variants[] = {sg::Variant::U, sg::Variant::V, sg::Variant::VE};
-  std::vector<sg::CsrGraph> graphs;
-  for (sg::Variant v : variants) {
-    build.layout = sg::GraphLayout::for_variant(v);
-    graphs.push_back(sg::build_csr(edges, build, pool));
-  }
-  edges = {};
-  const sg::CsrGraph& gu = graphs[0];
-  const VectorCsr plain = to_vectors(gu);
-  const std::uint64_t n = gu.vertices();
-  std::cerr << "bench_graph: " << n << " vertices, " << gu.edges() << " edges\n";
-
-  sa::algo::PageRankOptions pr;
-  pr.tolerance = 0;
-  pr.max_iterations = cfg.iterations;
-
-  // Check once that every version computes the same ranks.
-  const std::vector<double> expected = vector_pagerank(plain, cfg.iterations, pool);
-  for (const sg::CsrGraph& g : graphs) {
-    const sa::algo::PageRankResult r = sa::algo::pagerank(g.rbegin(), g.redge(), g.out_degree(), pr, pool);
-    for (std::uint64_t v = 0; v < n; ++v) {
-      if (std::fabs(sa::algo::rank_at(r.ranks, v) - expected[v]) > 1e-9) {
-        std::cerr << "bench_graph: ranks differ at vertex " << v << "\n";
-        return 1;
-      }
-    }
-  }
-
-  // Measurements are interleaved (vector, U, V, V+E, then rotated) so load changes on a shared
-  // machine hit every version alike; each list is then reduced to its median.
-  const int versions = 4;
-  std::vector<std::vector<double>> pr_seconds(versions), dc_seconds(versions);
-  std::vector<std::uint64_t> plain_degrees(n);
-  std::vector<sa::SmartArray> degree_out;
-  for (const sg::CsrGraph& g : graphs) {
-    sa::ArrayOptions out = sa::algo::interleaved_options();
-    out.bits = g.variant() == sg::Variant::U ? 64 : sa::codec::min_bits(2 * g.edges());
-    degree_out.push_back(sa::SmartArray::allocate(n, out));
-  }
-  auto seconds = [](auto&& f) {
-    const auto start = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  // Degree centrality is a few milliseconds: each sample averages several back-to-back runs.
-  const int degree_runs = 10;
-  for (int rep = -1; rep < cfg.repetitions; ++rep) {  // rep -1 warms up
-    // The order rotates every repetition, so no version always runs right after the same one.
-    for (int slot = 0; slot < versions; ++slot) {
-      const int k = (slot + rep + 1) % versions;
-      double pr_s = 0, dc_s = 0;
-      if (k == 0) {
-        sb::keep(vector_pagerank(plain, cfg.iterations, pool, &pr_s));
-        dc_s = seconds([&] {
-                 for (int k2 = 0; k2 < degree_runs; ++k2) vector_degrees(plain, plain_degrees, pool);
-               }) / degree_runs;
-      } else {
-        const sg::CsrGraph& g = graphs[static_cast<std::size_t>(k - 1)];
-        const sa::algo::PageRankResult r = sa::algo::pagerank(g.rbegin(), g.redge(), g.out_degree(), pr, pool);
-        std::vector<double> its = r.iteration_seconds;
-        pr_s = std::accumulate(its.begin(), its.end(), 0.0) / static_cast<double>(its.size());
-        dc_s = seconds([&] {
-                 for (int k2 = 0; k2 < degree_runs; ++k2) {
-                   sa::algo::degree_centrality(g.begin(), g.rbegin(), degree_out[static_cast<std::size_t>(k - 1)], pool);
-                 }
-               }) / degree_runs;
-      }
-      if (rep >= 0) {
-        pr_seconds[static_cast<std::size_t>(k)].push_back(pr_s);
-        dc_seconds[static_cast<std::size_t>(k)].push_back(dc_s);
-      }
-    }
-  }
-  auto timing = [](std::vector<double> s) {
-    std::sort(s.begin(), s.end());
-    return sb::Timing{s[s.size() / 2], s.front(), s.back()};
-  };
-  for (std::size_t k = 0; k < graphs.size(); ++k) {
-    if (values_of(degree_out[k]) != plain_degrees) {
-      std::cerr << "bench_graph: degree centrality differs for " << sg::to_string(variants[k]) << "\n";
-      return 1;
-    }
-  }
-
-  std::vector<Row> rows;
-  sa::ArrayOptions wide;
-  wide.bits = 64;
-  {
-    Row r;
-    r.name = "std::vector";
-    r.pagerank = timing(pr_seconds[0]);
-    r.degree = timing(dc_seconds[0]);
-    r.graph_bytes = (plain.begin.size() + plain.rbegin.size() + plain.out_degree.size()) * 8 + gu.edges() * 4 * 2;
-    r.pagerank_bytes = (plain.rbegin.size() + plain.out_degree.size() + 2 * n) * 8 + gu.edges() * 4;
-    r.bits = "64/32/64";
-    rows.push_back(r);
-  }
-  for (std::size_t k = 0; k < graphs.size(); ++k) {
-    const sg::CsrGraph& g = graphs[k];
-    Row r;
-    r.name = sg::to_string(variants[k]);
-    r.pagerank = timing(pr_seconds[k + 1]);
-    r.degree = timing(dc_seconds[k + 1]);
-    r.graph_bytes = g.memory_report().total_bytes;
-    // rbegin, redge, out_degree, plus the 64-bit contributions and ranks.
-    r.pagerank_bytes = g.rbegin().memory_bytes() + g.redge().memory_bytes() + g.out_degree().memory_bytes() +
-                       2 * sa::SmartArray::memory_estimate(n, wide);
-    r.paper_saving = g.paper_saving();
-    r.bits = std::to_string(g.begin().bits()) + "/" + std::to_string(g.edge().bits()) + "/" + std::to_string(g.out_degree().bits());
-    rows.push_back(r);
-  }
-
+void print_table(const Config& cfg, const Graphs& g, const std::vector<Row>& rows) {
   const Row& base = rows[0];
   const Row& u = rows[1];
-  std::cout << "\nPageRank and degree centrality, R-MAT 2^" << cfg.scale << " (" << n << " vertices, " << gu.edges()
+  std::cout << "\nPageRank and degree centrality, R-MAT 2^" << cfg.scale << " (" << g.n << " vertices, " << g.variants[0].edges()
             << " edges), " << cfg.threads << " threads; medians of " << cfg.repetitions << " runs (spread = (max-min)/median)\n\n";
   std::cout << std::left << std::setw(12) << "version" << std::setw(11) << "bits b/e/d" << std::right << std::setw(12)
             << "PR s/iter" << std::setw(8) << "spread" << std::setw(12) << "vs vector" << std::setw(12) << "DC s"
@@ -307,7 +290,7 @@ int main(int argc, char** argv) {
               << r.pagerank.spread() << std::setw(11) << r.pagerank.median / base.pagerank.median << "x"
               << std::setprecision(5) << std::setw(12) << r.degree.median << std::setprecision(2) << std::setw(8)
               << r.degree.spread() << std::setw(13) << base.degree.median / r.degree.median << "x" << std::setw(12)
-              << gib(r.graph_bytes) << std::setw(11) << 100.0 * (1.0 - static_cast<double>(r.graph_bytes) / u.graph_bytes)
+              << mib(r.graph_bytes) << std::setw(11) << 100.0 * (1.0 - static_cast<double>(r.graph_bytes) / u.graph_bytes)
               << "%" << std::setw(13) << 100.0 * r.paper_saving << "%\n";
   }
   const Row& ve = rows[3];
@@ -316,22 +299,58 @@ int main(int argc, char** argv) {
             << 100.0 * (1.0 - static_cast<double>(ve.graph_bytes) / u.graph_bytes) << "% (>= 20%), V+E PageRank "
             << std::setprecision(3) << ve.pagerank.median / u.pagerank.median << "x U's time per iteration; degree centrality U speed / vector = "
             << base.degree.median / u.degree.median << " (>= 0.9)\n";
+}
 
-  std::ostringstream json;
-  json << "{\"config\": {\"scale\": " << cfg.scale << ", \"edge_factor\": " << cfg.edge_factor << ", \"threads\": " << cfg.threads
-       << ", \"repetitions\": " << cfg.repetitions << ", \"iterations\": " << cfg.iterations << ", \"vertices\": " << n
-       << ", \"edges\": " << gu.edges() << "}, \"rows\": [";
-  for (std::size_t k = 0; k < rows.size(); ++k) {
-    const Row& r = rows[k];
-    json << (k ? ", " : "") << "{\"version\": " << sb::json_string(r.name) << ", \"bits_begin_edge_degree\": "
-         << sb::json_string(r.bits) << ", \"pagerank_per_iteration\": " << timing_json(r.pagerank)
-         << ", \"pagerank_vs_vector\": " << r.pagerank.median / base.pagerank.median
-         << ", \"degree_centrality\": " << timing_json(r.degree)
-         << ", \"degree_speed_vs_vector\": " << base.degree.median / r.degree.median << ", \"graph_bytes\": " << r.graph_bytes
-         << ", \"pagerank_bytes\": " << r.pagerank_bytes << ", \"memory_saving_vs_u\": "
-         << 1.0 - static_cast<double>(r.graph_bytes) / u.graph_bytes << ", \"paper_formula_saving\": " << r.paper_saving << "}";
+sm::Report report(const Config& cfg, const Graphs& g, const std::vector<Row>& rows) {
+  const Row& base = rows[0];
+  const Row& u = rows[1];
+  sm::Json results;
+  results["config"] = {{"scale", cfg.scale},     {"edge_factor", cfg.edge_factor}, {"threads", cfg.threads},
+                       {"repetitions", cfg.repetitions}, {"iterations", cfg.iterations}, {"vertices", g.n},
+                       {"edges", g.variants[0].edges()}};
+  results["rows"] = sm::Json::array();
+  for (const Row& r : rows) {
+    results["rows"].push_back({{"version", r.name},
+                               {"bits_begin_edge_degree", r.bits},
+                               {"pagerank_per_iteration", sm::timing_json(r.pagerank)},
+                               {"pagerank_vs_vector", r.pagerank.median / base.pagerank.median},
+                               {"degree_centrality", sm::timing_json(r.degree)},
+                               {"degree_speed_vs_vector", base.degree.median / r.degree.median},
+                               {"graph_bytes", r.graph_bytes},
+                               {"pagerank_bytes", r.pagerank_bytes},
+                               {"memory_saving_vs_u", 1.0 - static_cast<double>(r.graph_bytes) / u.graph_bytes},
+                               {"paper_formula_saving", r.paper_saving}});
   }
-  json << "]}";
-  std::cout << "\nresults: " << sb::write_result_file(cfg.out_dir, "bench_graph", json.str()) << "\n";
+  sm::Report report("smartarrays.bench.graph/1");
+  report.fields["benchmark"] = "bench_graph";
+  report.fields["results"] = results;
+  return report;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config cfg;
+  if (const int code = parse(argc, argv, cfg); code >= 0) return code;
+  sa::runtime::ThreadPool pool(sa::runtime::PoolOptions{.threads = cfg.threads});
+  std::cerr << "bench_graph: R-MAT scale " << cfg.scale << ", edge factor " << cfg.edge_factor << ", " << cfg.threads
+            << " threads, " << cfg.repetitions << " repetitions of " << cfg.iterations << " PageRank iterations\n";
+  const Graphs graphs = make_graphs(cfg, pool);
+  std::cerr << "bench_graph: " << graphs.n << " vertices, " << graphs.variants[0].edges() << " edges\n";
+  sa::algo::PageRankOptions pr;
+  pr.tolerance = 0;
+  pr.max_iterations = cfg.iterations;
+  std::string wrong = check_ranks(cfg, graphs, pr, pool);
+  const Samples samples = wrong.empty() ? measure_versions(cfg, graphs, pr, pool) : Samples{};
+  if (wrong.empty()) wrong = check_degrees(samples);
+  if (!wrong.empty()) {
+    std::cerr << "bench_graph: " << wrong << "\n";
+    return 1;
+  }
+  const std::vector<Row> rows = rows_of(graphs, samples);
+  print_table(cfg, graphs, rows);
+  const std::string path = sm::result_path(cfg.out_dir, "bench_graph");
+  sm::write_report(report(cfg, graphs, rows), path);
+  std::cout << "\nresults: " << path << "\n";
   return 0;
 }

@@ -116,6 +116,10 @@ SMARTARRAYS_API uint32_t sa_topology_distance(int32_t a, int32_t b);
 SMARTARRAYS_API int32_t sa_topology_is_fake(void);
 /** Activates a fake topology ("nodes=N" or "cpus=0-1;2-3"); "" restores the real one. Call while no other thread uses the library. */
 SMARTARRAYS_API sa_status sa_topology_set_fake(const char *spec);
+/** The machine facts results depend on (CPU, nodes, memory, huge-page and NUMA-balancing settings, load
+    average, kernel, the codec's instruction set, the library version) as one JSON object of schema
+    smartarrays.machine/1 (docs/cli.md), read now; *json is valid until this thread's next call. */
+SMARTARRAYS_API sa_status sa_machine_facts_json(const char **json);
 /** The calling thread's logical node. */
 SMARTARRAYS_API int32_t sa_current_node(void);
 /** Pins the calling thread to the CPUs of a logical node. */

@@ -3,7 +3,7 @@
 33-bit smart arrays vs numpy.sum over uint64 and over the smallest numpy dtype that holds the
 values, the memory of each, and decode throughput (slice, unpack into a caller's array, batch
 iteration) vs a numpy copy (the store limit). Prints a table and writes one JSON file with the
-machine facts every benchmark of the project records (bench/bench_support.hpp).
+machine facts every benchmark of the project records (sa.machine_facts(), the C ABI's).
 
     python/bench/bench_arrays.py [--size N] [--repetitions R] [--out DIR]
 """
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import sys
 import time
@@ -41,27 +40,6 @@ def timing(f: Callable[[], object], repetitions: int) -> dict[str, float]:
     return {"median_s": median, "min_s": seconds[0], "max_s": seconds[-1], "spread": (seconds[-1] - seconds[0]) / median}
 
 
-def first_line(path: str) -> str:
-    """The first line of a file, or "unknown" when it cannot be read."""
-    try:
-        with open(path) as f:
-            return f.readline().strip()
-    except OSError:
-        return "unknown"
-
-
-def cpu_model() -> str:
-    """The CPU model name from /proc/cpuinfo."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown"
-
-
 def numpy_madvises_huge_pages() -> bool | None:
     """Whether numpy asks for transparent huge pages for its large buffers (its Linux default)."""
     getter = getattr(np._core.multiarray if hasattr(np, "_core") else np.core.multiarray, "_get_madvise_hugepage", None)
@@ -69,21 +47,11 @@ def numpy_madvises_huge_pages() -> bool | None:
 
 
 def machine_facts() -> dict[str, object]:
-    """The fields of bench_support.hpp's machine_json(), plus the Python side's versions."""
-    topo = sa.topology()
+    """The library's machine facts (schema smartarrays.machine/1), plus the Python side's versions."""
     return {
-        "cpu_model": cpu_model(),
-        "cores": os.cpu_count(),
-        "usable_cpus": len(os.sched_getaffinity(0)),
-        "nodes": topo.node_count,
-        "fake_topology": topo.fake,
-        "thp": first_line("/sys/kernel/mm/transparent_hugepage/enabled"),
-        "kernel": platform.release(),
-        "codec_isa": sa.codec_isa(),
-        "load_average": list(os.getloadavg()),
+        **sa.machine_facts(),
         "python": platform.python_version(),
         "numpy": np.__version__,
-        "smartarrays": sa.__version__,
         "numpy_madvise_hugepage": numpy_madvises_huge_pages(),
     }
 
@@ -209,6 +177,7 @@ def main() -> int:
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     path = args.out / f"python_arrays-{stamp}.json"
     document = {
+        "format": "smartarrays.bench.python_arrays/1",
         "benchmark": "python_arrays",
         "machine": machine_facts(),
         "config": {"size": args.size, "repetitions": args.repetitions},

@@ -7,6 +7,7 @@ smart functionality — placement, compression, decoding, sums, graphs — runs 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Literal
 
@@ -34,6 +35,7 @@ __all__ = [
     "array",
     "codec_isa",
     "current_node",
+    "machine_facts",
     "set_fake_topology",
     "topology",
     "Variant",
@@ -88,3 +90,10 @@ def topology() -> Topology:
         fake=fake,
         spec=spec,
     )
+
+
+def machine_facts() -> dict[str, object]:
+    """The machine facts results depend on (CPU, nodes, memory, huge pages, NUMA balancing, load, kernel,
+    codec ISA, library version), schema smartarrays.machine/1: the same object every tool reports."""
+    facts: dict[str, object] = json.loads(_core._machine_facts_json())
+    return facts

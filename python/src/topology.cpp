@@ -1,6 +1,6 @@
 // Owns the topology part of smartarrays._core: a snapshot of the process topology as plain values
 // (the package turns it into frozen dataclasses), the calling thread's node, the fake-topology
-// switch, and the codec's instruction set (a machine fact benchmarks record).
+// switch, the codec's instruction set, and the machine facts as the C ABI reports them.
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/tuple.h>
@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "binding.hpp"
+#include "smartarrays.h"
+#include "smartarrays/error.hpp"
 #include "smartarrays/codec/kernels.hpp"
 #include "smartarrays/os/topology.hpp"
 
@@ -20,6 +22,14 @@ namespace {
 
 using NodeTuple = std::tuple<int, int, std::vector<int>, std::uint64_t, std::uint64_t>;
 using TopologyTuple = std::tuple<std::vector<NodeTuple>, std::vector<std::vector<std::uint32_t>>, bool, std::string>;
+
+// The one machine-facts path of every tool and binding: sa_machine_facts_json.
+std::string machine_facts_json() {
+  const char* text = nullptr;
+  const sa_status status = sa_machine_facts_json(&text);
+  if (status != SA_OK) throw Error(static_cast<ErrorCode>(status), sa_last_error());
+  return text;
+}
 
 TopologyTuple topology_snapshot() {
   const os::Topology& topology = os::topology();
@@ -44,6 +54,8 @@ void bind_topology(nb::module_& m) {
   m.def(
       "set_fake_topology", [](std::string_view spec) { os::set_fake_topology(spec); }, nb::arg("spec"),
       "Replaces the topology with a fake one ('nodes=N' or 'cpus=0-1;2-3'); '' restores the real one.");
+  m.def("_machine_facts_json", &machine_facts_json,
+        "The machine facts as one JSON object of schema smartarrays.machine/1 (docs/cli.md).");
   m.def(
       "codec_isa", [] { return std::string(codec::isa_name(codec::active_isa())); },
       "The instruction set of the bit-packing kernels: 'scalar' or 'avx2'.");

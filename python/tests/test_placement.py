@@ -28,6 +28,17 @@ def test_topology_snapshot():
     assert sa.codec_isa() in ("scalar", "avx2")
 
 
+def test_machine_facts_are_the_c_abis(fake_topology):
+    facts = sa.machine_facts()
+    assert facts["format"] == "smartarrays.machine/1"
+    assert facts["nodes"] == sa.topology().node_count and facts["fake_topology"] is False
+    assert facts["codec_isa"] == sa.codec_isa() and facts["library_version"] == sa.__version__
+    assert len(facts["load_average"]) == 3 and facts["usable_cpus"] == len(os.sched_getaffinity(0))
+    fake_topology("nodes=2")
+    faked = sa.machine_facts()
+    assert faked["nodes"] == 2 and faked["fake_topology"] is True and faked["topology_spec"] == "nodes=2"
+
+
 @pytest.mark.parametrize("placement", ["os_default", "single_node", "interleaved", "replicated", "partitioned"])
 def test_every_placement_holds_the_values(placement):
     a = sa.array(V, bits=13, placement=placement)

@@ -1,29 +1,24 @@
-// Owns `smartarrays bench aggregate`: parses the grid flags, runs algo::run_aggregate_bench with a
-// progress line on stderr, prints the result tables and writes the JSON result file.
-#include <unistd.h>
-
+// Owns `smartarrays bench aggregate`: its flags, the Figure 10 grid of measure::run_aggregate_bench
+// with a progress line on stderr, the result tables and the JSON result file.
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <ctime>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <sstream>
 
-#include "cli/args.hpp"
 #include "cli/commands.hpp"
-#include "cli/json_writer.hpp"
-#include "smartarrays/algo/aggregate_bench.hpp"
+#include "cli/options.hpp"
+#include "measure/aggregate_bench.hpp"
+#include "measure/progress.hpp"
+#include "measure/report.hpp"
 #include "smartarrays/codec/kernels.hpp"
-#include "smartarrays/error.hpp"
-#include "smartarrays/os/system_info.hpp"
-#include "smartarrays/os/topology.hpp"
 
 namespace smartarrays::cli {
 
-const char* const bench_help =
+namespace {
+
+const char* const bench_header =
     "usage: smartarrays bench <benchmark> [options]\n"
     "\n"
     "benchmarks:\n"
@@ -32,201 +27,74 @@ const char* const bench_help =
     "\n"
     "Run 'smartarrays bench aggregate --help' for its options.\n";
 
-const char* const bench_aggregate_help =
+const char* const aggregate_header =
     "usage: smartarrays bench aggregate [options]\n"
     "\n"
     "Times the aggregation sum += a1[i] + a2[i] over two smart arrays of --size values each, with\n"
     "a[i] = (i + random{0,1,2}) & (2^bits - 1), for every combination of bit width, placement and\n"
     "thread count. Arrays are built once per (bits, placement) and every run's sum is checked.\n"
     "Prints one row per combination: median time, spread ((max - min) / median), GB/s of packed\n"
-    "data, values/s, and the speedup over the 64-bit run of the same placement and thread count.\n"
-    "\n"
-    "options:\n"
-    "  --size N            values per array; K, M, G suffixes are powers of 1024 (default 16M)\n"
-    "  --bits LIST         bit widths, 1..64 (default 10,31,32,33,50,63,64)\n"
-    "  --placements LIST   os_default, single_node, interleaved, replicated, partitioned\n"
-    "                      (default os_default,single_node,interleaved,replicated)\n"
-    "  --threads LIST      worker counts (default: SMARTARRAYS_THREADS, else every usable CPU)\n"
-    "  --repetitions N     timed runs per combination, median reported (default 5)\n"
-    "  --warmup N          untimed runs before them (default 1)\n"
-    "  --pinning POLICY    none, sparse or dense worker placement (default sparse)\n"
-    "  --node N            the node of single_node (default 0)\n"
-    "  --seed N            data seed (default 1)\n"
-    "  --huge-pages        ask for transparent huge pages for the arrays (MADV_HUGEPAGE)\n"
-    "  --json FILE         also write the results as JSON to FILE, '-' for stdout instead of the\n"
-    "                      tables (format: docs/cli.md)\n"
-    "  --quiet             no progress line on stderr\n"
-    "  -h, --help          show this help\n"
-    "\n"
+    "data, values/s, and the speedup over the 64-bit run of the same placement and thread count.\n";
+
+const char* const aggregate_footer =
     "example:\n"
     "  smartarrays bench aggregate --size 64M --bits 10,32,64 --threads 1,2 --json agg.json\n";
 
-namespace {
-
-struct AggregateArgs {
-  algo::AggregateBenchConfig config;
+struct AggregateFlags {
+  measure::AggregateBenchConfig config;
   std::string json_path;
   bool quiet = false;
 };
 
-AggregateArgs parse_aggregate(const std::vector<std::string>& args, bool& help) {
-  AggregateArgs parsed;
-  algo::AggregateBenchConfig& c = parsed.config;
-  c.length = std::uint64_t{16} << 20;
-  ArgCursor cursor(args, "bench aggregate");
-  while (!cursor.done()) {
-    const std::string flag = cursor.next();
-    if (flag == "--help" || flag == "-h") {
-      help = true;
-      return parsed;
-    }
-    if (flag == "--quiet") {
-      parsed.quiet = true;
-      continue;
-    }
-    if (flag == "--huge-pages") {
-      c.huge_pages = true;
-      continue;
-    }
-    if (flag.rfind("--", 0) != 0) cursor.unknown();
-    if (flag != "--size" && flag != "--bits" && flag != "--placements" && flag != "--threads" &&
-        flag != "--repetitions" && flag != "--warmup" && flag != "--pinning" && flag != "--node" &&
-        flag != "--seed" && flag != "--json") {
-      cursor.unknown();
-    }
-    const std::string value = cursor.value();
-    try {
-      if (flag == "--size") {
-        c.length = parse_count(value, flag);
-      } else if (flag == "--bits") {
-        c.bits.clear();
-        for (const std::string& item : split_list(value, flag)) c.bits.push_back(static_cast<unsigned>(parse_number(item, flag, 1, 64)));
-      } else if (flag == "--placements") {
-        c.placements.clear();
-        for (const std::string& item : split_list(value, flag)) c.placements.push_back(parse_placement(item));
-      } else if (flag == "--threads") {
-        c.threads.clear();
-        for (const std::string& item : split_list(value, flag)) c.threads.push_back(parse_number(item, flag, 1, 4096));
-      } else if (flag == "--repetitions") {
-        c.repetitions = static_cast<int>(parse_number(value, flag, 1, 1000000));
-      } else if (flag == "--warmup") {
-        c.warmup = static_cast<int>(parse_number(value, flag, 0, 1000000));
-      } else if (flag == "--pinning") {
-        c.pinning = runtime::parse_pin_policy(value);
-      } else if (flag == "--node") {
-        c.node = static_cast<int>(parse_number(value, flag, 0, 4095));
-      } else if (flag == "--seed") {
-        c.seed = parse_number(value, flag, 0, ~std::uint64_t{0} - 1);
-      } else {
-        parsed.json_path = value;
-      }
-    } catch (const UsageError& e) {
-      cursor.fail(e.what());
-    } catch (const Error& e) {
-      cursor.fail(std::string(flag) + ": " + e.what());
-    }
+struct AggregateResult {
+  const measure::AggregateBenchConfig& config;
+  std::vector<measure::AggregateBenchCell> cells;
+  double total_seconds = 0;
+};
+
+std::string threads_text(std::size_t threads) { return std::to_string(threads) + (threads == 1 ? " thread" : " threads"); }
+
+std::string progress_text(const measure::AggregateBenchProgress& p, double elapsed) {
+  std::ostringstream line;
+  line << "[" << std::setw(3) << p.cells_done << "/" << p.cells_total << "] " << std::fixed << std::setprecision(0)
+       << elapsed << " s  ";
+  if (p.phase == "done") {
+    line << "done";
+  } else if (p.phase == "building") {
+    line << p.bits << " bits, " << to_string(p.placement) << ": building arrays";
+  } else {
+    line << p.bits << " bits, " << to_string(p.placement) << ", " << threads_text(p.threads) << ": timing";
   }
-  return parsed;
+  return line.str();
 }
 
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return stamp;
+AggregateResult run_aggregate(const AggregateFlags& flags) {
+  const measure::Progress progress(!flags.quiet);
+  auto show = [&](const measure::AggregateBenchProgress& p) {
+    const std::string text = progress_text(p, progress.elapsed_seconds());
+    if (p.phase == "done") {
+      progress.finish(text);
+    } else {
+      progress.show(text, p.phase != "building");
+    }
+  };
+  AggregateResult result{flags.config, measure::run_aggregate_bench(flags.config, show)};
+  result.total_seconds = progress.elapsed_seconds();
+  return result;
 }
 
-void write_json(std::ostream& out, const algo::AggregateBenchConfig& c, const std::vector<algo::AggregateBenchCell>& cells,
-                double total_seconds) {
-  const os::Topology& topo = os::topology();
-  const os::SystemInfo info = os::read_system_info();
-  JsonWriter json(out);
-  json.begin_object();
-  json.member("format", "smartarrays.bench.aggregate/1");
-  json.member("language", "C++");
-  json.member("created", utc_now());
-  json.member("total_seconds", total_seconds);
-  json.key("config");
-  json.begin_object();
-  json.member("length", c.length);
-  json.key("bits");
-  json.begin_array();
-  for (unsigned b : c.bits) json.value(b);
-  json.end_array();
-  json.key("placements");
-  json.begin_array();
-  for (Placement p : c.placements) json.value(to_string(p));
-  json.end_array();
-  std::vector<std::uint64_t> threads;  // in grid order, each once
-  for (const algo::AggregateBenchCell& cell : cells) {
-    if (std::find(threads.begin(), threads.end(), cell.threads) == threads.end()) threads.push_back(cell.threads);
-  }
-  json.key("threads");
-  json.begin_array();
-  for (std::uint64_t t : threads) json.value(t);
-  json.end_array();
-  json.member("repetitions", c.repetitions);
-  json.member("warmup", c.warmup);
-  json.member("pinning", runtime::to_string(c.pinning));
-  json.member("node", c.node);
-  json.member("seed", c.seed);
-  json.member("huge_pages", c.huge_pages);
-  json.end_object();
-  json.key("machine");
-  json.begin_object();
-  json.member("cpu_model", info.cpu_model);
-  json.member("online_cpus", info.online_cpus);
-  json.member("usable_cpus", static_cast<std::uint64_t>(topo.all_cpus().size()));
-  json.member("nodes", static_cast<std::uint64_t>(topo.node_count()));
-  json.member("fake_topology", topo.is_fake());
-  json.member("codec_isa", codec::isa_name(codec::active_isa()));
-  json.member("thp_enabled", info.thp_enabled);
-  json.member("numa_balancing", info.numa_balancing);
-  json.key("load_average");
-  json.begin_array();
-  for (double load : info.load_average) json.value(load);
-  json.end_array();
-  json.member("kernel", info.kernel);
-  json.end_object();
-  json.key("results");
-  json.begin_array();
-  for (const algo::AggregateBenchCell& cell : cells) {
-    json.begin_object();
-    json.member("language", "C++");
-    json.member("bits", cell.bits);
-    json.member("placement", to_string(cell.placement));
-    json.member("threads", static_cast<std::uint64_t>(cell.threads));
-    json.member("median_s", cell.median_s);
-    json.member("min_s", cell.min_s);
-    json.member("max_s", cell.max_s);
-    json.member("spread", cell.spread);
-    json.key("seconds");
-    json.begin_array();
-    for (double s : cell.seconds) json.value(s);
-    json.end_array();
-    json.member("bytes", cell.bytes);
-    json.member("gb_per_s", cell.gb_per_s);
-    json.member("values_per_s", cell.values_per_s);
-    json.member("speedup_vs_64", cell.speedup_vs_64);
-    json.member("sum", cell.sum);
-    json.end_object();
-  }
-  json.end_array();
-  json.end_object();
-  json.finish();
-}
-
-void print_tables(const algo::AggregateBenchConfig& c, const std::vector<algo::AggregateBenchCell>& cells) {
-  std::cout << "aggregation sum += a1[i] + a2[i]: 2 arrays x " << c.length << " values, " << c.repetitions
-            << " timed runs (+" << c.warmup << " warm-up) per row, " << runtime::to_string(c.pinning)
+void print_rows(const AggregateResult& r) {
+  const measure::AggregateBenchConfig& c = r.config;
+  std::cout << "aggregation sum += a1[i] + a2[i]: 2 arrays x " << c.length << " values, " << c.trials.repetitions
+            << " timed runs (+" << c.trials.warmup << " warm-up) per row, " << runtime::to_string(c.pinning)
             << " pinning, codec " << codec::isa_name(codec::active_isa()) << "\n\n";
   std::cout << " bits  placement    threads  median ms  spread     GB/s  Gvalues/s  vs 64-bit\n";
   std::cout << "-----  -----------  -------  ---------  ------  -------  ---------  ---------\n";
-  for (const algo::AggregateBenchCell& cell : cells) {
+  for (const measure::AggregateBenchCell& cell : r.cells) {
     std::cout << std::setw(5) << cell.bits << "  " << std::left << std::setw(11) << to_string(cell.placement)
               << std::right << "  " << std::setw(7) << cell.threads << "  " << std::fixed << std::setprecision(2)
-              << std::setw(9) << cell.median_s * 1e3 << "  " << std::setprecision(1) << std::setw(5)
-              << cell.spread * 100 << "%  " << std::setprecision(2) << std::setw(7) << cell.gb_per_s << "  "
+              << std::setw(9) << cell.timing.median * 1e3 << "  " << std::setprecision(1) << std::setw(5)
+              << cell.timing.spread() * 100 << "%  " << std::setprecision(2) << std::setw(7) << cell.gb_per_s << "  "
               << std::setw(9) << cell.values_per_s / 1e9 << "  ";
     if (cell.speedup_vs_64 > 0) {
       std::cout << std::setw(8) << cell.speedup_vs_64 << "x";
@@ -235,20 +103,23 @@ void print_tables(const algo::AggregateBenchConfig& c, const std::vector<algo::A
     }
     std::cout << "\n";
   }
-  // The figure's view: one matrix of median times per thread count, bits down, placements across.
-  std::map<std::size_t, std::vector<const algo::AggregateBenchCell*>> by_threads;
-  for (const algo::AggregateBenchCell& cell : cells) by_threads[cell.threads].push_back(&cell);
+}
+
+// The figure's view: one matrix of median times per thread count, bits down, placements across.
+void print_matrices(const AggregateResult& r) {
+  std::map<std::size_t, std::vector<const measure::AggregateBenchCell*>> by_threads;
+  for (const measure::AggregateBenchCell& cell : r.cells) by_threads[cell.threads].push_back(&cell);
   for (const auto& [threads, group] : by_threads) {
-    std::cout << "\nmedian ms, " << threads << (threads == 1 ? " thread" : " threads") << " (bits down, placement across)\n";
+    std::cout << "\nmedian ms, " << threads_text(threads) << " (bits down, placement across)\n";
     std::cout << " bits";
-    for (Placement p : c.placements) std::cout << "  " << std::setw(11) << to_string(p);
+    for (Placement p : r.config.placements) std::cout << "  " << std::setw(11) << to_string(p);
     std::cout << "\n";
-    for (unsigned bits : c.bits) {
+    for (unsigned bits : r.config.bits) {
       std::cout << std::setw(5) << bits;
-      for (Placement p : c.placements) {
-        for (const algo::AggregateBenchCell* cell : group) {
+      for (Placement p : r.config.placements) {
+        for (const measure::AggregateBenchCell* cell : group) {
           if (cell->bits == bits && cell->placement == p) {
-            std::cout << "  " << std::setw(11) << std::fixed << std::setprecision(2) << cell->median_s * 1e3;
+            std::cout << "  " << std::setw(11) << std::fixed << std::setprecision(2) << cell->timing.median * 1e3;
           }
         }
       }
@@ -257,71 +128,103 @@ void print_tables(const algo::AggregateBenchConfig& c, const std::vector<algo::A
   }
 }
 
-int bench_aggregate(const std::vector<std::string>& args) {
-  bool help = false;
-  const AggregateArgs parsed = parse_aggregate(args, help);
-  if (help) {
-    std::cout << bench_aggregate_help;
+measure::Json config_json(const measure::AggregateBenchConfig& c) {
+  std::vector<std::size_t> threads;  // in grid order, each once
+  for (std::size_t t : measure::thread_counts(c)) {
+    if (std::find(threads.begin(), threads.end(), t) == threads.end()) threads.push_back(t);
+  }
+  measure::Json json;
+  json["length"] = c.length;
+  json["bits"] = c.bits;
+  json["placements"] = measure::Json::array();
+  for (Placement p : c.placements) json["placements"].push_back(to_string(p));
+  json["threads"] = threads;
+  json["repetitions"] = c.trials.repetitions;
+  json["warmup"] = c.trials.warmup;
+  json["pinning"] = runtime::to_string(c.pinning);
+  json["node"] = c.node;
+  json["seed"] = c.seed;
+  json["huge_pages"] = c.huge_pages;
+  return json;
+}
+
+measure::Json cell_json(const measure::AggregateBenchCell& cell) {
+  return {{"language", "C++"},
+          {"bits", cell.bits},
+          {"placement", to_string(cell.placement)},
+          {"threads", cell.threads},
+          {"median_s", cell.timing.median},
+          {"min_s", cell.timing.min},
+          {"max_s", cell.timing.max},
+          {"spread", cell.timing.spread()},
+          {"seconds", cell.timing.seconds},
+          {"bytes", cell.bytes},
+          {"gb_per_s", cell.gb_per_s},
+          {"values_per_s", cell.values_per_s},
+          {"speedup_vs_64", cell.speedup_vs_64},
+          {"sum", cell.sum}};
+}
+
+measure::Report report(const AggregateResult& r) {
+  measure::Report report("smartarrays.bench.aggregate/1");
+  report.fields["language"] = "C++";
+  report.fields["created"] = measure::utc_now();
+  report.fields["total_seconds"] = r.total_seconds;
+  report.fields["config"] = config_json(r.config);
+  report.fields["results"] = measure::Json::array();
+  for (const measure::AggregateBenchCell& cell : r.cells) report.fields["results"].push_back(cell_json(cell));
+  return report;
+}
+
+int aggregate(const AggregateFlags& flags) {
+  const AggregateResult result = run_aggregate(flags);
+  if (flags.json_path == "-") {
+    measure::write_report(report(result), "-");
     return 0;
   }
-  try {
-    algo::validate(parsed.config);
-  } catch (const Error& e) {
-    throw UsageError(std::string("bench aggregate: ") + e.what() + " (see 'smartarrays bench aggregate --help')");
-  }
-  const bool interactive = ::isatty(STDERR_FILENO) == 1;
-  const bool show_progress = !parsed.quiet;
-  const auto start = std::chrono::steady_clock::now();
-  auto progress = [&](const algo::AggregateBenchProgress& p) {
-    if (!show_progress) return;
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::ostringstream line;
-    line << "[" << std::setw(3) << p.cells_done << "/" << p.cells_total << "] " << std::fixed << std::setprecision(0)
-         << elapsed << " s  ";
-    if (p.phase == "done") {
-      line << "done";
-    } else if (p.phase == "building") {
-      line << p.bits << " bits, " << to_string(p.placement) << ": building arrays";
-    } else {
-      line << p.bits << " bits, " << to_string(p.placement) << ", " << p.threads << (p.threads == 1 ? " thread" : " threads")
-           << ": timing";
-    }
-    // On a terminal one line is rewritten in place; in a log, one line per step.
-    if (interactive) {
-      std::cerr << "\r\033[K" << line.str() << (p.phase == "done" ? "\n" : "") << std::flush;
-    } else if (p.phase != "building") {
-      std::cerr << line.str() << "\n";
-    }
-  };
-  const std::vector<algo::AggregateBenchCell> cells = algo::run_aggregate_bench(parsed.config, progress);
-  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (parsed.json_path == "-") {
-    write_json(std::cout, parsed.config, cells, total);
-    return 0;
-  }
-  print_tables(parsed.config, cells);
-  if (!parsed.json_path.empty()) {
-    std::ofstream out(parsed.json_path);
-    if (!out) throw Error(ErrorCode::os_error, "cannot write " + parsed.json_path);
-    write_json(out, parsed.config, cells, total);
-    out.close();
-    if (!out) throw Error(ErrorCode::os_error, "cannot write " + parsed.json_path);
-    std::cout << "\nresults: " << parsed.json_path << "\n";
+  print_rows(result);
+  print_matrices(result);
+  if (!flags.json_path.empty()) {
+    measure::write_report(report(result), flags.json_path);
+    std::cout << "\nresults: " << flags.json_path << "\n";
   }
   return 0;
 }
 
+void add_aggregate_flags(CLI::App& app, AggregateFlags& f) {
+  measure::AggregateBenchConfig& c = f.config;
+  c.length = std::uint64_t{16} << 20;
+  add_value<std::uint64_t>(app, "--size", "N", c.length, parse_count,
+                           "values per array; K, M, G suffixes are powers of 1024 (default 16M)");
+  add_value(app, "--bits", "LIST", c.bits, list_of(whole_number<unsigned>(1, 64)),
+            "bit widths, 1..64 (default 10,31,32,33,50,63,64)");
+  add_value(app, "--placements", "LIST", c.placements, list_of<Placement>(parse_placement),
+            "os_default, single_node, interleaved, replicated, partitioned\n"
+            "(default os_default,single_node,interleaved,replicated)");
+  add_value(app, "--threads", "LIST", c.threads, list_of(whole_number<std::size_t>(1, 4096)),
+            "worker counts (default: SMARTARRAYS_THREADS, else every usable CPU)");
+  add_value(app, "--repetitions", "N", c.trials.repetitions, whole_number<int>(1, 1000000),
+            "timed runs per combination, median reported (default 5)");
+  add_value(app, "--warmup", "N", c.trials.warmup, whole_number<int>(0, 1000000), "untimed runs before them (default 1)");
+  add_value<runtime::PinPolicy>(app, "--pinning", "POLICY", c.pinning, runtime::parse_pin_policy,
+                                "none, sparse or dense worker placement (default sparse)");
+  add_value(app, "--node", "N", c.node, whole_number<int>(0, 4095), "the node of single_node (default 0)");
+  add_value(app, "--seed", "N", c.seed, whole_number<std::uint64_t>(0, ~std::uint64_t{0} - 1), "data seed (default 1)");
+  add_flag(app, "--huge-pages", c.huge_pages, "ask for transparent huge pages for the arrays (MADV_HUGEPAGE)");
+  add_value<std::string>(app, "--json", "FILE", f.json_path, [](const std::string& s) { return s; },
+                         "also write the results as JSON to FILE, '-' for stdout instead of the\n"
+                         "tables (format: docs/cli.md)");
+  add_flag(app, "--quiet", f.quiet, "no progress line on stderr");
+}
+
 }  // namespace
 
-int bench_command(const std::vector<std::string>& args) {
-  if (args.empty()) throw UsageError("bench: which benchmark? (see 'smartarrays bench --help')");
-  const std::string& name = args.front();
-  if (name == "--help" || name == "-h") {
-    std::cout << bench_help;
-    return 0;
-  }
-  if (name == "aggregate") return bench_aggregate(std::vector<std::string>(args.begin() + 1, args.end()));
-  throw UsageError("bench: unknown benchmark '" + name + "' (see 'smartarrays bench --help')");
+void add_bench_command(CommandTree& tree) {
+  CLI::App& bench = tree.add(
+      tree.root(), "bench", bench_header, []() -> int { throw UsageError("which benchmark?"); }, "", "benchmark");
+  auto flags = std::make_shared<AggregateFlags>();
+  CLI::App& app = tree.add(bench, "aggregate", aggregate_header, [flags] { return aggregate(*flags); }, aggregate_footer);
+  add_aggregate_flags(app, *flags);
 }
 
 }  // namespace smartarrays::cli

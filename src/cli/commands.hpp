@@ -1,25 +1,16 @@
-// Owns the list of the command's subcommands: each takes the arguments after its name, prints to
-// stdout (progress to stderr) and returns the exit code; usage errors are thrown as UsageError.
+// Owns the list of the command's subcommands: each registers its flags and runner in the command
+// tree; a runner parses nothing itself, runs (a result struct), then prints a table or writes JSON.
 #pragma once
 
-#include <string>
-#include <vector>
+#include "cli/command_line.hpp"
 
 namespace smartarrays::cli {
 
 /// `smartarrays topology [--json]`.
-int topology_command(const std::vector<std::string>& args);
-/// `smartarrays bench <benchmark> ...` (today: aggregate).
-int bench_command(const std::vector<std::string>& args);
-
-/// `smartarrays graph <subcommand> ...` (generate, convert, info, degree, pagerank).
-int graph_command(const std::vector<std::string>& args);
-
-/// Help text of `smartarrays topology`.
-extern const char* const topology_help;
-/// Help text of `smartarrays bench`.
-extern const char* const bench_help;
-/// Help text of `smartarrays bench aggregate`.
-extern const char* const bench_aggregate_help;
+void add_topology_command(CommandTree& tree);
+/// `smartarrays bench aggregate ...`.
+void add_bench_command(CommandTree& tree);
+/// `smartarrays graph generate|convert|info|degree|pagerank ...`.
+void add_graph_command(CommandTree& tree);
 
 }  // namespace smartarrays::cli

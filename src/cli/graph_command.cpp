@@ -1,19 +1,23 @@
-// Owns `smartarrays graph`: the dispatch to its subcommands, their help texts, and the three that
-// move graphs around — generate (R-MAT or uniform to a file), convert (between el, mtx and sg) and
-// info (sizes, degrees, and the memory of each variant with the paper's formula).
+// Owns `smartarrays graph`: the group of its subcommands and the three that move graphs around —
+// generate (R-MAT or uniform to a file), convert (between el, mtx and sg) and info (sizes, degrees,
+// and the memory of each variant with the paper's formula).
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/graph_options.hpp"
-#include "smartarrays/error.hpp"
+#include "cli/options.hpp"
+#include "measure/timing.hpp"
 #include "smartarrays/graph/generators.hpp"
-#include "smartarrays/os/topology.hpp"
 
 namespace smartarrays::cli {
 
-const char* const graph_help =
+namespace {
+
+using graph_cli::LoadFlags;
+
+const char* const graph_header =
     "usage: smartarrays graph <subcommand> [options]\n"
     "\n"
     "CSR graphs stored as smart arrays (paper section 5.2).\n"
@@ -27,197 +31,155 @@ const char* const graph_help =
     "\n"
     "Run 'smartarrays graph <subcommand> --help' for its options; formats: docs/graph.md.\n";
 
-const char* const graph_generate_help =
+const char* const generate_header =
     "usage: smartarrays graph generate --output FILE [options]\n"
     "\n"
     "Generates a graph, builds its CSR and writes it; the same seed gives the same file whatever\n"
-    "the thread count.\n"
-    "\n"
-    "options:\n"
-    "  --output FILE       where to write it (format from the extension, or --format)\n"
-    "  --format FMT        output format: el, mtx or sg\n"
-    "  --kind KIND         rmat (Kronecker, Graph500 a=0.57 b=0.19 c=0.19) or uniform (default rmat)\n"
-    "  --scale S           rmat: 2^S vertices (default 16)\n"
-    "  --edge-factor F     rmat: F * 2^S edges (default 16)\n"
-    "  --no-scramble       rmat: keep the generator's vertex ids (hubs at small ids)\n"
-    "  --vertices N        uniform: vertex count, K/M/G suffixes allowed (default 64K)\n"
-    "  --degree D          uniform: average out-degree (default 16)\n"
-    "  --seed N            random seed (default 1)\n"
-    "  --undirected        store every edge in both directions\n"
-    "  --dedup             keep one copy of repeated edges\n"
-    "  --drop-self-loops   drop edges v -> v\n"
-    "  --threads N         worker threads\n"
-    "  --quiet             no progress on stderr\n"
-    "  -h, --help          show this help\n"
-    "\n"
+    "the thread count.\n";
+
+const char* const generate_footer =
     "example:\n"
     "  smartarrays graph generate --scale 20 --dedup --drop-self-loops --output rmat20.sg\n";
 
-const char* const graph_convert_help =
+const char* const convert_header =
     "usage: smartarrays graph convert INPUT OUTPUT [options]\n"
     "\n"
     "Reads INPUT, builds its CSR (sorted neighbour lists) and writes OUTPUT. Formats come from the\n"
-    "extensions (.el .txt .edges .tsv / .mtx / .sg) unless given.\n"
-    "\n"
-    "options:\n"
-    "  --format FMT        input format: el, mtx or sg\n"
-    "  --to FMT            output format: el, mtx or sg\n"
-    "  --undirected        treat an edge-list input as undirected\n"
-    "  --dedup             keep one copy of repeated edges\n"
-    "  --drop-self-loops   drop edges v -> v\n"
-    "  --threads N         worker threads\n"
-    "  --quiet             no progress on stderr\n"
-    "  -h, --help          show this help\n";
+    "extensions (.el .txt .edges .tsv / .mtx / .sg) unless given.\n";
 
-const char* const graph_info_help =
+const char* const info_header =
     "usage: smartarrays graph info INPUT [options]\n"
     "\n"
     "Loads INPUT once per variant and prints vertices, edges, the largest degrees, the memory of\n"
-    "every array side by side, and the paper's memory formula with its saving over U.\n"
-    "\n";
+    "every array side by side, and the paper's memory formula with its saving over U.\n";
 
-namespace {
+// What generate and convert say about the file they wrote.
+struct WrittenGraph {
+  std::string path;
+  graph::GraphFormat format = graph::GraphFormat::edge_list;
+  std::uint64_t vertices = 0, edges = 0;
+  bool directed = true;
+  double seconds = 0;
+};
 
-using graph_cli::LoadFlags;
-
-std::string join(const std::vector<std::string>& items, const char* separator) {
-  std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? separator : "") + items[i];
-  return out;
+void print_written(const WrittenGraph& w) {
+  std::cout << "wrote " << w.path << " (" << graph::to_string(w.format) << "): " << w.vertices << " vertices, " << w.edges
+            << " edges, " << (w.directed ? "directed" : "undirected") << ", " << std::fixed << std::setprecision(2)
+            << w.seconds << " s\n";
 }
 
-int generate(const std::vector<std::string>& args) {
-  ArgCursor cursor(args, "graph generate");
+// The format of an output file: given, else from its extension (flag names the flag that gives it).
+graph::GraphFormat output_format(const std::optional<graph::GraphFormat>& given, const std::string& path,
+                                 const std::string& flag) {
+  if (given) return *given;
+  try {
+    return graph::format_of_path(path);
+  } catch (const Error& e) {
+    throw UsageError(std::string(e.what()) + " with " + flag);
+  }
+}
+
+struct GenerateFlags {
   std::string kind = "rmat", output;
   std::optional<graph::GraphFormat> format;
   graph::RmatOptions rmat;
-  graph::UniformOptions uniform;
-  uniform.vertices = 64 << 10;
-  bool undirected = false, quiet = false;
+  graph::UniformOptions uniform{.vertices = 64 << 10};
+  std::uint64_t seed = 1;
+  bool undirected = false, quiet = false, no_scramble = false;
   graph::BuildOptions build;
   std::size_t threads = 0;
-  while (!cursor.done()) {
-    const std::string flag = cursor.next();
-    if (flag == "--help" || flag == "-h") {
-      std::cout << graph_generate_help;
-      return 0;
-    } else if (flag == "--output") {
-      output = cursor.value();
-    } else if (flag == "--format") {
-      try {
-        format = graph::parse_graph_format(cursor.value());
-      } catch (const Error& e) {
-        cursor.fail(e.what());
-      }
-    } else if (flag == "--kind") {
-      kind = cursor.value();
-      if (kind != "rmat" && kind != "uniform") cursor.fail("--kind: expected rmat or uniform, got '" + kind + "'");
-    } else if (flag == "--scale") {
-      rmat.scale = static_cast<unsigned>(parse_number(cursor.value(), flag, 1, 40));
-    } else if (flag == "--edge-factor") {
-      rmat.edge_factor = parse_number(cursor.value(), flag, 1, std::uint64_t{1} << 20);
-    } else if (flag == "--no-scramble") {
-      rmat.scramble = false;
-    } else if (flag == "--vertices") {
-      uniform.vertices = parse_count(cursor.value(), flag);
-    } else if (flag == "--degree") {
-      const std::string text = cursor.value();
-      try {
-        std::size_t used = 0;
-        uniform.average_degree = std::stod(text, &used);
-        if (used != text.size()) throw std::invalid_argument(text);
-      } catch (const std::logic_error&) {
-        cursor.fail("--degree: '" + text + "' is not a number");
-      }
-    } else if (flag == "--seed") {
-      rmat.seed = uniform.seed = parse_number(cursor.value(), flag, 0, ~std::uint64_t{0});
-    } else if (flag == "--undirected") {
-      undirected = true;
-    } else if (flag == "--dedup") {
-      build.dedup = true;
-    } else if (flag == "--drop-self-loops") {
-      build.drop_self_loops = true;
-    } else if (flag == "--threads") {
-      threads = parse_number(cursor.value(), flag, 1, 4096);
-    } else if (flag == "--quiet") {
-      quiet = true;
-    } else {
-      cursor.unknown();
-    }
-  }
-  if (output.empty()) cursor.fail("missing --output FILE");
-  if (!format) {
-    try {
-      format = graph::format_of_path(output);
-    } catch (const Error& e) {
-      cursor.fail(std::string(e.what()) + " with --format");
-    }
-  }
-  runtime::ThreadPool pool(runtime::PoolOptions{.threads = threads});
-  const auto start = std::chrono::steady_clock::now();
-  if (!quiet) std::cerr << "generating " << kind << " graph on " << pool.size() << " threads\n";
-  graph::EdgeList edges = kind == "rmat" ? graph::generate_rmat(rmat, pool) : graph::generate_uniform(uniform, pool);
-  edges.directed = !undirected;
-  const graph::CsrGraph g = graph::build_csr(edges, build, pool);
-  edges = {};
-  if (!quiet) std::cerr << "writing " << output << "\n";
-  graph::save_graph(g, output, *format);
-  std::cout << "wrote " << output << " (" << graph::to_string(*format) << "): " << g.vertices() << " vertices, " << g.edges()
-            << " edges, " << (g.directed() ? "directed" : "undirected") << ", " << std::fixed << std::setprecision(2)
-            << graph_cli::seconds_since(start) << " s\n";
+};
+
+int generate(GenerateFlags f) {
+  if (f.output.empty()) throw UsageError("missing --output FILE");
+  WrittenGraph w{.path = f.output, .format = output_format(f.format, f.output, "--format")};
+  f.rmat.seed = f.uniform.seed = f.seed;
+  f.rmat.scramble = !f.no_scramble;
+  runtime::ThreadPool pool(runtime::PoolOptions{.threads = f.threads});
+  w.seconds = measure::time_once([&] {
+    if (!f.quiet) std::cerr << "generating " << f.kind << " graph on " << pool.size() << " threads\n";
+    graph::EdgeList edges = f.kind == "rmat" ? graph::generate_rmat(f.rmat, pool) : graph::generate_uniform(f.uniform, pool);
+    edges.directed = !f.undirected;
+    const graph::CsrGraph g = graph::build_csr(edges, f.build, pool);
+    edges = {};
+    if (!f.quiet) std::cerr << "writing " << f.output << "\n";
+    graph::save_graph(g, f.output, w.format);
+    w.vertices = g.vertices();
+    w.edges = g.edges();
+    w.directed = g.directed();
+  });
+  print_written(w);
   return 0;
 }
 
-int convert(const std::vector<std::string>& args) {
-  ArgCursor cursor(args, "graph convert");
-  LoadFlags flags;
-  std::string output;
+std::string graph_kind(const std::string& text) {
+  if (text != "rmat" && text != "uniform") throw UsageError("expected rmat or uniform, got '" + text + "'");
+  return text;
+}
+
+void add_generate(CommandTree& tree, CLI::App& graph) {
+  auto f = std::make_shared<GenerateFlags>();
+  CLI::App& app = tree.add(graph, "generate", generate_header, [f] { return generate(*f); }, generate_footer);
+  add_value<std::string>(app, "--output", "FILE", f->output, [](const std::string& s) { return s; },
+                         "where to write it (format from the extension, or --format)");
+  add_value<std::optional<graph::GraphFormat>>(app, "--format", "FMT", f->format, graph::parse_graph_format,
+                                               "output format: el, mtx or sg");
+  add_value<std::string>(app, "--kind", "KIND", f->kind, graph_kind,
+                         "rmat (Kronecker, Graph500 a=0.57 b=0.19 c=0.19) or uniform (default rmat)");
+  add_value(app, "--scale", "S", f->rmat.scale, whole_number<unsigned>(1, 40), "rmat: 2^S vertices (default 16)");
+  add_value(app, "--edge-factor", "F", f->rmat.edge_factor, whole_number<std::uint64_t>(1, std::uint64_t{1} << 20),
+            "rmat: F * 2^S edges (default 16)");
+  add_flag(app, "--no-scramble", f->no_scramble, "rmat: keep the generator's vertex ids (hubs at small ids)");
+  add_value<std::uint64_t>(app, "--vertices", "N", f->uniform.vertices, parse_count,
+                           "uniform: vertex count, K/M/G suffixes allowed (default 64K)");
+  add_value<double>(app, "--degree", "D", f->uniform.average_degree, parse_real, "uniform: average out-degree (default 16)");
+  add_value(app, "--seed", "N", f->seed, whole_number<std::uint64_t>(0, ~std::uint64_t{0}), "random seed (default 1)");
+  add_flag(app, "--undirected", f->undirected, "store every edge in both directions");
+  add_flag(app, "--dedup", f->build.dedup, "keep one copy of repeated edges");
+  add_flag(app, "--drop-self-loops", f->build.drop_self_loops, "drop edges v -> v");
+  add_value(app, "--threads", "N", f->threads, whole_number<std::size_t>(1, 4096), "worker threads");
+  add_flag(app, "--quiet", f->quiet, "no progress on stderr");
+}
+
+struct ConvertFlags {
+  LoadFlags load;
+  std::vector<std::string> files;
   std::optional<graph::GraphFormat> to;
-  while (!cursor.done()) {
-    const std::string flag = cursor.next();
-    if (flag == "--help" || flag == "-h") {
-      std::cout << graph_convert_help;
-      return 0;
-    } else if (flag == "--to") {
-      try {
-        to = graph::parse_graph_format(cursor.value());
-      } catch (const Error& e) {
-        cursor.fail(e.what());
-      }
-    } else if (flag == "--format" || flag == "--undirected" || flag == "--dedup" || flag == "--drop-self-loops" ||
-               flag == "--threads" || flag == "--quiet") {
-      graph_cli::parse_load_flag(flag, cursor, flags);
-    } else if (flag.rfind("-", 0) == 0) {
-      cursor.unknown();
-    } else if (flags.input.empty()) {
-      flags.input = flag;
-    } else if (output.empty()) {
-      output = flag;
-    } else {
-      cursor.unknown();
-    }
-  }
-  if (output.empty()) cursor.fail("expected INPUT and OUTPUT files");
-  graph_cli::finish_load_flags(cursor, flags);
-  if (!to) {
-    try {
-      to = graph::format_of_path(output);
-    } catch (const Error& e) {
-      cursor.fail(std::string(e.what()) + " with --to");
-    }
-  }
-  const auto start = std::chrono::steady_clock::now();
-  auto pool = graph_cli::make_pool(flags);
-  const graph_cli::GraphSource source(flags, *pool);
+};
+
+// convert's loading: the file read once, built with the flags' duplicate and self-loop rules.
+graph::CsrGraph load_graph(const LoadFlags& flags, runtime::ThreadPool& pool) {
+  const graph_cli::GraphSource source(flags, pool);
   graph::BuildOptions build;
   build.dedup = flags.dedup;
   build.drop_self_loops = flags.drop_self_loops;
-  const graph::CsrGraph g = source.build(build, *pool);
-  graph::save_graph(g, output, *to);
-  std::cout << "wrote " << output << " (" << graph::to_string(*to) << "): " << g.vertices() << " vertices, " << g.edges()
-            << " edges, " << (g.directed() ? "directed" : "undirected") << ", " << std::fixed << std::setprecision(2)
-            << graph_cli::seconds_since(start) << " s\n";
+  return source.build(build, pool);
+}
+
+int convert(ConvertFlags f) {
+  if (f.files.size() != 2) throw UsageError("expected INPUT and OUTPUT files");
+  f.load.inputs = {f.files[0]};
+  graph_cli::finish_load_flags(f.load);
+  WrittenGraph w{.path = f.files[1], .format = output_format(f.to, f.files[1], "--to")};
+  auto pool = graph_cli::make_pool(f.load);
+  w.seconds = measure::time_once([&] {
+    const graph::CsrGraph g = load_graph(f.load, *pool);
+    graph::save_graph(g, w.path, w.format);
+    w.vertices = g.vertices();
+    w.edges = g.edges();
+    w.directed = g.directed();
+  });
+  print_written(w);
   return 0;
+}
+
+void add_convert(CommandTree& tree, CLI::App& graph) {
+  auto f = std::make_shared<ConvertFlags>();
+  CLI::App& app = tree.add(graph, "convert", convert_header, [f] { return convert(*f); });
+  app.add_option("FILES", f->files);
+  graph_cli::add_read_flags(app, f->load, "options");
+  add_value<std::optional<graph::GraphFormat>>(app, "--to", "FMT", f->to, graph::parse_graph_format,
+                                               "output format: el, mtx or sg");
 }
 
 struct DegreeStats {
@@ -244,92 +206,92 @@ DegreeStats degree_stats(const graph::CsrGraph& g) {
   return s;
 }
 
-int info(const std::vector<std::string>& args) {
-  ArgCursor cursor(args, "graph info");
-  LoadFlags flags;
-  while (!cursor.done()) {
-    const std::string flag = cursor.next();
-    if (flag == "--help" || flag == "-h") {
-      std::cout << graph_info_help << "options:\n" << graph_cli::load_flags_help << "  -h, --help          show this help\n";
-      return 0;
-    }
-    if (!graph_cli::parse_load_flag(flag, cursor, flags)) graph_cli::take_input(flag, cursor, flags);
-  }
-  graph_cli::finish_load_flags(cursor, flags);
+struct InfoVariant {
+  std::string title;
+  graph::MemoryReport memory;
+  double paper_bits = 0, paper_saving = 0;
+};
+
+struct InfoResult {
+  measure::Json graph;  // input, vertices, edges, directed
+  DegreeStats stats;
+  std::vector<InfoVariant> variants;
+};
+
+InfoResult run_info(const LoadFlags& flags) {
+  InfoResult r;
   auto pool = graph_cli::make_pool(flags);
-  const graph_cli::GraphSource source(flags, *pool);
-  std::vector<graph::CsrGraph> graphs;
+  graph_cli::load_variants(flags, *pool, [&](graph::Variant v, graph::CsrGraph&& g, double) {
+    if (r.variants.empty()) {
+      r.graph = graph_cli::graph_json(flags.input, g);
+      r.stats = degree_stats(g);
+    }
+    r.variants.push_back({graph::to_string(v), g.memory_report(), g.paper_memory_bits(), g.paper_saving()});
+  });
+  return r;
+}
+
+measure::Report info_report(const InfoResult& r) {
+  measure::Report report("smartarrays.graph.info/1", r.graph);
+  report.fields["max_out_degree"] = r.stats.max_out;
+  report.fields["max_in_degree"] = r.stats.max_in;
+  report.fields["vertices_without_out_edges"] = r.stats.sinks;
+  report.fields["vertices_without_in_edges"] = r.stats.sources;
+  report.fields["variants"] = measure::Json::array();
+  for (const InfoVariant& v : r.variants) {
+    report.fields["variants"].push_back({{"variant", v.title},
+                                         {"memory", graph_cli::memory_json(v.memory)},
+                                         {"paper_formula_bits", v.paper_bits},
+                                         {"paper_saving_vs_u", v.paper_saving}});
+  }
+  return report;
+}
+
+void print_info(const InfoResult& r) {
+  const measure::Json& g = r.graph;
+  std::cout << g["input"].get<std::string>() << ": " << g["vertices"] << " vertices, " << g["edges"] << " edges, "
+            << (g["directed"].get<bool>() ? "directed" : "undirected (both directions stored)") << "\n"
+            << "largest out-degree " << r.stats.max_out << ", largest in-degree " << r.stats.max_in << "; "
+            << r.stats.sinks << " vertices without out-edges, " << r.stats.sources << " without in-edges\n\n";
   std::vector<std::string> titles;
   std::vector<graph::MemoryReport> reports;
-  for (graph::Variant v : flags.variants) {
-    graphs.push_back(source.build(graph_cli::build_options(flags, v), *pool));
-    titles.emplace_back(graph::to_string(v));
-    reports.push_back(graphs.back().memory_report());
+  for (const InfoVariant& v : r.variants) {
+    titles.push_back(v.title);
+    reports.push_back(v.memory);
   }
-  const graph::CsrGraph& g = graphs.front();
-  const DegreeStats stats = degree_stats(g);
-  auto write = [&](JsonWriter& json) {
-    json.begin_object();
-    json.member("format", "smartarrays.graph.info/1");
-    json.member("input", flags.input);
-    json.member("vertices", g.vertices());
-    json.member("edges", g.edges());
-    json.member("directed", g.directed());
-    json.member("max_out_degree", stats.max_out);
-    json.member("max_in_degree", stats.max_in);
-    json.member("vertices_without_out_edges", stats.sinks);
-    json.member("vertices_without_in_edges", stats.sources);
-    json.key("variants");
-    json.begin_array();
-    for (std::size_t k = 0; k < graphs.size(); ++k) {
-      json.begin_object();
-      json.member("variant", titles[k]);
-      json.key("memory");
-      graph_cli::write_memory_json(json, reports[k]);
-      json.member("paper_formula_bits", graphs[k].paper_memory_bits());
-      json.member("paper_saving_vs_u", graphs[k].paper_saving());
-      json.end_object();
-    }
-    json.end_array();
-    json.end_object();
-  };
-  if (flags.json_path == "-") {
-    graph_cli::write_json_file("-", write);
-    return 0;
-  }
-  std::cout << flags.input << ": " << g.vertices() << " vertices, " << g.edges() << " edges, "
-            << (g.directed() ? "directed" : "undirected (both directions stored)") << "\n"
-            << "largest out-degree " << stats.max_out << ", largest in-degree " << stats.max_in << "; " << stats.sinks
-            << " vertices without out-edges, " << stats.sources << " without in-edges\n\n";
   graph_cli::print_memory_table(std::cout, titles, reports);
   std::cout << "\npaper formula 2*b_begin*V + 2*b_edge*E + b_degree*V + 64*V:\n";
-  for (std::size_t k = 0; k < graphs.size(); ++k) {
-    std::cout << "  " << std::left << std::setw(4) << titles[k] << std::right << graph_cli::mib(static_cast<std::uint64_t>(graphs[k].paper_memory_bits() / 8))
-              << ", saving vs U " << std::fixed << std::setprecision(1) << 100 * graphs[k].paper_saving() << "%\n";
+  for (const InfoVariant& v : r.variants) {
+    std::cout << "  " << std::left << std::setw(4) << v.title << std::right
+              << graph_cli::mib(static_cast<std::uint64_t>(v.paper_bits / 8)) << ", saving vs U " << std::fixed
+              << std::setprecision(1) << 100 * v.paper_saving << "%\n";
   }
-  if (!flags.json_path.empty()) {
-    graph_cli::write_json_file(flags.json_path, write);
-    std::cout << "\nresults: " << flags.json_path << "\n";
-  }
+}
+
+int info(LoadFlags flags) {
+  graph_cli::finish_load_flags(flags);
+  const InfoResult result = run_info(flags);
+  if (flags.json_path != "-") print_info(result);
+  if (!flags.json_path.empty()) measure::write_report(info_report(result), flags.json_path);
+  if (!flags.json_path.empty() && flags.json_path != "-") std::cout << "\nresults: " << flags.json_path << "\n";
   return 0;
 }
 
 }  // namespace
 
-int graph_command(const std::vector<std::string>& args) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    (args.empty() ? std::cerr : std::cout) << graph_help;
-    return args.empty() ? exit_usage : 0;
-  }
-  const std::vector<std::string> rest(args.begin() + 1, args.end());
-  const std::string& sub = args[0];
-  if (sub == "generate") return generate(rest);
-  if (sub == "convert") return convert(rest);
-  if (sub == "info") return info(rest);
-  if (sub == "degree") return graph_cli::degree_command(rest);
-  if (sub == "pagerank") return graph_cli::pagerank_command(rest);
-  const std::vector<std::string> known{"generate", "convert", "info", "degree", "pagerank"};
-  throw UsageError("graph: unknown subcommand '" + sub + "' (expected " + join(known, ", ") + ")");
+void add_graph_command(CommandTree& tree) {
+  CLI::App& graph = tree.add(tree.root(), "graph", graph_header, {}, "", "subcommand");
+  tree.runner(graph, [&graph] {
+    std::cerr << CommandTree::help(graph);
+    return exit_usage;
+  });
+  add_generate(tree, graph);
+  add_convert(tree, graph);
+  auto info_flags = std::make_shared<LoadFlags>();
+  CLI::App& info_app = tree.add(graph, "info", info_header, [info_flags] { return info(*info_flags); });
+  graph_cli::add_load_flags(info_app, *info_flags);
+  graph_cli::add_degree_command(tree, graph);
+  graph_cli::add_pagerank_command(tree, graph);
 }
 
 }  // namespace smartarrays::cli

@@ -9,33 +9,12 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/options.hpp"
+#include "measure/timing.hpp"
 #include "smartarrays/algo/pagerank.hpp"
 #include "smartarrays/error.hpp"
 
 namespace smartarrays::cli::graph_cli {
-
-const char* const load_flags_help =
-    "graph flags:\n"
-    "  --format FMT        input format: el (edge list), mtx (Matrix Market), sg (GAP binary);\n"
-    "                      default from the extension (.el .txt .edges .tsv / .mtx / .sg)\n"
-    "  --variant LIST      compression variants, run side by side: U (64-bit offsets and degrees,\n"
-    "                      32-bit ids), V (offsets and degrees in minimum bits), V+E (ids too)\n"
-    "                      (default U)\n"
-    "  --placement LIST    PLACEMENT for every array and/or ARRAY=PLACEMENT overrides; placements\n"
-    "                      os_default, single_node, interleaved, replicated, partitioned; arrays\n"
-    "                      begin, edge, rbegin, redge, out_degree, contributions, ranks, degrees\n"
-    "                      (default os_default; the outputs ranks and degrees stay interleaved\n"
-    "                      unless named)\n"
-    "  --node N            the node of single_node placements (default 0)\n"
-    "  --bits LIST         ARRAY=B overrides of the variant's widths (1..64), e.g. edge=24\n"
-    "  --dedup             keep one copy of repeated edges\n"
-    "  --drop-self-loops   drop edges v -> v\n"
-    "  --undirected        treat an edge list as undirected (store both directions)\n"
-    "  --threads N         worker threads (default: SMARTARRAYS_THREADS, else every usable CPU)\n"
-    "  --pinning POLICY    none, sparse or dense worker placement (default sparse)\n"
-    "  --json FILE         also write the results as JSON to FILE, '-' for stdout instead of the\n"
-    "                      text (formats: docs/graph.md)\n"
-    "  --quiet             no progress on stderr\n";
 
 namespace {
 
@@ -48,14 +27,34 @@ bool is_placement_array(const std::string& name) {
   return false;
 }
 
-ArrayOptions placement_options(const std::string& text, ArgCursor& cursor) {
+ArrayOptions placement_options(const std::string& text) {
   ArrayOptions options;
-  try {
-    options.placement = parse_placement(text);
-  } catch (const Error& e) {
-    cursor.fail(e.what());
-  }
+  options.placement = parse_placement(text);
   return options;
+}
+
+// One --placement item: PLACEMENT for every array, or ARRAY=PLACEMENT.
+void add_placement(PlacementSpec& spec, const std::string& item) {
+  const std::size_t eq = item.find('=');
+  if (eq == std::string::npos) {
+    spec.all = placement_options(item);
+    return;
+  }
+  const std::string array = item.substr(0, eq);
+  if (!is_placement_array(array)) {
+    throw UsageError("unknown array '" + array +
+                     "' (expected begin, edge, rbegin, redge, out_degree, contributions, ranks or degrees)");
+  }
+  spec.arrays[array] = placement_options(item.substr(eq + 1));
+}
+
+// One --bits item: ARRAY=BITS.
+void add_bits(std::map<std::string, unsigned>& bits, const std::string& item) {
+  const std::size_t eq = item.find('=');
+  if (eq == std::string::npos) throw UsageError("expected ARRAY=BITS, got '" + item + "'");
+  const std::string array = item.substr(0, eq);
+  graph::parse_graph_array(array);
+  bits[array] = static_cast<unsigned>(parse_whole(item.substr(eq + 1), 1, 64));
 }
 
 // The progress line of a big file: rewritten in place on a terminal, every 10% in a log.
@@ -92,91 +91,102 @@ ArrayOptions PlacementSpec::for_output(const std::string& name) const {
   return options;
 }
 
-bool parse_load_flag(const std::string& flag, ArgCursor& cursor, LoadFlags& flags) {
-  if (flag == "--format") {
-    try {
-      flags.format = graph::parse_graph_format(cursor.value());
-    } catch (const Error& e) {
-      cursor.fail(e.what());
-    }
-  } else if (flag == "--variant" || flag == "--variants") {
-    flags.variants.clear();
-    for (const std::string& item : split_list(cursor.value(), flag)) {
-      try {
-        flags.variants.push_back(graph::parse_variant(item));
-      } catch (const Error& e) {
-        cursor.fail(e.what());
-      }
-    }
-  } else if (flag == "--placement") {
-    for (const std::string& item : split_list(cursor.value(), flag)) {
-      const std::size_t eq = item.find('=');
-      if (eq == std::string::npos) {
-        flags.placement.all = placement_options(item, cursor);
-        continue;
-      }
-      const std::string array = item.substr(0, eq);
-      if (!is_placement_array(array)) {
-        cursor.fail("--placement: unknown array '" + array +
-                    "' (expected begin, edge, rbegin, redge, out_degree, contributions, ranks or degrees)");
-      }
-      flags.placement.arrays[array] = placement_options(item.substr(eq + 1), cursor);
-    }
-  } else if (flag == "--node") {
-    flags.placement.node = static_cast<int>(parse_number(cursor.value(), flag, 0, 4095));
-  } else if (flag == "--bits") {
-    for (const std::string& item : split_list(cursor.value(), flag)) {
-      const std::size_t eq = item.find('=');
-      if (eq == std::string::npos) cursor.fail("--bits: expected ARRAY=BITS, got '" + item + "'");
-      const std::string array = item.substr(0, eq);
-      try {
-        graph::parse_graph_array(array);
-      } catch (const Error& e) {
-        cursor.fail(std::string("--bits: ") + e.what());
-      }
-      flags.bits[array] = static_cast<unsigned>(parse_number(item.substr(eq + 1), "--bits", 1, 64));
-    }
-  } else if (flag == "--dedup") {
-    flags.dedup = true;
-  } else if (flag == "--drop-self-loops") {
-    flags.drop_self_loops = true;
-  } else if (flag == "--undirected") {
-    flags.undirected = true;
-  } else if (flag == "--threads") {
-    flags.threads = parse_number(cursor.value(), flag, 1, 4096);
-  } else if (flag == "--pinning") {
-    try {
-      flags.pinning = runtime::parse_pin_policy(cursor.value());
-    } catch (const Error& e) {
-      cursor.fail(e.what());
-    }
-  } else if (flag == "--json") {
-    flags.json_path = cursor.value();
-  } else if (flag == "--quiet") {
-    flags.quiet = true;
-  } else {
-    return false;
+namespace {
+
+void add_format_flag(CLI::App& app, LoadFlags& f, const std::string& group) {
+  add_value<std::optional<graph::GraphFormat>>(
+      app, "--format", "FMT", f.format, [](const std::string& s) { return graph::parse_graph_format(s); },
+      "input format: el (edge list), mtx (Matrix Market), sg (GAP binary);\n"
+      "default from the extension (.el .txt .edges .tsv / .mtx / .sg)")
+      ->group(group);
+}
+
+// --dedup, --drop-self-loops, --undirected and --threads.
+void add_build_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
+  add_flag(app, "--dedup", f.dedup, "keep one copy of repeated edges")->group(group);
+  add_flag(app, "--drop-self-loops", f.drop_self_loops, "drop edges v -> v")->group(group);
+  add_flag(app, "--undirected", f.undirected, "treat an edge list as undirected (store both directions)")->group(group);
+  add_value(app, "--threads", "N", f.threads, whole_number<std::size_t>(1, 4096),
+            "worker threads (default: SMARTARRAYS_THREADS, else every usable CPU)")
+      ->group(group);
+}
+
+// --variant LIST, and --variants as its hidden spelling.
+void add_variant_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
+  const Parser<std::vector<graph::Variant>> variants = list_of<graph::Variant>(graph::parse_variant);
+  add_value(app, "--variant", "LIST", f.variants, variants,
+            "compression variants, run side by side: U (64-bit offsets and degrees,\n"
+            "32-bit ids), V (offsets and degrees in minimum bits), V+E (ids too)\n"
+            "(default U)")
+      ->group(group);
+  add_value(app, "--variants", "LIST", f.variants, variants, "")->group("");
+}
+
+// --placement, --node and --bits: where each array goes and how wide it is.
+void add_layout_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
+  add_each(
+      app, "--placement", "LIST",
+      [&f](const std::string& text) {
+        for (const std::string& item : split_list(text)) add_placement(f.placement, item);
+      },
+      "PLACEMENT for every array and/or ARRAY=PLACEMENT overrides; placements\n"
+      "os_default, single_node, interleaved, replicated, partitioned; arrays\n"
+      "begin, edge, rbegin, redge, out_degree, contributions, ranks, degrees\n"
+      "(default os_default; the outputs ranks and degrees stay interleaved\n"
+      "unless named)")
+      ->group(group);
+  add_value(app, "--node", "N", f.placement.node, whole_number<int>(0, 4095),
+            "the node of single_node placements (default 0)")
+      ->group(group);
+  add_each(
+      app, "--bits", "LIST",
+      [&f](const std::string& text) {
+        for (const std::string& item : split_list(text)) add_bits(f.bits, item);
+      },
+      "ARRAY=B overrides of the variant's widths (1..64), e.g. edge=24")
+      ->group(group);
+}
+
+}  // namespace
+
+void add_read_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
+  add_format_flag(app, f, group);
+  add_build_flags(app, f, group);
+  add_flag(app, "--quiet", f.quiet, "no progress on stderr")->group(group);
+}
+
+void add_load_flags(CLI::App& app, LoadFlags& f) {
+  const std::string group = "graph flags";
+  app.add_option("INPUT", f.inputs);
+  add_format_flag(app, f, group);
+  add_variant_flags(app, f, group);
+  add_layout_flags(app, f, group);
+  add_build_flags(app, f, group);
+  add_value<runtime::PinPolicy>(app, "--pinning", "POLICY", f.pinning, runtime::parse_pin_policy,
+                                "none, sparse or dense worker placement (default sparse)")
+      ->group(group);
+  add_value<std::string>(app, "--json", "FILE", f.json_path, [](const std::string& s) { return s; },
+                         "also write the results as JSON to FILE, '-' for stdout instead of the\n"
+                         "text (formats: docs/graph.md)")
+      ->group(group);
+  add_flag(app, "--quiet", f.quiet, "no progress on stderr")->group(group);
+}
+
+void finish_load_flags(LoadFlags& flags) {
+  if (flags.inputs.empty()) throw UsageError("missing the input graph file");
+  if (flags.inputs.size() > 1) {
+    throw UsageError("more than one input file ('" + flags.inputs[0] + "' and '" + flags.inputs[1] + "')");
   }
-  return true;
-}
-
-void take_input(const std::string& word, ArgCursor& cursor, LoadFlags& flags) {
-  if (word.rfind("-", 0) == 0 && word != "-") cursor.unknown();
-  if (!flags.input.empty()) cursor.fail("more than one input file ('" + flags.input + "' and '" + word + "')");
-  flags.input = word;
-}
-
-void finish_load_flags(ArgCursor& cursor, LoadFlags& flags) {
-  if (flags.input.empty()) cursor.fail("missing the input graph file");
+  flags.input = flags.inputs.front();
   if (!flags.format) {
     try {
       flags.format = graph::format_of_path(flags.input);
     } catch (const Error& e) {
-      cursor.fail(std::string(e.what()) + " with --format");
+      throw UsageError(std::string(e.what()) + " with --format");
     }
   }
   if (flags.undirected && flags.format == graph::GraphFormat::gap_sg) {
-    cursor.fail("--undirected applies to edge lists; a .sg file says itself whether it is directed");
+    throw UsageError("--undirected applies to edge lists; a .sg file says itself whether it is directed");
   }
 }
 
@@ -201,28 +211,37 @@ graph::BuildOptions build_options(const LoadFlags& flags, graph::Variant variant
 }
 
 GraphSource::GraphSource(const LoadFlags& flags, runtime::ThreadPool& pool) {
-  const auto start = std::chrono::steady_clock::now();
   graph::ReadOptions read;
   if (!flags.quiet) read.progress = progress_printer(flags.input);
-  switch (*flags.format) {
-    case graph::GraphFormat::edge_list:
-      edges_ = graph::read_edge_list(flags.input, read);
-      break;
-    case graph::GraphFormat::matrix_market:
-      edges_ = graph::read_matrix_market(flags.input, read);
-      break;
-    case graph::GraphFormat::gap_sg:
-      sg_ = graph::read_gap_sg(flags.input, read, pool);
-      is_sg_ = true;
-      break;
-  }
+  read_seconds_ = measure::time_once([&] {
+    switch (*flags.format) {
+      case graph::GraphFormat::edge_list:
+        edges_ = graph::read_edge_list(flags.input, read);
+        break;
+      case graph::GraphFormat::matrix_market:
+        edges_ = graph::read_matrix_market(flags.input, read);
+        break;
+      case graph::GraphFormat::gap_sg:
+        sg_ = graph::read_gap_sg(flags.input, read, pool);
+        is_sg_ = true;
+        break;
+    }
+  });
   if (flags.undirected) edges_.directed = false;
-  read_seconds_ = seconds_since(start);
 }
 
 graph::CsrGraph GraphSource::build(const graph::BuildOptions& options, runtime::ThreadPool& pool) const {
   if (is_sg_) return graph::build_csr(sg_.out, sg_.directed, options, pool);
   return graph::build_csr(edges_, options, pool);
+}
+
+void load_variants(const LoadFlags& flags, runtime::ThreadPool& pool, const VariantVisitor& each) {
+  const GraphSource source(flags, pool);
+  for (graph::Variant v : flags.variants) {
+    std::optional<graph::CsrGraph> g;
+    const double seconds = measure::time_once([&] { g.emplace(source.build(build_options(flags, v), pool)); });
+    each(v, std::move(*g), seconds);
+  }
 }
 
 std::string mib(std::uint64_t bytes) {
@@ -252,39 +271,21 @@ void print_memory_table(std::ostream& out, const std::vector<std::string>& title
   out << "\n";
 }
 
-void write_memory_json(JsonWriter& json, const graph::MemoryReport& report) {
-  json.begin_object();
-  json.key("arrays");
-  json.begin_array();
+measure::Json memory_json(const graph::MemoryReport& report) {
+  measure::Json arrays = measure::Json::array();
   for (const graph::ArrayMemory& a : report.arrays) {
-    json.begin_object();
-    json.member("name", a.name);
-    json.member("length", a.length);
-    json.member("bits", a.bits);
-    json.member("placement", to_string(a.placement));
-    json.member("replicas", static_cast<std::uint64_t>(a.replicas));
-    json.member("bytes", a.bytes);
-    json.end_object();
+    arrays.push_back({{"name", a.name},
+                      {"length", a.length},
+                      {"bits", a.bits},
+                      {"placement", to_string(a.placement)},
+                      {"replicas", a.replicas},
+                      {"bytes", a.bytes}});
   }
-  json.end_array();
-  json.member("total_bytes", report.total_bytes);
-  json.end_object();
+  return {{"arrays", arrays}, {"total_bytes", report.total_bytes}};
 }
 
-void write_json_file(const std::string& path, const std::function<void(JsonWriter&)>& write) {
-  if (path == "-") {
-    JsonWriter json(std::cout);
-    write(json);
-    json.finish();
-    return;
-  }
-  std::ofstream out(path);
-  if (!out) throw Error(ErrorCode::os_error, "cannot write " + path);
-  JsonWriter json(out);
-  write(json);
-  json.finish();
-  out.close();
-  if (!out) throw Error(ErrorCode::os_error, "cannot write " + path);
+measure::Json graph_json(const std::string& input, const graph::CsrGraph& g) {
+  return {{"input", input}, {"vertices", g.vertices()}, {"edges", g.edges()}, {"directed", g.directed()}};
 }
 
 void write_vertex_values(const std::string& path, std::uint64_t n, const std::function<void(std::ostream&, std::uint64_t)>& line) {
@@ -293,10 +294,6 @@ void write_vertex_values(const std::string& path, std::uint64_t n, const std::fu
   for (std::uint64_t v = 0; v < n; ++v) line(out, v);
   out.close();
   if (!out) throw Error(ErrorCode::os_error, "cannot write " + path);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace smartarrays::cli::graph_cli

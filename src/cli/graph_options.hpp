@@ -3,7 +3,8 @@
 // progress on stderr, and the memory table, JSON and per-vertex output helpers.
 #pragma once
 
-#include <chrono>
+#include <CLI/CLI.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -13,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/args.hpp"
-#include "cli/json_writer.hpp"
+#include "cli/command_line.hpp"
+#include "measure/report.hpp"
 #include "smartarrays/graph/formats.hpp"
 #include "smartarrays/runtime/thread_pool.hpp"
 
@@ -37,6 +38,7 @@ struct PlacementSpec {
 /// How a subcommand loads its graph.
 struct LoadFlags {
   std::string input;                            ///< the graph file
+  std::vector<std::string> inputs;              ///< the positional arguments, checked by finish_load_flags
   std::optional<graph::GraphFormat> format;     ///< --format, else from the extension
   std::vector<graph::Variant> variants{graph::Variant::U};  ///< --variant list
   PlacementSpec placement;                      ///< --placement
@@ -50,17 +52,17 @@ struct LoadFlags {
   std::string json_path;                        ///< --json FILE ('-' = stdout)
 };
 
-/// Help text lines for the flags parse_load_flag understands.
-extern const char* const load_flags_help;
+/// Adds the flags of reading a graph file (--format, --undirected, --dedup, --drop-self-loops,
+/// --threads, --quiet) to app, in group.
+void add_read_flags(CLI::App& app, LoadFlags& flags, const std::string& group);
 
-/// Handles flag (already taken from cursor) if it is one of the loading flags; false otherwise.
-bool parse_load_flag(const std::string& flag, ArgCursor& cursor, LoadFlags& flags);
+/// Adds every loading flag (the read flags, --variant, --placement, --node, --bits, --pinning,
+/// --json) and the INPUT argument to app, in the group "graph flags".
+void add_load_flags(CLI::App& app, LoadFlags& flags);
 
-/// Takes the one positional argument (the input file) or throws UsageError.
-void take_input(const std::string& word, ArgCursor& cursor, LoadFlags& flags);
-
-/// Checks that an input was given and the flags fit together; throws UsageError.
-void finish_load_flags(ArgCursor& cursor, LoadFlags& flags);
+/// Takes the one input from flags.inputs and derives the format; throws UsageError when the
+/// input is missing or repeated, the format unknown, or the flags do not fit together.
+void finish_load_flags(LoadFlags& flags);
 
 /// The worker pool the flags ask for.
 std::unique_ptr<runtime::ThreadPool> make_pool(const LoadFlags& flags);
@@ -85,6 +87,13 @@ class GraphSource {
   double read_seconds_ = 0;
 };
 
+/// What each(...) of load_variants gets: the variant, its graph, and the seconds building it took.
+using VariantVisitor = std::function<void(graph::Variant, graph::CsrGraph&&, double)>;
+
+/// The one place info, degree and pagerank load graphs: reads flags.input once and calls
+/// each(variant, graph, build_seconds) for every --variant in order, each graph built in turn on pool.
+void load_variants(const LoadFlags& flags, runtime::ThreadPool& pool, const VariantVisitor& each);
+
 /// "12.3 MiB".
 std::string mib(std::uint64_t bytes);
 
@@ -92,21 +101,18 @@ std::string mib(std::uint64_t bytes);
 void print_memory_table(std::ostream& out, const std::vector<std::string>& titles,
                         const std::vector<graph::MemoryReport>& reports);
 
-/// Writes a memory report as a JSON object {"arrays": [...], "total_bytes": N}.
-void write_memory_json(JsonWriter& json, const graph::MemoryReport& report);
+/// A memory report as a JSON object {"arrays": [...], "total_bytes": N}.
+measure::Json memory_json(const graph::MemoryReport& report);
 
-/// Opens the --json destination and calls write(json); '-' writes to stdout.
-void write_json_file(const std::string& path, const std::function<void(JsonWriter&)>& write);
+/// The members every graph result starts with: input, vertices, edges, directed.
+measure::Json graph_json(const std::string& input, const graph::CsrGraph& g);
 
 /// Writes one line per vertex, line(v) for v = 0..n-1, to path.
 void write_vertex_values(const std::string& path, std::uint64_t n, const std::function<void(std::ostream&, std::uint64_t)>& line);
 
-/// `smartarrays graph degree ...` (arguments after "degree").
-int degree_command(const std::vector<std::string>& args);
-/// `smartarrays graph pagerank ...` (arguments after "pagerank").
-int pagerank_command(const std::vector<std::string>& args);
-
-/// Seconds since start.
-double seconds_since(std::chrono::steady_clock::time_point start);
+/// Adds `graph degree` under graph.
+void add_degree_command(CommandTree& tree, CLI::App& graph);
+/// Adds `graph pagerank` under graph.
+void add_pagerank_command(CommandTree& tree, CLI::App& graph);
 
 }  // namespace smartarrays::cli::graph_cli

@@ -2,6 +2,7 @@
 // status and message, NULL arguments, the thread-locality of sa_last_error(), the zero-copy words,
 // topology and pinning, and (through capi_c_checks.c) that the header is valid C with the same layout.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -408,6 +409,25 @@ TEST(CApi, TopologyQueriesAndPinning) {
   EXPECT_EQ(sa_topology_is_fake(), 0);
   EXPECT_EQ(sa_topology_nodes(), smartarrays::os::topology().node_count());
   EXPECT_GE(sa_current_node(), 0);
+}
+
+TEST(CApi, MachineFactsAreOneJsonObjectOfTheMachineSchema) {
+  const RealTopologyAfter restore;
+  ASSERT_EQ(sa_topology_set_fake("nodes=2"), SA_OK) << sa_last_error();
+  const char* text = nullptr;
+  ASSERT_EQ(sa_machine_facts_json(&text), SA_OK) << sa_last_error();
+  const nlohmann::json facts = nlohmann::json::parse(text);
+  EXPECT_EQ(facts.at("format"), "smartarrays.machine/1");
+  EXPECT_EQ(facts.at("nodes"), 2);
+  EXPECT_EQ(facts.at("fake_topology"), true);
+  EXPECT_EQ(facts.at("topology_spec"), "nodes=2");
+  EXPECT_EQ(facts.at("library_version"), sa_version());
+  EXPECT_EQ(facts.at("load_average").size(), 3u);
+  for (const char* key : {"cpu_model", "online_cpus", "usable_cpus", "memory_total_bytes", "memory_free_bytes", "codec_isa",
+                          "thp_enabled", "thp_defrag", "numa_balancing", "kernel"}) {
+    EXPECT_TRUE(facts.contains(key)) << key;
+  }
+  expect_failure(sa_machine_facts_json(nullptr), SA_EINVAL, "sa_machine_facts_json", "json is NULL");
 }
 
 TEST(CApi, ReplicatedArraysServeEachThreadItsNodesReplica) {

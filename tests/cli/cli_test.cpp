@@ -217,6 +217,30 @@ TEST(Cli, BadCommandLinesExitTwoWithAClearMessage) {
   }
 }
 
+TEST(Cli, AFlagTakesNoValueOrABooleanAndALaterValueWins) {
+  const CliRun no = run("bench aggregate --size 1K --bits 3 --threads 1 --repetitions 1 --quiet=no --json -");
+  EXPECT_EQ(no.exit_code, 0) << no.err;
+  EXPECT_NE(no.err.find("done"), std::string::npos) << "--quiet=no shows the progress: " << no.err;
+  const CliRun maybe = run("bench aggregate --quiet=maybe");
+  EXPECT_EQ(maybe.exit_code, 2);
+  EXPECT_NE(maybe.err.find("--quiet takes no value, or true/false"), std::string::npos) << maybe.err;
+  EXPECT_NE(maybe.err.find("'maybe'"), std::string::npos) << maybe.err;
+  const CliRun twice = run("bench aggregate --size 1K --bits 3 --bits 5 --threads 1 --repetitions 1 --quiet --json -");
+  EXPECT_EQ(twice.exit_code, 0) << twice.err;
+  EXPECT_EQ(count(twice.out, "\"bits\": 5"), 4u) << twice.out;
+  EXPECT_EQ(count(twice.out, "\"bits\": 3"), 0u);
+}
+
+TEST(Cli, HelpOfAnyCommandThroughHelp) {
+  const CliRun r = run("help graph pagerank");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("usage: smartarrays graph pagerank INPUT [options]", 0), 0u) << r.out;
+  for (const char* part : {"--damping D", "graph flags:", "--placement LIST", "-h, --help"}) {
+    EXPECT_NE(r.out.find(part), std::string::npos) << part;
+  }
+  EXPECT_EQ(run("graph pagerank --help").out, r.out);
+}
+
 TEST(Cli, LibraryErrorsExitOne) {
   const CliRun bad_node = run("bench aggregate --size 1K --placements single_node --node 5 --quiet");
   EXPECT_EQ(bad_node.exit_code, 1) << bad_node.err;
@@ -239,6 +263,7 @@ TEST(Cli, TopologyPrintsATableAndWellFormedJson) {
   EXPECT_NE(json.out.find("\"format\": \"smartarrays.topology/1\""), std::string::npos);
   EXPECT_NE(json.out.find("\"thp_enabled\""), std::string::npos);
   EXPECT_NE(json.out.find("\"numa_balancing\""), std::string::npos);
+  EXPECT_NE(json.out.find("\"system\": {\n    \"format\": \"smartarrays.machine/1\""), std::string::npos) << json.out;
 
   const CliRun fake = run("topology --json", "SMARTARRAYS_TOPOLOGY=nodes=2");
   EXPECT_EQ(fake.exit_code, 0) << fake.err;
@@ -270,6 +295,7 @@ TEST(Cli, BenchAggregateJsonToStdoutOnTwoFakeNodes) {
   EXPECT_TRUE(is_json(r.out)) << r.out;
   EXPECT_EQ(count(r.out, "\"median_s\""), 4u);
   EXPECT_NE(r.out.find("\"fake_topology\": true"), std::string::npos);
+  EXPECT_NE(r.out.find("\"machine\": {\n    \"format\": \"smartarrays.machine/1\""), std::string::npos) << r.out;
   EXPECT_EQ(r.err, "");
 }
 

@@ -55,6 +55,12 @@ TEST(GraphCli, ConvertRoundTrips) {
   EXPECT_EQ(test::decode(load_graph(sg, GraphFormat::gap_sg)), test::tiny_graph());
   EXPECT_EQ(test::decode(load_graph(mtx, GraphFormat::matrix_market)), test::tiny_graph());
   EXPECT_EQ(load_graph(el, GraphFormat::edge_list).edges(), 6u);
+  // A flag's value is honoured: --undirected=no keeps the edge list directed.
+  const std::string directed = dir.file("d.sg"), undirected = dir.file("u.sg");
+  ASSERT_EQ(cli(dir, "graph convert " + test::graph_data("tiny.el") + " " + directed + " --undirected=no").exit_code, 0);
+  ASSERT_EQ(cli(dir, "graph convert " + test::graph_data("tiny.el") + " " + undirected + " --undirected").exit_code, 0);
+  EXPECT_TRUE(load_graph(directed, GraphFormat::gap_sg).directed());
+  EXPECT_FALSE(load_graph(undirected, GraphFormat::gap_sg).directed());
 }
 
 TEST(GraphCli, PagerankAndDegreeOutputsMatchTheLibrary) {
@@ -130,6 +136,9 @@ TEST(GraphCli, BadCommandLinesAndFiles) {
       {"graph pagerank x.el --bits edge=65", 2, "--bits"},
       {"graph pagerank x.el --dangling networkx", 2, "dangling"},
       {"graph pagerank x.el --frob", 2, "unknown flag '--frob'"},
+      {"graph pagerank x.el y.el", 2, "more than one input file ('x.el' and 'y.el')"},
+      {"graph pagerank x.el --dedup=perhaps", 2, "--dedup"},
+      {"graph convert x.el", 2, "expected INPUT and OUTPUT"},
       {"graph pagerank x.unknown", 2, "extension"},
       {"graph generate", 2, "--output"},
       {"graph generate --kind star --output a.el", 2, "--kind"},

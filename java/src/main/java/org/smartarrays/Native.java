@@ -9,6 +9,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
@@ -106,6 +107,7 @@ final class Native {
   private static final MethodHandle TOPOLOGY_IS_FAKE =
       bind("sa_topology_is_fake", CRITICAL, FunctionDescriptor.of(JAVA_INT));
   private static final MethodHandle TOPOLOGY_SET_FAKE = bind("sa_topology_set_fake", ORDINARY, status(ADDRESS));
+  private static final MethodHandle MACHINE_FACTS_JSON = bind("sa_machine_facts_json", ORDINARY, status(ADDRESS));
   private static final MethodHandle CURRENT_NODE = bind("sa_current_node", CRITICAL, FunctionDescriptor.of(JAVA_INT));
   private static final MethodHandle PIN_THREAD_TO_NODE = bind("sa_pin_thread_to_node", ORDINARY, status(JAVA_INT));
   private static final MethodHandle RUNTIME_THREADS = bind("sa_runtime_threads", ORDINARY, FunctionDescriptor.of(JAVA_INT));
@@ -365,6 +367,16 @@ final class Native {
   static int topologySetFake(MemorySegment spec) {
     try {
       return (int) TOPOLOGY_SET_FAKE.invokeExact(spec);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  static String machineFactsJson() {
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment json = arena.allocate(ADDRESS);
+      check((int) MACHINE_FACTS_JSON.invokeExact(json));
+      return string(json.get(ADDRESS, 0));
     } catch (Throwable t) {
       throw rethrow(t);
     }

@@ -1,4 +1,4 @@
-// Owns library-wide facts of the binding: the native version and the bit-width rule.
+// Owns library-wide facts of the binding: the native version, the machine facts and the bit-width rule.
 package org.smartarrays;
 
 /** Facts about the native smartarrays library. */
@@ -14,6 +14,15 @@ public final class SmartArrays {
   public static String libraryLocation() {
     Native.version();
     return NativeLibrary.loadedFrom();
+  }
+
+  /**
+   * The machine facts results depend on (CPU, nodes, memory, huge-page and NUMA-balancing settings, load
+   * average, kernel, codec instruction set, library version) as one JSON object of schema
+   * smartarrays.machine/1, the same object every tool of the project reports.
+   */
+  public static String machineFactsJson() {
+    return Native.machineFactsJson();
   }
 
   /** The fewest bits (1..64) that hold max, read as an unsigned 64-bit value. */

@@ -1,4 +1,4 @@
-// Checks the topology facts and library facts the binding reads from the C ABI.
+// Checks the topology facts, machine facts and library facts the binding reads from the C ABI.
 package org.smartarrays;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -50,5 +50,14 @@ class TopologyTest {
   @Test
   void theVersionIsMajorMinorPatch() {
     assertTrue(SmartArrays.version().matches("\\d+\\.\\d+\\.\\d+"), SmartArrays.version());
+  }
+
+  @Test
+  void theMachineFactsAreOneJsonObjectOfTheMachineSchema() {
+    String facts = SmartArrays.machineFactsJson();
+    assertTrue(facts.startsWith("{\"format\":\"smartarrays.machine/1\","), facts);
+    assertTrue(facts.contains("\"nodes\":" + Topology.nodes() + ","), facts);
+    assertTrue(facts.contains("\"library_version\":\"" + SmartArrays.version() + "\""), facts);
+    assertTrue(facts.endsWith("}"), facts);
   }
 }

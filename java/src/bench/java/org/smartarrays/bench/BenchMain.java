@@ -132,14 +132,9 @@ public final class BenchMain {
     summary.put("jmh", ordered("forks", 1, "warmup_iterations", intOption("warmup", 3),
         "iterations", intOption("iterations", 5), "iteration_ms", intOption("iteration-ms", 500),
         "aggregate_warmup_runs", intOption("agg-warmup", 10), "aggregate_runs", intOption("agg-runs", 30)));
-    String codecIsa = "unknown";
     if (!only.equals("aggregate")) summary.put("figure3", figure3());
-    if (!only.equals("figure3")) {
-      Map<String, Object> aggregate = aggregate();
-      codecIsa = (String) aggregate.remove("codec_isa");
-      summary.put("aggregate", aggregate);
-    }
-    summary.put("machine", MachineFacts.now(codecIsa));
+    if (!only.equals("figure3")) summary.put("aggregate", aggregate());
+    summary.put("machine", MachineFacts.now());
     Path file = results.resolve("java-bench-" + stamp + ".json");
     Files.writeString(file, Json.write(summary));
     System.out.println("\nresults: " + file);
@@ -234,7 +229,7 @@ public final class BenchMain {
 
   // The command's aggregation grid for one bit width; its results rows, keyed by placement.
   private Map<String, Map<String, Object>> cppAggregate(String cli, int bits, String length, String placements,
-      List<String> cppFiles, String[] codecIsa) throws IOException, InterruptedException {
+      List<String> cppFiles) throws IOException, InterruptedException {
     Path file = results.resolve("aggregate-cpp-" + stamp + "-" + bits + "bit.json");
     List<String> command = List.of(cli, "bench", "aggregate", "--size", length, "--bits", Integer.toString(bits),
         "--placements", placements, "--warmup", option("agg-warmup", "10"), "--repetitions", option("agg-runs", "30"),
@@ -244,7 +239,6 @@ public final class BenchMain {
     if (process.waitFor() != 0) throw new IllegalStateException(String.join(" ", command) + " failed:\n" + output);
     cppFiles.add(file.toString());
     Map<String, Object> doc = object(Json.parse(Files.readString(file)));
-    codecIsa[0] = (String) object(doc.get("machine")).get("codec_isa");
     Map<String, Map<String, Object>> byPlacement = new LinkedHashMap<>();
     for (Object row : array(doc.get("results"))) byPlacement.put((String) object(row).get("placement"), object(row));
     return byPlacement;
@@ -264,11 +258,10 @@ public final class BenchMain {
     List<Map<String, Object>> javaRows = new ArrayList<>();
     List<Object> comparison = new ArrayList<>();
     List<String> cppFiles = new ArrayList<>();
-    String[] codecIsa = {"unknown"};
     for (int bits : bitsList) {
       System.out.printf(Locale.ROOT, "  %2d bits ...%n", bits);
       Map<String, Map<String, Object>> cpp = cli == null ? Map.of()
-          : cppAggregate(cli, bits, length, placements, cppFiles, codecIsa);
+          : cppAggregate(cli, bits, length, placements, cppFiles);
       long expected = expectedSum(Integer.parseInt(length), bits);
       // Single runs, as the command times them: the same estimator (median of single runs) on both sides.
       Collection<RunResult> runs = new Runner(jmh(AggregateBenchmark.class.getName() + "\\.aggregate$")
@@ -316,7 +309,7 @@ public final class BenchMain {
     config.put("node", 0);
     config.put("seed", 1);
     doc.put("config", config);
-    doc.put("machine", MachineFacts.now(codecIsa[0]));
+    doc.put("machine", MachineFacts.now());
     doc.put("results", javaRows);
     Path javaFile = results.resolve("aggregate-java-" + stamp + ".json");
     Files.writeString(javaFile, Json.write(doc));
@@ -326,7 +319,6 @@ public final class BenchMain {
     summary.put("java_file", javaFile.toString());
     summary.put("cpp_files", cppFiles);
     summary.put("comparison", comparison);
-    summary.put("codec_isa", codecIsa[0]);
     System.out.println("\naggregation series: " + javaFile + (cppFiles.isEmpty() ? "" : " (Java), "
         + String.join(" ", cppFiles) + " (C++)"));
     if (options.containsKey("plot") && options.containsKey("plot-script")) summary.put("figure", plot(javaFile, cppFiles));

@@ -1,11 +1,13 @@
-// Owns reading the machine facts of system_info.hpp from /proc and /sys.
-#include "smartarrays/os/system_info.hpp"
+// Owns reading the machine facts of machine_facts.hpp from /proc, /sys and the process topology.
+#include "smartarrays/os/machine_facts.hpp"
 
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
+
+#include "smartarrays/os/topology.hpp"
 
 namespace smartarrays::os {
 
@@ -38,10 +40,19 @@ std::string selected_mode(const std::string& line) {
   return line.substr(open + 1, close - open - 1);
 }
 
-SystemInfo read_system_info() {
-  SystemInfo info;
+MachineFacts read_machine_facts() {
+  MachineFacts info;
   info.cpu_model = cpu_model();
   info.online_cpus = static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN));
+  const Topology& topology = os::topology();
+  info.usable_cpus = topology.all_cpus().size();
+  info.nodes = topology.node_count();
+  info.fake_topology = topology.is_fake();
+  info.topology_spec = topology.spec();
+  for (const Node& node : topology.nodes()) {
+    info.memory_total_bytes += node.memory_total;
+    info.memory_free_bytes += node.memory_free;
+  }
   info.thp_enabled = selected_mode(first_line("/sys/kernel/mm/transparent_hugepage/enabled"));
   info.thp_defrag = selected_mode(first_line("/sys/kernel/mm/transparent_hugepage/defrag"));
   info.numa_balancing = first_line("/proc/sys/kernel/numa_balancing");

@@ -1,0 +1,170 @@
+// Owns the command tree, the help layout, and the error path of command_line.hpp.
+#include "cli/command_line.hpp"
+
+#include <exception>
+#include <iostream>
+
+#include "cli/options.hpp"
+#include "smartarrays/error.hpp"
+
+namespace smartarrays::cli {
+
+namespace {
+
+constexpr std::size_t help_column = 22;  // where option descriptions start
+
+// The command the parsed command line ends at.
+const CLI::App& selected_command(const CLI::App& root) {
+  const CLI::App* app = &root;
+  while (!app->get_subcommands().empty()) app = app->get_subcommands().front();
+  return *app;
+}
+
+// "-h, --help" or "--size N".
+std::string option_names(const CLI::Option& option) {
+  std::string names;
+  for (const std::string& s : option.get_snames()) names += (names.empty() ? "-" : ", -") + s;
+  for (const std::string& l : option.get_lnames()) names += (names.empty() ? "--" : ", --") + l;
+  if (option.get_type_size() != 0) names += " " + option.get_type_name();
+  return names;
+}
+
+// One option of a help text: names, then the description from help_column, continuation lines indented.
+std::string option_line(const CLI::Option& option) {
+  std::string line = "  " + option_names(option);
+  line += line.size() + 2 <= help_column ? std::string(help_column - line.size(), ' ') : "  ";
+  for (const char c : option.get_description()) line += c == '\n' ? "\n" + std::string(help_column, ' ') : std::string(1, c);
+  return line + "\n";
+}
+
+// Two CLI11 messages in the command's words: "--size: 1 required N missing" becomes "--size needs a
+// value", and "Could not convert: --quiet = maybe" (only flags convert in CLI11; values go through
+// options.hpp's parsers) says what a flag accepts.
+std::string usage_message(const CLI::ParseError& error) {
+  const std::string message = error.what();
+  const std::size_t required = message.find(": 1 required ");
+  if (required != std::string::npos && message.size() > 8 && message.compare(message.size() - 8, 8, " missing") == 0) {
+    return message.substr(0, required) + " needs a value";
+  }
+  const std::string convert = "Could not convert: ";
+  const std::size_t equals = message.find(" = ");
+  if (message.rfind(convert, 0) == 0 && equals != std::string::npos) {
+    return message.substr(convert.size(), equals - convert.size()) +
+           " takes no value, or true/false (yes/no, on/off, 1/0), got '" + message.substr(equals + 3) + "'";
+  }
+  return message;
+}
+
+int usage_failure(const CLI::App& command, const std::string& message) {
+  const std::string words = CommandTree::words(command);
+  std::cerr << "smartarrays: " << (words.empty() ? "" : words + ": ") << message << " (see '"
+            << CommandTree::path(command) << " --help')\n";
+  return exit_usage;
+}
+
+}  // namespace
+
+CommandTree::CommandTree(const std::string& header, const std::string& footer) : root_(header, "smartarrays") {
+  root_.footer(footer);
+  root_.option_defaults()->group("options");
+  root_.set_help_flag("-h,--help", "show this help");
+  // Unknown words are reported by check_extras, in the command's own words.
+  root_.allow_extras();
+  root_.require_subcommand(0, 1);
+  nouns_[&root_] = "command";
+}
+
+CLI::App& CommandTree::add(CLI::App& parent, const std::string& name, const std::string& header, Runner run,
+                           const std::string& footer, const std::string& noun) {
+  CLI::App& app = *parent.add_subcommand(name, header);
+  app.footer(footer);
+  app.option_defaults()->group("options");
+  app.allow_extras();
+  // At most one subcommand: a later word that names another command is an unexpected argument.
+  app.require_subcommand(0, 1);
+  runners_[&app] = std::move(run);
+  if (!noun.empty()) nouns_[&app] = noun;
+  return app;
+}
+
+std::string CommandTree::help(const CLI::App& app) {
+  std::vector<std::string> groups;
+  std::map<std::string, std::string> lines;
+  for (const CLI::Option* option : app.get_options()) {
+    if (option == app.get_help_ptr() || !option->nonpositional() || option->get_group().empty()) continue;
+    if (lines.find(option->get_group()) == lines.end()) groups.push_back(option->get_group());
+    lines[option->get_group()] += option_line(*option);
+  }
+  if (groups.empty()) groups.emplace_back("options");
+  if (app.get_help_ptr() != nullptr) lines[groups.back()] += option_line(*app.get_help_ptr());
+  std::string text = app.get_description();
+  for (const std::string& group : groups) text += "\n" + group + ":\n" + lines[group];
+  if (!app.get_footer().empty()) text += "\n" + app.get_footer();
+  return text;
+}
+
+std::string CommandTree::words(const CLI::App& app) {
+  std::string words;
+  for (const CLI::App* a = &app; a->get_parent() != nullptr; a = a->get_parent()) {
+    words = a->get_name() + (words.empty() ? "" : " " + words);
+  }
+  return words;
+}
+
+std::string CommandTree::path(const CLI::App& app) {
+  const std::string w = words(app);
+  return "smartarrays" + (w.empty() ? "" : " " + w);
+}
+
+const CLI::App& CommandTree::find(const std::vector<std::string>& words) const {
+  const CLI::App* app = &root_;
+  for (const std::string& word : words) {
+    const auto named = app->get_subcommands([&](const CLI::App* sub) { return sub->get_name() == word; });
+    if (named.empty()) throw UsageError("unknown command '" + word + "'");
+    app = named.front();
+  }
+  return *app;
+}
+
+void CommandTree::check_extras(const CLI::App& app) const {
+  const std::vector<std::string> extras = app.remaining();
+  if (extras.empty()) return;
+  const std::string& word = extras.front();
+  if (word.size() > 1 && word[0] == '-') throw UsageError("unknown flag '" + word + "'");
+  const auto noun = nouns_.find(&app);
+  if (noun == nouns_.end()) throw UsageError("unexpected argument '" + word + "'");
+  std::string known;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    known += (known.empty() ? "" : ", ") + sub->get_name();
+  }
+  throw UsageError("unknown " + noun->second + " '" + word + "' (expected " + known + ")");
+}
+
+int CommandTree::dispatch(const CLI::App& selected) {
+  for (const CLI::App* app = &selected; app != nullptr; app = app->get_parent()) check_extras(*app);
+  return runners_.at(&selected)();
+}
+
+int CommandTree::run(int argc, const char* const* argv) {
+  try {
+    try {
+      root_.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+      std::cout << help(selected_command(root_));
+      return 0;
+    } catch (const CLI::ParseError& e) {
+      return usage_failure(selected_command(root_), usage_message(e));
+    }
+    try {
+      return dispatch(selected_command(root_));
+    } catch (const UsageError& e) {
+      return usage_failure(selected_command(root_), e.what());
+    }
+  } catch (const std::exception& e) {
+    // smartarrays::Error and whatever else the library or the system raised while running.
+    std::cerr << "smartarrays: error: " << e.what() << "\n";
+    return exit_failure;
+  }
+}
+
+}  // namespace smartarrays::cli

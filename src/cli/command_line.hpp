@@ -1,0 +1,61 @@
+// Owns the shape of the `smartarrays` command line: the CLI11 tree of commands with the runner of
+// each, help texts in the command's layout (usage, description, option groups, examples), and the
+// one error path: exit code 2 with a message naming the flag for a bad command line, 1 for an error
+// from the library.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace smartarrays::cli {
+
+/// Exit code for a bad command line (as getopt-style tools use).
+inline constexpr int exit_usage = 2;
+/// Exit code when the library reports an error.
+inline constexpr int exit_failure = 1;
+
+/// What a command does once its command line is parsed; returns the exit code.
+using Runner = std::function<int()>;
+
+/// The commands of `smartarrays` and what each runs.
+class CommandTree {
+ public:
+  /// The root command; header and footer frame its help (the root's runner is set with runner()).
+  CommandTree(const std::string& header, const std::string& footer);
+
+  /// Adds command name under parent. header (usage line and description) and footer (examples)
+  /// frame its help; noun names its subcommands in errors ("benchmark") when it has some; run is
+  /// called when the command line ends at it.
+  CLI::App& add(CLI::App& parent, const std::string& name, const std::string& header, Runner run,
+                const std::string& footer = "", const std::string& noun = "");
+  /// Sets what runs when the command line ends at app.
+  void runner(CLI::App& app, Runner run) { runners_[&app] = std::move(run); }
+  /// The root command.
+  CLI::App& root() { return root_; }
+
+  /// Parses the arguments and runs the selected command; prints help and errors; returns the exit code.
+  int run(int argc, const char* const* argv);
+
+  /// The help text of app: header, its option groups (-h, --help last), footer.
+  static std::string help(const CLI::App& app);
+  /// "smartarrays bench aggregate" for the aggregate command.
+  static std::string path(const CLI::App& app);
+  /// The command words after "smartarrays" naming app, as help lists them ("bench aggregate").
+  static std::string words(const CLI::App& app);
+  /// The command at words under the root (e.g. {"bench", "aggregate"}); throws UsageError naming an unknown word.
+  const CLI::App& find(const std::vector<std::string>& words) const;
+
+ private:
+  int dispatch(const CLI::App& selected);
+  void check_extras(const CLI::App& app) const;
+
+  CLI::App root_;
+  std::map<const CLI::App*, Runner> runners_;
+  std::map<const CLI::App*, std::string> nouns_;
+};
+
+}  // namespace smartarrays::cli

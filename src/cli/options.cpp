@@ -1,0 +1,84 @@
+// Owns the value parsers and the flag helpers of options.hpp.
+#include "cli/options.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <utility>
+
+namespace smartarrays::cli {
+
+std::uint64_t parse_whole(const std::string& text, std::uint64_t min, std::uint64_t max) {
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
+    throw UsageError("expected a whole number from " + std::to_string(min) + " to " + std::to_string(max) + ", got '" +
+                     text + "'");
+  }
+  return value;
+}
+
+std::uint64_t parse_count(const std::string& text) {
+  unsigned shift = 0;
+  std::string_view digits = text;
+  if (!text.empty()) {
+    switch (text.back()) {
+      case 'K': case 'k': shift = 10; break;
+      case 'M': case 'm': shift = 20; break;
+      case 'G': case 'g': shift = 30; break;
+      default: break;
+    }
+  }
+  if (shift != 0) digits.remove_suffix(1);
+  const std::uint64_t max = (std::uint64_t{1} << 40) >> shift;  // 2^40 values: far past any memory here
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || value < 1 || value > max) {
+    throw UsageError("expected a count like 1000000, 512K, 64M or 1G (1 to 2^40), got '" + text + "'");
+  }
+  return value << shift;
+}
+
+double parse_real(const std::string& text) {
+  char* end = nullptr;
+  const double value = text.empty() ? 0 : std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value)) {
+    throw UsageError("expected a number like 0.85 or 1e-3, got '" + text + "'");
+  }
+  return value;
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', pos);
+    std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    if (item.empty()) throw UsageError("expected a comma-separated list without empty items, got '" + text + "'");
+    items.push_back(std::move(item));
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return items;
+}
+
+CLI::Option* add_each(CLI::App& app, const std::string& flag, const std::string& value_name,
+                      std::function<void(const std::string&)> each, const std::string& help) {
+  auto run = [flag, each](const std::vector<std::string>& texts) {
+    for (const std::string& text : texts) {
+      parse_flag_value<int>(flag, [&](const std::string& t) { return each(t), 0; }, text);
+    }
+  };
+  // One value per occurrence, so a following positional argument is never taken as a second value.
+  return app.add_option_function<std::vector<std::string>>(flag, run, help)
+      ->type_name(value_name)
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->take_all();
+}
+
+CLI::Option* add_flag(CLI::App& app, const std::string& flag, bool& target, const std::string& help) {
+  return app.add_flag(flag, target, help)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+}
+
+}  // namespace smartarrays::cli

@@ -1,0 +1,88 @@
+// Owns how the command's flags take their values: CLI11 options whose text goes through a parser
+// (counts with K, M, G suffixes, whole numbers in a range, finite real numbers, comma-separated
+// lists, the library's names), so that a bad value becomes one CLI11 ValidationError naming the
+// flag and the text, and the usage error raised after parsing.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "smartarrays/error.hpp"
+
+namespace smartarrays::cli {
+
+/// A bad command line found after parsing (e.g. a missing input): exit code 2, like a CLI11 error.
+class UsageError : public std::runtime_error {
+ public:
+  /// The message names the offending argument; the command and a pointer to --help are added when printed.
+  using std::runtime_error::runtime_error;
+};
+
+/// Turns a flag's text into a value; throws UsageError or smartarrays::Error saying what was expected.
+template <typename T>
+using Parser = std::function<T(const std::string&)>;
+
+/// An element count: digits with an optional K, M or G suffix (powers of 1024), 1 to 2^40, e.g. 64M.
+std::uint64_t parse_count(const std::string& text);
+
+/// A finite real number, e.g. 0.85 or 1e-3.
+double parse_real(const std::string& text);
+
+/// Comma-separated items, none empty.
+std::vector<std::string> split_list(const std::string& text);
+
+/// A whole number in [min, max].
+std::uint64_t parse_whole(const std::string& text, std::uint64_t min, std::uint64_t max);
+
+/// A whole number in [min, max] as T.
+template <typename T>
+Parser<T> whole_number(std::uint64_t min, std::uint64_t max) {
+  return [min, max](const std::string& text) { return static_cast<T>(parse_whole(text, min, max)); };
+}
+
+/// A comma-separated list of items, each parsed by item.
+template <typename T>
+Parser<std::vector<T>> list_of(Parser<T> item) {
+  return [item](const std::string& text) {
+    std::vector<T> values;
+    for (const std::string& part : split_list(text)) values.push_back(item(part));
+    return values;
+  };
+}
+
+/// Runs parse(text) for flag, turning its UsageError or Error into CLI11's ValidationError.
+template <typename T>
+T parse_flag_value(const std::string& flag, const Parser<T>& parse, const std::string& text) {
+  try {
+    return parse(text);
+  } catch (const UsageError& e) {
+    throw CLI::ValidationError(flag, e.what());
+  } catch (const Error& e) {
+    throw CLI::ValidationError(flag, e.what());
+  }
+}
+
+/// Adds flag (e.g. "--size") with one value called value_name; parse turns its text into target, and
+/// the last one given wins. help may span lines ('\n'); --help indents them.
+template <typename T>
+CLI::Option* add_value(CLI::App& app, const std::string& flag, const std::string& value_name, T& target, Parser<T> parse,
+                       const std::string& help) {
+  auto store = [flag, &target, parse](const std::string& text) { target = parse_flag_value(flag, parse, text); };
+  return app.add_option_function<std::string>(flag, store, help)
+      ->type_name(value_name)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+}
+
+/// Adds flag with one value that may be given several times: each(text) runs for every one, in order.
+CLI::Option* add_each(CLI::App& app, const std::string& flag, const std::string& value_name,
+                      std::function<void(const std::string&)> each, const std::string& help);
+
+/// Adds a flag without a value that sets target; --flag=false (no, off, 0) clears it, --flag=maybe is an error.
+CLI::Option* add_flag(CLI::App& app, const std::string& flag, bool& target, const std::string& help);
+
+}  // namespace smartarrays::cli
