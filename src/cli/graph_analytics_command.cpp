@@ -106,7 +106,7 @@ DegreeResult run_degree(const AnalyticsFlags& f) {
   auto pool = make_pool(f.load);
   r.graph.threads = pool->size();
   load_variants(f.load, *pool, [&](graph::Variant v, graph::CsrGraph&& g, double) {
-    ArrayOptions out = f.load.placement.for_output("degrees");
+    ArrayOptions out = f.load.layout.for_output("degrees");
     out.bits = v == graph::Variant::U ? 64 : 0;
     // The first call allocates the output array; the timed ones refill it.
     SmartArray degrees = algo::degree_centrality(g.begin(), g.rbegin(), out, *pool);
@@ -293,8 +293,8 @@ void print_pagerank(const PageRankResult& r, const algo::PageRankOptions& option
 
 int pagerank(AnalyticsFlags f) {
   finish_load_flags(f.load);
-  f.pagerank.contributions = f.load.placement.for_array("contributions");
-  f.pagerank.ranks = f.load.placement.for_output("ranks");
+  f.pagerank.contributions = f.load.layout.for_array("contributions");
+  f.pagerank.ranks = f.load.layout.for_output("ranks");
   const PageRankResult result = run_pagerank(f);
   if (!f.output.empty()) {
     const SmartArray& ranks = *result.first_ranks;

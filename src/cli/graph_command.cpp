@@ -98,10 +98,9 @@ int generate(GenerateFlags f) {
   runtime::ThreadPool pool(runtime::PoolOptions{.threads = f.threads});
   w.seconds = measure::time_once([&] {
     if (!f.quiet) std::cerr << "generating " << f.kind << " graph on " << pool.size() << " threads\n";
-    graph::EdgeList edges = f.kind == "rmat" ? graph::generate_rmat(f.rmat, pool) : graph::generate_uniform(f.uniform, pool);
-    edges.directed = !f.undirected;
-    const graph::CsrGraph g = graph::build_csr(edges, f.build, pool);
-    edges = {};
+    const graph::CsrGraph g = (f.kind == "rmat" ? graph::GraphSource::rmat(f.rmat, f.undirected, pool)
+                                                : graph::GraphSource::uniform(f.uniform, f.undirected, pool))
+                                  .build(f.build, pool);
     if (!f.quiet) std::cerr << "writing " << f.output << "\n";
     graph::save_graph(g, f.output, w.format);
     w.vertices = g.vertices();
@@ -149,11 +148,7 @@ struct ConvertFlags {
 
 // convert's loading: the file read once, built with the flags' duplicate and self-loop rules.
 graph::CsrGraph load_graph(const LoadFlags& flags, runtime::ThreadPool& pool) {
-  const graph_cli::GraphSource source(flags, pool);
-  graph::BuildOptions build;
-  build.dedup = flags.dedup;
-  build.drop_self_loops = flags.drop_self_loops;
-  return source.build(build, pool);
+  return graph_cli::open_source(flags, pool).build({.dedup = flags.dedup, .drop_self_loops = flags.drop_self_loops}, pool);
 }
 
 int convert(ConvertFlags f) {
@@ -182,30 +177,6 @@ void add_convert(CommandTree& tree, CLI::App& graph) {
                                                "output format: el, mtx or sg");
 }
 
-struct DegreeStats {
-  std::uint64_t max_out = 0, max_in = 0, sources = 0, sinks = 0;
-};
-
-DegreeStats degree_stats(const graph::CsrGraph& g) {
-  DegreeStats s;
-  std::uint64_t prev_out = 0, prev_in = 0;
-  auto rb = g.rbegin().begin();
-  bool first = true;
-  for (auto b = g.begin().begin(); b != g.begin().end(); ++b, ++rb) {
-    const std::uint64_t out = *b, in = *rb;
-    if (!first) {
-      s.max_out = std::max(s.max_out, out - prev_out);
-      s.max_in = std::max(s.max_in, in - prev_in);
-      s.sinks += out == prev_out ? 1 : 0;
-      s.sources += in == prev_in ? 1 : 0;
-    }
-    first = false;
-    prev_out = out;
-    prev_in = in;
-  }
-  return s;
-}
-
 struct InfoVariant {
   std::string title;
   graph::MemoryReport memory;
@@ -214,7 +185,7 @@ struct InfoVariant {
 
 struct InfoResult {
   measure::Json graph;  // input, vertices, edges, directed
-  DegreeStats stats;
+  graph::DegreeStats stats;
   std::vector<InfoVariant> variants;
 };
 
@@ -224,7 +195,7 @@ InfoResult run_info(const LoadFlags& flags) {
   graph_cli::load_variants(flags, *pool, [&](graph::Variant v, graph::CsrGraph&& g, double) {
     if (r.variants.empty()) {
       r.graph = graph_cli::graph_json(flags.input, g);
-      r.stats = degree_stats(g);
+      r.stats = g.degree_stats(*pool);
     }
     r.variants.push_back({graph::to_string(v), g.memory_report(), g.paper_memory_bits(), g.paper_saving()});
   });
@@ -233,10 +204,10 @@ InfoResult run_info(const LoadFlags& flags) {
 
 measure::Report info_report(const InfoResult& r) {
   measure::Report report("smartarrays.graph.info/1", r.graph);
-  report.fields["max_out_degree"] = r.stats.max_out;
-  report.fields["max_in_degree"] = r.stats.max_in;
-  report.fields["vertices_without_out_edges"] = r.stats.sinks;
-  report.fields["vertices_without_in_edges"] = r.stats.sources;
+  report.fields["max_out_degree"] = r.stats.max_out_degree;
+  report.fields["max_in_degree"] = r.stats.max_in_degree;
+  report.fields["vertices_without_out_edges"] = r.stats.without_out_edges;
+  report.fields["vertices_without_in_edges"] = r.stats.without_in_edges;
   report.fields["variants"] = measure::Json::array();
   for (const InfoVariant& v : r.variants) {
     report.fields["variants"].push_back({{"variant", v.title},
@@ -251,8 +222,8 @@ void print_info(const InfoResult& r) {
   const measure::Json& g = r.graph;
   std::cout << g["input"].get<std::string>() << ": " << g["vertices"] << " vertices, " << g["edges"] << " edges, "
             << (g["directed"].get<bool>() ? "directed" : "undirected (both directions stored)") << "\n"
-            << "largest out-degree " << r.stats.max_out << ", largest in-degree " << r.stats.max_in << "; "
-            << r.stats.sinks << " vertices without out-edges, " << r.stats.sources << " without in-edges\n\n";
+            << "largest out-degree " << r.stats.max_out_degree << ", largest in-degree " << r.stats.max_in_degree << "; "
+            << r.stats.without_out_edges << " vertices without out-edges, " << r.stats.without_in_edges << " without in-edges\n\n";
   std::vector<std::string> titles;
   std::vector<graph::MemoryReport> reports;
   for (const InfoVariant& v : r.variants) {

@@ -11,85 +11,9 @@
 
 #include "cli/options.hpp"
 #include "measure/timing.hpp"
-#include "smartarrays/algo/pagerank.hpp"
 #include "smartarrays/error.hpp"
 
 namespace smartarrays::cli::graph_cli {
-
-namespace {
-
-const char* const placement_arrays[] = {"begin", "edge", "rbegin", "redge", "out_degree", "contributions", "ranks", "degrees"};
-
-bool is_placement_array(const std::string& name) {
-  for (const char* a : placement_arrays) {
-    if (name == a) return true;
-  }
-  return false;
-}
-
-ArrayOptions placement_options(const std::string& text) {
-  ArrayOptions options;
-  options.placement = parse_placement(text);
-  return options;
-}
-
-// One --placement item: PLACEMENT for every array, or ARRAY=PLACEMENT.
-void add_placement(PlacementSpec& spec, const std::string& item) {
-  const std::size_t eq = item.find('=');
-  if (eq == std::string::npos) {
-    spec.all = placement_options(item);
-    return;
-  }
-  const std::string array = item.substr(0, eq);
-  if (!is_placement_array(array)) {
-    throw UsageError("unknown array '" + array +
-                     "' (expected begin, edge, rbegin, redge, out_degree, contributions, ranks or degrees)");
-  }
-  spec.arrays[array] = placement_options(item.substr(eq + 1));
-}
-
-// One --bits item: ARRAY=BITS.
-void add_bits(std::map<std::string, unsigned>& bits, const std::string& item) {
-  const std::size_t eq = item.find('=');
-  if (eq == std::string::npos) throw UsageError("expected ARRAY=BITS, got '" + item + "'");
-  const std::string array = item.substr(0, eq);
-  graph::parse_graph_array(array);
-  bits[array] = static_cast<unsigned>(parse_whole(item.substr(eq + 1), 1, 64));
-}
-
-// The progress line of a big file: rewritten in place on a terminal, every 10% in a log.
-std::function<void(std::uint64_t, std::uint64_t)> progress_printer(const std::string& path) {
-  constexpr std::uint64_t big = std::uint64_t{64} << 20;
-  const bool interactive = ::isatty(STDERR_FILENO) == 1;
-  auto last_decile = std::make_shared<int>(-1);
-  return [path, interactive, last_decile](std::uint64_t done, std::uint64_t total) {
-    if (total < big) return;
-    const int percent = static_cast<int>(100 * done / total);
-    if (interactive) {
-      std::cerr << "\r\033[Kreading " << path << ": " << percent << "% (" << mib(done) << " of " << mib(total) << ")"
-                << (done == total ? "\n" : "") << std::flush;
-    } else if (percent / 10 != *last_decile) {
-      *last_decile = percent / 10;
-      std::cerr << "reading " << path << ": " << percent << "% (" << mib(done) << " of " << mib(total) << ")\n";
-    }
-  };
-}
-
-}  // namespace
-
-ArrayOptions PlacementSpec::for_array(const std::string& name) const {
-  const auto it = arrays.find(name);
-  ArrayOptions options = it != arrays.end() ? it->second : all ? *all : ArrayOptions{};
-  if (options.placement == Placement::single_node) options.node = node;
-  return options;
-}
-
-ArrayOptions PlacementSpec::for_output(const std::string& name) const {
-  const auto it = arrays.find(name);
-  ArrayOptions options = it != arrays.end() ? it->second : algo::interleaved_options();
-  if (options.placement == Placement::single_node) options.node = node;
-  return options;
-}
 
 namespace {
 
@@ -125,24 +49,19 @@ void add_variant_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
 // --placement, --node and --bits: where each array goes and how wide it is.
 void add_layout_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
   add_each(
-      app, "--placement", "LIST",
-      [&f](const std::string& text) {
-        for (const std::string& item : split_list(text)) add_placement(f.placement, item);
-      },
+      app, "--placement", "LIST", [&f](const std::string& text) { f.layout.add_placements(text); },
       "PLACEMENT for every array and/or ARRAY=PLACEMENT overrides; placements\n"
       "os_default, single_node, interleaved, replicated, partitioned; arrays\n"
       "begin, edge, rbegin, redge, out_degree, contributions, ranks, degrees\n"
       "(default os_default; the outputs ranks and degrees stay interleaved\n"
       "unless named)")
       ->group(group);
-  add_value(app, "--node", "N", f.placement.node, whole_number<int>(0, 4095),
-            "the node of single_node placements (default 0)")
+  add_each(
+      app, "--node", "N", [&f](const std::string& text) { f.layout.set_node(static_cast<int>(parse_whole(text, 0, 4095))); },
+      "the node of single_node placements (default 0)")
       ->group(group);
   add_each(
-      app, "--bits", "LIST",
-      [&f](const std::string& text) {
-        for (const std::string& item : split_list(text)) add_bits(f.bits, item);
-      },
+      app, "--bits", "LIST", [&f](const std::string& text) { f.layout.add_bits(text); },
       "ARRAY=B overrides of the variant's widths (1..64), e.g. edge=24")
       ->group(group);
 }
@@ -178,15 +97,10 @@ void finish_load_flags(LoadFlags& flags) {
     throw UsageError("more than one input file ('" + flags.inputs[0] + "' and '" + flags.inputs[1] + "')");
   }
   flags.input = flags.inputs.front();
-  if (!flags.format) {
-    try {
-      flags.format = graph::format_of_path(flags.input);
-    } catch (const Error& e) {
-      throw UsageError(std::string(e.what()) + " with --format");
-    }
-  }
-  if (flags.undirected && flags.format == graph::GraphFormat::gap_sg) {
-    throw UsageError("--undirected applies to edge lists; a .sg file says itself whether it is directed");
+  try {
+    flags.format = graph::SourceOptions{flags.format, flags.undirected, {}}.format_of(flags.input);
+  } catch (const Error& e) {
+    throw UsageError(e.what());
   }
 }
 
@@ -195,48 +109,17 @@ std::unique_ptr<runtime::ThreadPool> make_pool(const LoadFlags& flags) {
 }
 
 graph::BuildOptions build_options(const LoadFlags& flags, graph::Variant variant) {
-  graph::BuildOptions options;
-  options.dedup = flags.dedup;
-  options.drop_self_loops = flags.drop_self_loops;
-  options.layout = graph::GraphLayout::for_variant(variant);
-  for (std::size_t i = 0; i < graph::graph_array_count; ++i) {
-    const auto a = static_cast<graph::GraphArray>(i);
-    const unsigned bits = options.layout[a].bits;
-    options.layout[a] = flags.placement.for_array(graph::to_string(a));
-    options.layout[a].bits = bits;
-    const auto forced = flags.bits.find(graph::to_string(a));
-    if (forced != flags.bits.end()) options.layout[a].bits = forced->second;
-  }
-  return options;
+  return {.dedup = flags.dedup, .drop_self_loops = flags.drop_self_loops, .layout = flags.layout.layout(variant)};
 }
 
-GraphSource::GraphSource(const LoadFlags& flags, runtime::ThreadPool& pool) {
-  graph::ReadOptions read;
-  if (!flags.quiet) read.progress = progress_printer(flags.input);
-  read_seconds_ = measure::time_once([&] {
-    switch (*flags.format) {
-      case graph::GraphFormat::edge_list:
-        edges_ = graph::read_edge_list(flags.input, read);
-        break;
-      case graph::GraphFormat::matrix_market:
-        edges_ = graph::read_matrix_market(flags.input, read);
-        break;
-      case graph::GraphFormat::gap_sg:
-        sg_ = graph::read_gap_sg(flags.input, read, pool);
-        is_sg_ = true;
-        break;
-    }
-  });
-  if (flags.undirected) edges_.directed = false;
-}
-
-graph::CsrGraph GraphSource::build(const graph::BuildOptions& options, runtime::ThreadPool& pool) const {
-  if (is_sg_) return graph::build_csr(sg_.out, sg_.directed, options, pool);
-  return graph::build_csr(edges_, options, pool);
+graph::GraphSource open_source(const LoadFlags& flags, runtime::ThreadPool& pool) {
+  graph::SourceOptions options{flags.format, flags.undirected, {}};
+  if (!flags.quiet) options.read.progress = graph::progress_writer(flags.input, std::cerr, ::isatty(STDERR_FILENO) == 1);
+  return graph::GraphSource::open(flags.input, options, pool);
 }
 
 void load_variants(const LoadFlags& flags, runtime::ThreadPool& pool, const VariantVisitor& each) {
-  const GraphSource source(flags, pool);
+  const graph::GraphSource source = open_source(flags, pool);
   for (graph::Variant v : flags.variants) {
     std::optional<graph::CsrGraph> g;
     const double seconds = measure::time_once([&] { g.emplace(source.build(build_options(flags, v), pool)); });

@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -17,23 +16,11 @@
 #include "cli/command_line.hpp"
 #include "measure/report.hpp"
 #include "smartarrays/graph/formats.hpp"
+#include "smartarrays/graph/layout_spec.hpp"
+#include "smartarrays/graph/source.hpp"
 #include "smartarrays/runtime/thread_pool.hpp"
 
 namespace smartarrays::cli::graph_cli {
-
-/// Placements given with --placement: one for every array, and per-array overrides by name
-/// (begin, edge, rbegin, redge, out_degree, contributions, ranks, degrees).
-struct PlacementSpec {
-  std::optional<ArrayOptions> all;              ///< the unnamed item, if any
-  std::map<std::string, ArrayOptions> arrays;   ///< ARRAY=PLACEMENT items
-  int node = 0;                                 ///< --node: the node of every single_node placement
-
-  /// The options for array name (bits 0), falling back to all, then to os_default; single_node gets node.
-  ArrayOptions for_array(const std::string& name) const;
-  /// The options of an output array (ranks, degrees): only a named override, else interleaved, as
-  /// the paper keeps outputs interleaved whatever the other arrays' placement.
-  ArrayOptions for_output(const std::string& name) const;
-};
 
 /// How a subcommand loads its graph.
 struct LoadFlags {
@@ -41,8 +28,7 @@ struct LoadFlags {
   std::vector<std::string> inputs;              ///< the positional arguments, checked by finish_load_flags
   std::optional<graph::GraphFormat> format;     ///< --format, else from the extension
   std::vector<graph::Variant> variants{graph::Variant::U};  ///< --variant list
-  PlacementSpec placement;                      ///< --placement
-  std::map<std::string, unsigned> bits;         ///< --bits ARRAY=B overrides
+  graph::LayoutSpec layout;                     ///< --placement, --node, --bits
   bool dedup = false;                           ///< --dedup
   bool drop_self_loops = false;                 ///< --drop-self-loops
   bool undirected = false;                      ///< --undirected: symmetrise an edge list
@@ -60,8 +46,9 @@ void add_read_flags(CLI::App& app, LoadFlags& flags, const std::string& group);
 /// --json) and the INPUT argument to app, in the group "graph flags".
 void add_load_flags(CLI::App& app, LoadFlags& flags);
 
-/// Takes the one input from flags.inputs and derives the format; throws UsageError when the
-/// input is missing or repeated, the format unknown, or the flags do not fit together.
+/// Takes the one input from flags.inputs and derives the format (graph::SourceOptions::format_of);
+/// throws UsageError when the input is missing or repeated, the format unknown, or the flags do
+/// not fit together.
 void finish_load_flags(LoadFlags& flags);
 
 /// The worker pool the flags ask for.
@@ -70,22 +57,9 @@ std::unique_ptr<runtime::ThreadPool> make_pool(const LoadFlags& flags);
 /// Build options for one variant: the variant's widths, placements and --bits overrides.
 graph::BuildOptions build_options(const LoadFlags& flags, graph::Variant variant);
 
-/// The file's contents, read once with progress on stderr for big files (unless quiet).
-class GraphSource {
- public:
-  /// Reads flags.input in its format on pool.
-  GraphSource(const LoadFlags& flags, runtime::ThreadPool& pool);
-  /// Builds the graph with options (each call builds anew from the file's contents).
-  graph::CsrGraph build(const graph::BuildOptions& options, runtime::ThreadPool& pool) const;
-  /// Seconds spent reading the file.
-  double read_seconds() const noexcept { return read_seconds_; }
-
- private:
-  graph::EdgeList edges_;
-  graph::SgContents sg_;
-  bool is_sg_ = false;
-  double read_seconds_ = 0;
-};
+/// The library's graph source for flags.input, read once with progress on stderr for big files
+/// (unless quiet).
+graph::GraphSource open_source(const LoadFlags& flags, runtime::ThreadPool& pool);
 
 /// What each(...) of load_variants gets: the variant, its graph, and the seconds building it took.
 using VariantVisitor = std::function<void(graph::Variant, graph::CsrGraph&&, double)>;
