@@ -138,7 +138,7 @@ def find(rows: list[dict[str, object]], group: str, case: str) -> dict[str, obje
 
 
 def targets(rows: list[dict[str, object]]) -> list[dict[str, object]]:
-    """The issue's targets, evaluated on this run's ratios (smart arrays with huge pages, as numpy's own buffers)."""
+    """The targets, evaluated on this run's ratios (smart arrays with huge pages, as numpy's own buffers)."""
     sum64 = find(rows, "sum 64-bit", "smart 64-bit huge_pages")["median_s"] / find(rows, "sum 64-bit", "numpy uint64")["median_s"]
     sum64_default = find(rows, "sum 64-bit", "smart 64-bit")["median_s"] / find(rows, "sum 64-bit", "numpy uint64")["median_s"]
     smart10 = find(rows, "sum 10-bit", "smart 10-bit huge_pages")
