@@ -3,7 +3,7 @@
 #   make test   build, then run every test (plain, ASan+UBSan, TSan, emulated-NUMA VM)
 #   make bench  build, then run the benchmarks (tables on stdout, JSON in build/bench-results)
 .DEFAULT_GOAL := build
-.PHONY: build demo test test-unit test-asan test-tsan test-vm bench clean check-tools check-test-tools
+.PHONY: build demo test test-unit test-asan test-tsan test-vm bench fuzz clean check-tools check-test-tools
 
 # Language bindings and other components add their own targets in mk/*.mk and append their test
 # target to EXTRA_TESTS (run by `make test`) and their benchmark target to EXTRA_BENCHES.
@@ -50,10 +50,10 @@ test-asan: check-tools
 	@cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest $(CTEST_FLAGS)
 
 test-tsan: check-tools
-	@echo "== os, array, runtime, C ABI, algo and graph tests under ThreadSanitizer"
+	@echo "== os, array, runtime, build, C ABI, algo and graph tests under ThreadSanitizer"
 	$(call configure,$(BUILD)-tsan,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSMARTARRAYS_SANITIZE=thread -DSMARTARRAYS_BENCH=OFF)
 	@cmake --build $(BUILD)-tsan -j $(JOBS)
-	@cd $(BUILD)-tsan && TSAN_OPTIONS=halt_on_error=1 ctest $(CTEST_FLAGS) -L 'os|array|runtime|capi|algo|graph'
+	@cd $(BUILD)-tsan && TSAN_OPTIONS=halt_on_error=1 ctest $(CTEST_FLAGS) -L 'os|array|runtime|build|capi|algo|graph'
 
 test-vm: build
 	@tests/vm/run-placement-tests.sh $(BUILD)
@@ -61,5 +61,10 @@ test-vm: build
 bench: build $(EXTRA_BENCHES)
 	@scripts/bench.sh $(BUILD)
 
+# The libFuzzer harnesses of fuzz/ (clang-14), each for FUZZ_SECONDS on its seed corpus.
+FUZZ_SECONDS ?= 600
+fuzz: check-test-tools
+	@scripts/fuzz.sh $(BUILD) $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-fuzz

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "binding.hpp"
-#include "smartarrays/algo/parallel_build.hpp"
 #include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/error.hpp"
 
 namespace smartarrays::python {
@@ -35,7 +35,7 @@ ArrayHandle from_u64(const U64In& values, unsigned bits, std::string_view placem
   const ArrayOptions options = make_options(bits, placement, std::move(nodes), huge_pages);
   const std::span<const std::uint64_t> span(values.data(), values.shape(0));
   nb::gil_scoped_release release;
-  return ArrayHandle(algo::build_array_from_values(span, options));
+  return ArrayHandle(build::build_array_from_values(span, options));
 }
 
 ArrayHandle from_u32(const U32In& values, unsigned bits, std::string_view placement, std::vector<int> nodes,
@@ -43,7 +43,7 @@ ArrayHandle from_u32(const U32In& values, unsigned bits, std::string_view placem
   const ArrayOptions options = make_options(bits, placement, std::move(nodes), huge_pages);
   const std::span<const std::uint32_t> span(values.data(), values.shape(0));
   nb::gil_scoped_release release;
-  return ArrayHandle(SmartArray::from_values(span, options));
+  return ArrayHandle(build::build_array_from_values(span, options));
 }
 
 [[noreturn]] void throw_index_error(long long index, std::uint64_t length) {

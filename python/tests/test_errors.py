@@ -22,6 +22,16 @@ def test_value_too_large_for_bits():
         sa.array(np.array([256], dtype=np.uint32), bits=8)
 
 
+def test_large_arrays_name_the_first_value_too_wide():
+    # Encoded in parallel batches, yet the error names the first value too wide, as a serial scan would.
+    for dtype in (np.uint64, np.uint32):
+        values = np.full(300_000, 7, dtype=dtype)
+        values[260_000] = 90_000
+        values[1234] = 70_000
+        with pytest.raises(ValueError, match="value 70000 at index 1234 needs 17 bits, array has 16"):
+            sa.array(values, bits=16)
+
+
 def test_bad_bits():
     for bits in (0, -1):
         with pytest.raises(ValueError, match="bits must be 'auto' or an int 1..64"):

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <string>
 
-#include "smartarrays/algo/parallel_build.hpp"
+#include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/codec/kernels.hpp"
 #include "smartarrays/error.hpp"
@@ -17,7 +17,7 @@ namespace smartarrays::algo {
 SmartArray make_aggregation_array(std::uint64_t length, const ArrayOptions& options, std::uint64_t seed,
                                   runtime::ThreadPool& pool) {
   const unsigned bits = options.bits;
-  return build_array(
+  return build::build_array(
       length, options,
       [bits, seed](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
         for (std::uint64_t i = lo; i < hi; ++i) out[i - lo] = aggregation_value(i, bits, seed);
@@ -39,7 +39,7 @@ std::uint64_t aggregate(const SmartArray& a1, const SmartArray& a2, runtime::Thr
   options.alignment = codec::chunk_values;
   // A partitioned array's stripes become the loop's per-node parts, so each worker scans the
   // stripes of its own node first; otherwise the range is split by workers per node.
-  const std::vector<runtime::LoopPart> stripes = stripe_parts(a1);
+  const std::vector<runtime::LoopPart> stripes = build::stripe_parts(a1);
   runtime::Loop loop = stripes.empty() ? runtime::Loop(0, a1.length(), pool.workers_per_node(), options)
                                        : runtime::Loop(stripes, options);
   return pool.reduce(

@@ -10,7 +10,7 @@
 #include <queue>
 #include <string>
 
-#include "smartarrays/algo/parallel_build.hpp"
+#include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/error.hpp"
 
@@ -34,7 +34,7 @@ void check_offsets(const SmartArray& begin, const SmartArray& rbegin, std::uint6
 void degree_centrality(const SmartArray& begin, const SmartArray& rbegin, SmartArray& out, runtime::ThreadPool& pool) {
   const std::uint64_t n = out.length();
   check_offsets(begin, rbegin, n);
-  fill_array(
+  build::fill_array(
       out,
       [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* values) {
         std::uint64_t fwd[block + 1];

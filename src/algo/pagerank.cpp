@@ -12,9 +12,10 @@
 #include <string>
 
 #include "algo/value_blocks.hpp"
-#include "smartarrays/algo/parallel_build.hpp"
+#include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/error.hpp"
+#include "smartarrays/util/names.hpp"
 
 namespace smartarrays::algo {
 
@@ -99,6 +100,9 @@ void check_inputs(const SmartArray& rbegin, const SmartArray& redge, const Smart
   }
 }
 
+constexpr util::NameTable<DanglingRule, 2> dangling_rule_names{
+    "dangling rule", {{{DanglingRule::none, "none"}, {DanglingRule::uniform, "uniform"}}}};
+
 ArrayOptions with_64_bits(const ArrayOptions& options) {
   ArrayOptions resolved = options;
   resolved.bits = 64;
@@ -107,13 +111,9 @@ ArrayOptions with_64_bits(const ArrayOptions& options) {
 
 }  // namespace
 
-const char* to_string(DanglingRule rule) noexcept { return rule == DanglingRule::uniform ? "uniform" : "none"; }
+const char* to_string(DanglingRule rule) noexcept { return dangling_rule_names.c_name(rule); }
 
-DanglingRule parse_dangling_rule(std::string_view name) {
-  if (name == "none") return DanglingRule::none;
-  if (name == "uniform") return DanglingRule::uniform;
-  throw_error(ErrorCode::invalid_argument, "unknown dangling rule '" + std::string(name) + "' (expected none or uniform)");
-}
+DanglingRule parse_dangling_rule(std::string_view name) { return dangling_rule_names.parse(name); }
 
 PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
                         const PageRankOptions& options, runtime::ThreadPool& pool) {
@@ -130,14 +130,14 @@ PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const
   }
   SmartArray& ranks = result.ranks;
   const double initial = 1.0 / static_cast<double>(n);
-  fill_array(
+  build::fill_array(
       ranks, [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) { std::fill(out, out + (hi - lo), std::bit_cast<std::uint64_t>(initial)); },
       pool);
 
   // Ranks are one copy (never replicated), so every worker reads replica 0.
   const std::uint64_t* rank_words = ranks.replica(0);
   auto refresh_contributions = [&] {
-    fill_array(
+    build::fill_array(
         contributions,
         [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
           for_degree_blocks(out_degree, lo, hi, [&](std::uint64_t first, std::uint64_t count, const std::uint64_t* degrees) {
@@ -174,7 +174,7 @@ PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const
     const double teleport = (1.0 - d) / static_cast<double>(n) + (redistribute ? d * dangling / static_cast<double>(n) : 0.0);
     std::atomic<double> difference{0};
     std::atomic<double> next_dangling{0};
-    fill_array(
+    build::fill_array(
         ranks,
         [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
           // offsets[v - lo] = rbegin[v] for v in [lo, hi], in place or decoded once for the batch.

@@ -46,6 +46,20 @@ template <typename T>
   throw_error(ErrorCode::internal, "a value was wider than " + bits_text(bits) + " but none was found");
 }
 
+// options with bits 0 resolved to the fewest bits that hold largest, or explicit bits checked against it.
+template <typename T>
+ArrayOptions resolve_bits(std::span<const T> values, std::uint64_t largest, const ArrayOptions& options) {
+  const unsigned needed = codec::min_bits(largest);
+  ArrayOptions resolved = options;
+  if (resolved.bits == 0) {
+    resolved.bits = needed;
+  } else {
+    check_bits(resolved.bits);
+    if (needed > resolved.bits) throw_first_too_wide(values, resolved.bits);
+  }
+  return resolved;
+}
+
 // Words of the stream of one replica, or Error(out_of_memory) when the size cannot be represented.
 std::uint64_t stream_words(std::uint64_t length, unsigned bits) {
   // Not codec::chunk_count: length + 63 would wrap for lengths near 2^64.
@@ -152,15 +166,18 @@ SmartArray SmartArray::allocate(std::uint64_t length, const ArrayOptions& option
   return array;
 }
 
+ArrayOptions SmartArray::options_for_values(std::span<const std::uint64_t> values, std::uint64_t largest,
+                                            const ArrayOptions& options) {
+  return resolve_bits(values, largest, options);
+}
+
+ArrayOptions SmartArray::options_for_values(std::span<const std::uint32_t> values, std::uint64_t largest,
+                                            const ArrayOptions& options) {
+  return resolve_bits(values, largest, options);
+}
+
 SmartArray SmartArray::from_values(std::span<const std::uint64_t> values, const ArrayOptions& options) {
-  const unsigned needed = codec::min_bits(codec::max_value(values.data(), values.size()));
-  ArrayOptions resolved = options;
-  if (resolved.bits == 0) {
-    resolved.bits = needed;
-  } else {
-    check_bits(resolved.bits);
-    if (needed > resolved.bits) throw_first_too_wide(values, resolved.bits);
-  }
+  const ArrayOptions resolved = options_for_values(values, codec::max_value(values.data(), values.size()), options);
   SmartArray array = allocate(values.size(), resolved);
   if (!values.empty()) codec::encode(values.data(), values.size(), array.bits(), array.replica_words_[0]);
   array.copy_replica_zero_to_others();
@@ -170,15 +187,7 @@ SmartArray SmartArray::from_values(std::span<const std::uint64_t> values, const 
 SmartArray SmartArray::from_values(std::span<const std::uint32_t> values, const ArrayOptions& options) {
   std::uint32_t largest = 0;
   for (std::uint32_t v : values) largest = std::max(largest, v);
-  const unsigned needed = codec::min_bits(largest);
-  ArrayOptions resolved = options;
-  if (resolved.bits == 0) {
-    resolved.bits = needed;
-  } else {
-    check_bits(resolved.bits);
-    if (needed > resolved.bits) throw_first_too_wide(values, resolved.bits);
-  }
-  SmartArray array = allocate(values.size(), resolved);
+  SmartArray array = allocate(values.size(), options_for_values(values, largest, options));
   std::uint64_t wide[widen_block_values];
   for (std::uint64_t start = 0; start < values.size(); start += widen_block_values) {
     const std::uint64_t count = std::min<std::uint64_t>(widen_block_values, values.size() - start);

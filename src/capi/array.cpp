@@ -9,6 +9,7 @@
 #include "capi/guard.hpp"
 #include "smartarrays.h"
 #include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 
 // The opaque handle: one SmartArray on the C++ heap.
@@ -23,6 +24,7 @@ using smartarrays::ErrorCode;
 using smartarrays::Placement;
 using smartarrays::SmartArray;
 using smartarrays::throw_error;
+using smartarrays::build::build_array_from_values;
 using smartarrays::capi::guarded;
 using smartarrays::capi::guarded_value;
 using smartarrays::capi::require;
@@ -75,7 +77,7 @@ sa_status sa_array_from_u64(const uint64_t* values, uint64_t n, const sa_options
     require(out, "out");
     if (n > 0) require(values, "values (with n > 0)");
     const ArrayOptions options = to_array_options(o);
-    *out = new sa_array{SmartArray::from_values(std::span<const std::uint64_t>(values, n), options)};
+    *out = new sa_array{build_array_from_values(std::span<const std::uint64_t>(values, n), options)};
   });
 }
 
@@ -84,7 +86,7 @@ sa_status sa_array_from_u32(const uint32_t* values, uint64_t n, const sa_options
     require(out, "out");
     if (n > 0) require(values, "values (with n > 0)");
     const ArrayOptions options = to_array_options(o);
-    *out = new sa_array{SmartArray::from_values(std::span<const std::uint32_t>(values, n), options)};
+    *out = new sa_array{build_array_from_values(std::span<const std::uint32_t>(values, n), options)};
   });
 }
 

@@ -5,8 +5,9 @@
 // A chunk's 64 values are decoded a group at a time into the lanes of one vector.
 //  - b <= 31 ("one window"): a group of four values lies inside 16 bytes, so one broadcast load,
 //    one in-lane byte shuffle (which also zeroes bytes a lane does not need), one variable shift
-//    and one mask decode it into four 64-bit lanes. The fused sum goes further for b <= 15: eight
-//    values into 32-bit lanes, widened into 64-bit accumulators once per chunk.
+//    and one mask decode it into four 64-bit lanes. The fused sum goes further for b <= 25: eight
+//    values into 32-bit lanes (one 16-byte window for b <= 16, two for 17..25), widened into
+//    64-bit accumulators once per chunk.
 //  - 33 <= b <= 57 ("two windows"): every value lies inside the 8 bytes starting at its first
 //    byte; lanes 0-1 and 2-3 come from two 16-byte loads, then the same shuffle, shift and mask.
 //  - 58 <= b <= 63 ("word pairs"): lane j takes the word holding value j's start and the next

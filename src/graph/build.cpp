@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "graph/csr_parts.hpp"
-#include "smartarrays/algo/parallel_build.hpp"
+#include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/error.hpp"
 
@@ -26,7 +26,7 @@ constexpr std::uint64_t no_index = ~std::uint64_t{0};
 SmartArray encode(GraphArray which, std::span<const std::uint64_t> values, const ArrayOptions& options,
                   runtime::ThreadPool& pool) {
   try {
-    return algo::build_array_from_values(values, options, pool);
+    return build::build_array_from_values(values, options, pool);
   } catch (const Error& e) {
     throw Error(e.code(), std::string("graph array ") + to_string(which) + ": " + e.what());
   }
@@ -48,7 +48,7 @@ SmartArray encode_degrees(const std::vector<std::uint64_t>& offsets, const Array
     resolved.bits = codec::min_bits(max);
   }
   try {
-    return algo::build_array(
+    return build::build_array(
         n, resolved,
         [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
           for (std::uint64_t v = lo; v < hi; ++v) out[v - lo] = offsets[v + 1] - offsets[v];

@@ -7,10 +7,14 @@
 
 #include "graph/csr_parts.hpp"
 #include "smartarrays/error.hpp"
+#include "smartarrays/util/names.hpp"
 
 namespace smartarrays::graph {
 
 namespace {
+
+constexpr util::NameTable<Variant, 4> variant_names{
+    "variant", {{{Variant::U, "U"}, {Variant::V, "V"}, {Variant::VE, "V+E"}, {Variant::VE, "VE"}}}};
 
 constexpr const char* array_names[graph_array_count] = {"begin", "edge", "rbegin", "redge", "out_degree"};
 
@@ -36,24 +40,9 @@ GraphArray parse_graph_array(std::string_view name) {
               "unknown graph array '" + std::string(name) + "' (expected begin, edge, rbegin, redge or out_degree)");
 }
 
-const char* to_string(Variant variant) noexcept {
-  switch (variant) {
-    case Variant::U:
-      return "U";
-    case Variant::V:
-      return "V";
-    case Variant::VE:
-      return "V+E";
-  }
-  return "?";
-}
+const char* to_string(Variant variant) noexcept { return variant_names.c_name(variant); }
 
-Variant parse_variant(std::string_view name) {
-  if (name == "U" || name == "u") return Variant::U;
-  if (name == "V" || name == "v") return Variant::V;
-  if (name == "V+E" || name == "VE" || name == "v+e" || name == "ve") return Variant::VE;
-  throw_error(ErrorCode::invalid_argument, "unknown variant '" + std::string(name) + "' (expected U, V or V+E)");
-}
+Variant parse_variant(std::string_view name) { return variant_names.parse(name); }
 
 GraphLayout GraphLayout::for_variant(Variant variant, const ArrayOptions& placement) {
   GraphLayout layout;

@@ -13,10 +13,21 @@
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/source.hpp"
+#include "smartarrays/util/names.hpp"
 
 namespace smartarrays::graph {
 
 namespace {
+
+constexpr util::NameTable<GraphFormat, 7> graph_format_names{
+    "graph format",
+    {{{GraphFormat::edge_list, "el"},
+      {GraphFormat::matrix_market, "mtx"},
+      {GraphFormat::gap_sg, "sg"},
+      {GraphFormat::edge_list, "edgelist"},
+      {GraphFormat::edge_list, "snap"},
+      {GraphFormat::edge_list, "txt"},
+      {GraphFormat::matrix_market, "mm"}}}};
 
 constexpr std::uint64_t block_values = std::uint64_t{1} << 16;
 
@@ -106,24 +117,9 @@ void write_sg_part(Output& out, const SmartArray& begin, const SmartArray& ids) 
 
 }  // namespace
 
-const char* to_string(GraphFormat format) noexcept {
-  switch (format) {
-    case GraphFormat::edge_list:
-      return "el";
-    case GraphFormat::matrix_market:
-      return "mtx";
-    case GraphFormat::gap_sg:
-      return "sg";
-  }
-  return "?";
-}
+const char* to_string(GraphFormat format) noexcept { return graph_format_names.c_name(format); }
 
-GraphFormat parse_graph_format(std::string_view name) {
-  if (name == "el" || name == "edgelist" || name == "snap" || name == "txt") return GraphFormat::edge_list;
-  if (name == "mtx" || name == "mm") return GraphFormat::matrix_market;
-  if (name == "sg") return GraphFormat::gap_sg;
-  throw_error(ErrorCode::invalid_argument, "unknown graph format '" + std::string(name) + "' (expected el, mtx or sg)");
-}
+GraphFormat parse_graph_format(std::string_view name) { return graph_format_names.parse(name); }
 
 GraphFormat format_of_path(std::string_view path) {
   const std::string ext = extension_of(path);

@@ -6,14 +6,14 @@
 #include <new>
 #include <string>
 
-#include "smartarrays/algo/aggregate.hpp"
 #include "smartarrays/error.hpp"
+#include "smartarrays/util/mix64.hpp"
 
 namespace smartarrays::graph {
 
 namespace {
 
-using algo::mix64;
+using util::mix64;
 
 // Draw `draw` of edge `edge` for a seed.
 std::uint64_t random_word(std::uint64_t seed_key, std::uint64_t edge, std::uint64_t draw) noexcept {

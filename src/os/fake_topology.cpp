@@ -7,6 +7,7 @@
 #include "os/cpu_list.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/topology.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::os {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 constexpr int kMaxFakeNodes = 256;
 
 [[noreturn]] void bad_spec(std::string_view spec, const std::string& why) {
-  throw_error(ErrorCode::invalid_argument, "topology spec '" + std::string(spec) + "': " + why);
+  throw_error(ErrorCode::invalid_argument, "topology spec " + util::quoted(spec) + ": " + why);
 }
 
 std::string_view trim(std::string_view s) {
@@ -31,7 +32,7 @@ std::vector<std::vector<int>> cpus_of_node_count(std::string_view spec, std::str
   const auto [end, ec] = std::from_chars(count_text.data(), count_text.data() + count_text.size(), count);
   if (count_text.empty() || ec != std::errc() || end != count_text.data() + count_text.size() || count < 1 ||
       count > kMaxFakeNodes) {
-    bad_spec(spec, "node count '" + std::string(count_text) + "' must be a number in 1.." +
+    bad_spec(spec, "node count " + util::quoted(count_text) + " must be a number in 1.." +
                        std::to_string(kMaxFakeNodes));
   }
   const std::size_t nodes = static_cast<std::size_t>(count);

@@ -1,7 +1,6 @@
 // Owns the process-wide topology: chosen once (SMARTARRAYS_TOPOLOGY or the machine), replaceable by
 // set_fake_topology(), and never freed so every reference handed out stays valid.
 #include <atomic>
-#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -10,6 +9,7 @@
 #include "os/process_topology.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/topology.hpp"
+#include "smartarrays/util/settings.hpp"
 
 namespace smartarrays::os {
 namespace {
@@ -47,12 +47,12 @@ const Topology& topology() {
   if (const Topology* current = r.current.load(std::memory_order_relaxed)) return *current;
   const Topology& real = real_topology_locked(r);
   const Topology* chosen = &real;
-  const char* spec = std::getenv("SMARTARRAYS_TOPOLOGY");
-  if (spec != nullptr && *spec != '\0') {
+  const std::string_view spec = util::setting_text("SMARTARRAYS_TOPOLOGY");
+  if (!spec.empty()) {
     try {
       chosen = keep(r, Topology::from_spec(spec, real));
     } catch (const Error& e) {
-      throw_error(e.code(), std::string("SMARTARRAYS_TOPOLOGY: ") + e.what());
+      util::bad_setting("SMARTARRAYS_TOPOLOGY", spec, e.what(), e.code());
     }
   }
   r.current.store(chosen, std::memory_order_release);

@@ -10,8 +10,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
-#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <string>
@@ -20,6 +18,8 @@
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/topology.hpp"
+#include "smartarrays/util/names.hpp"
+#include "smartarrays/util/settings.hpp"
 
 namespace smartarrays::runtime {
 
@@ -42,24 +42,14 @@ class ContextScope {
 
 constexpr std::size_t max_threads = 4096;
 
+constexpr util::NameTable<PinPolicy, 3> pin_policy_names{
+    "pinning policy", {{{PinPolicy::none, "none"}, {PinPolicy::sparse, "sparse"}, {PinPolicy::dense, "dense"}}}};
+
 }  // namespace
 
-const char* to_string(PinPolicy policy) noexcept {
-  switch (policy) {
-    case PinPolicy::none: return "none";
-    case PinPolicy::sparse: return "sparse";
-    case PinPolicy::dense: return "dense";
-  }
-  return "unknown";
-}
+const char* to_string(PinPolicy policy) noexcept { return pin_policy_names.c_name(policy); }
 
-PinPolicy parse_pin_policy(std::string_view name) {
-  for (PinPolicy policy : {PinPolicy::none, PinPolicy::sparse, PinPolicy::dense}) {
-    if (name == to_string(policy)) return policy;
-  }
-  throw_error(ErrorCode::invalid_argument,
-              "unknown pinning policy '" + std::string(name) + "' (valid: none, sparse, dense)");
-}
+PinPolicy parse_pin_policy(std::string_view name) { return pin_policy_names.parse(name); }
 
 std::vector<int> plan_worker_nodes(const os::Topology& topology, std::size_t threads, PinPolicy policy) {
   // One slot per usable CPU in placement order; worker w takes slot w mod slots.
@@ -90,16 +80,8 @@ std::vector<int> plan_worker_nodes(const os::Topology& topology, std::size_t thr
 }
 
 std::size_t default_thread_count() {
-  const char* text = std::getenv("SMARTARRAYS_THREADS");
-  if (text == nullptr || *text == '\0') return std::max<std::size_t>(os::topology().all_cpus().size(), 1);
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long value = std::strtoull(text, &end, 10);
-  if (errno != 0 || *end != '\0' || *text == '-' || value < 1 || value > max_threads) {
-    throw_error(ErrorCode::invalid_argument, "SMARTARRAYS_THREADS='" + std::string(text) +
-                                                 "' is not a thread count (1.." + std::to_string(max_threads) + ")");
-  }
-  return static_cast<std::size_t>(value);
+  const std::size_t cpus = std::max<std::size_t>(os::topology().all_cpus().size(), 1);
+  return static_cast<std::size_t>(util::setting_count("SMARTARRAYS_THREADS", 1, max_threads, cpus));
 }
 
 const WorkerContext* current_worker() noexcept { return current_context; }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,20 @@ TEST(ArrayErrors, BitWidthMustBeOneToSixtyFour) {
   const std::vector<std::uint64_t> values = {1};
   expect_error([&] { SmartArray::from_values(values, with_bits(65)); }, ErrorCode::invalid_argument, "bits 65");
   expect_error([] { SmartArray::memory_estimate(10, with_bits(0)); }, ErrorCode::invalid_argument, "bits 0");
+}
+
+TEST(ArrayErrors, OptionsForValuesResolvesBitsOrNamesTheFirstValueTooWide) {
+  const std::vector<std::uint64_t> values = {5, 300, 2, 70000, 90000};
+  EXPECT_EQ(SmartArray::options_for_values(values, 90000, with_bits(0)).bits, 17u);
+  EXPECT_EQ(SmartArray::options_for_values(values, 90000, with_bits(20)).bits, 20u);
+  EXPECT_EQ(SmartArray::options_for_values(std::vector<std::uint64_t>{}, 0, with_bits(0)).bits, 1u);
+  expect_error([&] { SmartArray::options_for_values(values, 90000, with_bits(16)); }, ErrorCode::invalid_argument,
+               "value 70000 at index 3 needs 17 bits, array has 16");
+  const std::vector<std::uint32_t> narrow = {1, 256, 512};
+  expect_error([&] { SmartArray::options_for_values(std::span<const std::uint32_t>(narrow), 512, with_bits(8)); },
+               ErrorCode::invalid_argument, "value 256 at index 1 needs 9 bits, array has 8");
+  expect_error([&] { SmartArray::options_for_values(values, 90000, with_bits(65)); }, ErrorCode::invalid_argument,
+               "bits 65 out of range 1..64");
 }
 
 TEST(ArrayErrors, NodesMustExistHaveMemoryAndBeListedOnce) {
@@ -135,7 +150,7 @@ TEST(Placements, NamesRoundTripAndUnknownNamesAreRejected) {
   }
   EXPECT_STREQ(to_string(Placement::replicated), "replicated");
   expect_error([] { parse_placement("bogus"); }, ErrorCode::invalid_argument,
-               "unknown placement 'bogus' (expected one of os_default, single_node, interleaved, replicated, "
+               "unknown placement 'bogus' (expected one of: os_default, single_node, interleaved, replicated, "
                "partitioned)");
   EXPECT_STREQ(to_string(static_cast<Placement>(42)), "invalid");
 }

@@ -194,6 +194,21 @@ TEST(CApi, FromU32MatchesFromU64) {
   EXPECT_EQ(sa_array_length(empty.a), 0u);
 }
 
+TEST(CApi, FromValuesNameTheFirstValueTooWideOfALargeArray) {
+  // Encoded in parallel batches, the error still names the first value too wide, as a serial scan would.
+  std::vector<uint64_t> wide(300'000, 7);
+  wide[260'000] = 90'000;
+  wide[1234] = 70'000;
+  const std::vector<uint32_t> narrow(wide.begin(), wide.end());
+  const sa_options o = options_with_bits(16);
+  Array array;
+  expect_failure(sa_array_from_u64(wide.data(), wide.size(), &o, &array.a), SA_EINVAL, "sa_array_from_u64",
+                 "value 70000 at index 1234 needs 17 bits, array has 16");
+  expect_failure(sa_array_from_u32(narrow.data(), narrow.size(), &o, &array.a), SA_EINVAL, "sa_array_from_u32",
+                 "value 70000 at index 1234 needs 17 bits, array has 16");
+  EXPECT_EQ(array.a, nullptr);
+}
+
 TEST(CApi, AllocZeroFillsAndPagesPerNodeCountEveryPage) {
   Array array;
   const sa_options o = options_with_bits(64);

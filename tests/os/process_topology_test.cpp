@@ -38,7 +38,7 @@ TEST(ProcessTopologyDeathTest, BadEnvironmentSpecIsAnErrorNamingTheVariable) {
         } catch (const Error& e) {
           const std::string message = e.what();
           std::_Exit(e.code() == ErrorCode::invalid_argument &&
-                             message.rfind("SMARTARRAYS_TOPOLOGY: topology spec 'nodes=zero'", 0) == 0
+                             message.rfind("environment variable SMARTARRAYS_TOPOLOGY='nodes=zero': topology spec 'nodes=zero'", 0) == 0
                          ? 0
                          : 2);
         }

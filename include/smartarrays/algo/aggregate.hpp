@@ -8,21 +8,14 @@
 #include "smartarrays/array/smart_array.hpp"
 #include "smartarrays/export.hpp"
 #include "smartarrays/runtime/thread_pool.hpp"
+#include "smartarrays/util/mix64.hpp"
 
 namespace smartarrays::algo {
-
-/// splitmix64: a counter-based generator, so value i is the same whichever worker makes it.
-constexpr std::uint64_t mix64(std::uint64_t x) noexcept {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 
 /// Value i of the paper's aggregation data: (i + r) & (2^bits - 1), r in {0, 1, 2} drawn from (seed, i).
 constexpr std::uint64_t aggregation_value(std::uint64_t i, unsigned bits, std::uint64_t seed) noexcept {
   const std::uint64_t mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
-  return (i + mix64(seed ^ mix64(i)) % 3) & mask;
+  return (i + util::mix64(seed ^ util::mix64(i)) % 3) & mask;
 }
 
 /// A length-value array of aggregation_value(i, options.bits, seed), built in parallel on pool

@@ -48,6 +48,14 @@ class SMARTARRAYS_API SmartArray {
   static SmartArray from_values(std::span<const std::uint64_t> values, const ArrayOptions& options);
   /// Like from_values over 64-bit values, from 32-bit ones (e.g. a Java int[]) without a widened copy.
   static SmartArray from_values(std::span<const std::uint32_t> values, const ArrayOptions& options);
+  /// The options from_values uses for values whose largest value is largest: bits 0 becomes the
+  /// fewest bits that hold largest; other bits are checked (1..64) and must hold largest, else
+  /// Error(invalid_argument) names the first value too wide (values is read only then).
+  static ArrayOptions options_for_values(std::span<const std::uint64_t> values, std::uint64_t largest,
+                                         const ArrayOptions& options);
+  /// options_for_values over 32-bit values.
+  static ArrayOptions options_for_values(std::span<const std::uint32_t> values, std::uint64_t largest,
+                                         const ArrayOptions& options);
   /// Bytes allocate(length, options) maps over all replicas (payload and padding, rounded to base
   /// pages; huge pages may round further). Validates options like allocate; options.bits must be 1..64.
   static std::uint64_t memory_estimate(std::uint64_t length, const ArrayOptions& options);

@@ -166,10 +166,10 @@ decltype(auto) with_bits(unsigned bits, F&& f) {
   return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
     using R = decltype(f(std::integral_constant<unsigned, 1>{}));
     if constexpr (std::is_void_v<R>) {
-      ((bits == I + 1 ? (f(std::integral_constant<unsigned, I + 1>{}), true) : false) || ...);
+      static_cast<void>(((bits == I + 1 ? (f(std::integral_constant<unsigned, I + 1>{}), true) : false) || ...));
     } else {
       R result{};
-      ((bits == I + 1 ? (result = f(std::integral_constant<unsigned, I + 1>{}), true) : false) || ...);
+      static_cast<void>(((bits == I + 1 ? (result = f(std::integral_constant<unsigned, I + 1>{}), true) : false) || ...));
       return result;
     }
   }(std::make_index_sequence<64>{});

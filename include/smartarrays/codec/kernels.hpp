@@ -32,6 +32,9 @@ SMARTARRAYS_API const Kernels& kernels(unsigned bits, Isa isa);
 SMARTARRAYS_API bool isa_supported(Isa isa) noexcept;
 /// The instruction set kernels(bits) uses.
 SMARTARRAYS_API Isa active_isa() noexcept;
+/// Throws the Error of a SMARTARRAYS_ISA this process cannot honour (bad name, or avx2 on a CPU
+/// without it); kernels(bits) throws the same, so a bad setting never falls back silently.
+SMARTARRAYS_API void check_isa_setting();
 /// "scalar" or "avx2".
 SMARTARRAYS_API const char* isa_name(Isa isa) noexcept;
 

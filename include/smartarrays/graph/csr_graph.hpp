@@ -42,7 +42,7 @@ enum class Variant : int {
 
 /// "U", "V" or "V+E".
 SMARTARRAYS_API const char* to_string(Variant variant) noexcept;
-/// The variant spelled "U", "V" or "V+E" (also "VE"); throws Error(invalid_argument) otherwise.
+/// The variant spelled "U", "V" or "V+E" (also "VE"; any case); throws Error(invalid_argument) otherwise.
 SMARTARRAYS_API Variant parse_variant(std::string_view name);
 
 /// Placement and bit width of every array of a graph; bits 0 = the fewest bits that hold the data.

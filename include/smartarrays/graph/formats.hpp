@@ -25,7 +25,7 @@ enum class GraphFormat : int {
 
 /// "el", "mtx" or "sg".
 SMARTARRAYS_API const char* to_string(GraphFormat format) noexcept;
-/// The format spelled "el" (also "edgelist", "snap", "txt"), "mtx" (also "mm") or "sg"; throws Error(invalid_argument).
+/// The format spelled "el" (also "edgelist", "snap", "txt"), "mtx" (also "mm") or "sg", any case; throws Error(invalid_argument).
 SMARTARRAYS_API GraphFormat parse_graph_format(std::string_view name);
 /// The format a file name's extension names: .el, .txt, .edges, .tsv (edge list), .mtx, .sg; throws
 /// Error(invalid_argument) for an unknown extension.

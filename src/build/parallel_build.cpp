@@ -1,17 +1,54 @@
-// Owns the parallel array builder and filler: one loop over all replicas (replica r occupies its own stretch
-// of a virtual index space, as a part owned by r's node, taken without stealing), per-worker value
-// buffers, and chunk-aligned encoding so concurrent batches never share a word.
-#include "smartarrays/algo/parallel_build.hpp"
+// Owns the parallel array builder and filler, and from_values on top of them: one loop over all
+// replicas (replica r occupies its own stretch of a virtual index space, as a part owned by r's
+// node, taken without stealing), per-worker value buffers, and chunk-aligned encoding so
+// concurrent batches never share a word.
+#include "smartarrays/build/parallel_build.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/codec/kernels.hpp"
 #include "smartarrays/error.hpp"
 
-namespace smartarrays::algo {
+namespace smartarrays::build {
+
+namespace {
+
+// The largest of values[0..n) (0 when n == 0).
+std::uint64_t largest_of(const std::uint64_t* values, std::uint64_t n) { return codec::max_value(values, n); }
+
+std::uint64_t largest_of(const std::uint32_t* values, std::uint64_t n) {
+  std::uint32_t largest = 0;
+  for (std::uint64_t i = 0; i < n; ++i) largest = std::max(largest, values[i]);
+  return largest;
+}
+
+// SmartArray::from_values in parallel, 32-bit values widened batch by batch into the workers'
+// buffers. Bits 0 need the largest value before allocating (a parallel max); explicit bits are
+// checked while encoding, in the same pass.
+template <typename T>
+SmartArray build_from_values(std::span<const T> values, const ArrayOptions& options, runtime::ThreadPool& pool) {
+  auto copy = [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) { std::copy_n(values.data() + lo, hi - lo, out); };
+  if (options.bits == 0) {
+    const std::uint64_t largest = pool.parallel_reduce(
+        0, values.size(), std::uint64_t{0},
+        [&](std::uint64_t lo, std::uint64_t hi) { return largest_of(values.data() + lo, hi - lo); },
+        [](std::uint64_t a, std::uint64_t b) { return std::max(a, b); });
+    return build_array(values.size(), SmartArray::options_for_values(values, largest, options), copy, pool);
+  }
+  SmartArray array = SmartArray::allocate(values.size(), options);
+  try {
+    fill_array(array, copy, pool);
+  } catch (const Error&) {
+    // A batch names its own first value too wide; from_values names the array's first.
+    SmartArray::options_for_values(values, largest_of(values.data(), values.size()), options);
+    throw;
+  }
+  return array;
+}
+
+}  // namespace
 
 std::vector<runtime::LoopPart> stripe_parts(const SmartArray& array) {
   std::vector<runtime::LoopPart> parts;
@@ -82,17 +119,12 @@ SmartArray build_array(std::uint64_t length, const ArrayOptions& options, ValueS
 
 SmartArray build_array_from_values(std::span<const std::uint64_t> values, const ArrayOptions& options,
                                    runtime::ThreadPool& pool) {
-  ArrayOptions resolved = options;
-  if (resolved.bits == 0) {
-    const std::uint64_t max = pool.parallel_reduce(
-        0, values.size(), std::uint64_t{0},
-        [&](std::uint64_t lo, std::uint64_t hi) { return codec::max_value(values.data() + lo, hi - lo); },
-        [](std::uint64_t a, std::uint64_t b) { return std::max(a, b); });
-    resolved.bits = codec::min_bits(max);
-  }
-  return build_array(values.size(), resolved, [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
-    std::memcpy(out, values.data() + lo, (hi - lo) * sizeof(std::uint64_t));
-  }, pool);
+  return build_from_values(values, options, pool);
 }
 
-}  // namespace smartarrays::algo
+SmartArray build_array_from_values(std::span<const std::uint32_t> values, const ArrayOptions& options,
+                                   runtime::ThreadPool& pool) {
+  return build_from_values(values, options, pool);
+}
+
+}  // namespace smartarrays::build

@@ -13,7 +13,7 @@
 #include "smartarrays/export.hpp"
 #include "smartarrays/runtime/thread_pool.hpp"
 
-namespace smartarrays::algo {
+namespace smartarrays::build {
 
 /// Fills out[0, hi - lo) with the values of indices [lo, hi); called once per batch, concurrently.
 /// For a 64-bit array out is the replica's own storage of [lo, hi), so a source refilling an array
@@ -70,9 +70,14 @@ void fill_array(SmartArray& array, Gen&& gen, runtime::ThreadPool& pool = runtim
 /// over the array runs each stripe on its node first; empty for every other placement.
 SMARTARRAYS_API std::vector<runtime::LoopPart> stripe_parts(const SmartArray& array);
 
-/// SmartArray::from_values in parallel: options.bits 0 picks the fewest bits that hold the largest
-/// value (a parallel max), then every replica is encoded by its own node's workers.
+/// SmartArray::from_values in parallel: the same words, and for a value too wide the same error
+/// (naming the array's first such value). options.bits 0 picks the fewest bits that hold the
+/// largest value (a parallel max), then every replica is encoded by its own node's workers.
 SMARTARRAYS_API SmartArray build_array_from_values(std::span<const std::uint64_t> values, const ArrayOptions& options,
                                                    runtime::ThreadPool& pool = runtime::default_pool());
 
-}  // namespace smartarrays::algo
+/// build_array_from_values over 32-bit values (e.g. a Java int[]), widened per batch, with no widened copy.
+SMARTARRAYS_API SmartArray build_array_from_values(std::span<const std::uint32_t> values, const ArrayOptions& options,
+                                                   runtime::ThreadPool& pool = runtime::default_pool());
+
+}  // namespace smartarrays::build
