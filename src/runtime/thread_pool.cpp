@@ -297,6 +297,8 @@ void ThreadPool::run_erased(Loop& loop, BatchFn fn, void* body) {
     loop.rethrow_if_stopped();
     return;
   }
+  // A loop is a step of a longer operation: an interrupted caller does not start it.
+  check_interrupt();
   State& s = *state_;
   std::lock_guard lock(s.submit);
   if (loop.node_count() != s.served.size()) {

@@ -50,6 +50,14 @@ TEST(Interrupt, AWaitingCallerCancelsTheLoopWhenItsCheckSaysStop) {
   EXPECT_EQ(polls.load(), 3) << "the check is not called again once it said stop";
 }
 
+TEST(Interrupt, AnInterruptedCallerStartsNoLoop) {
+  ThreadPool pool(PoolOptions{.threads = 2});
+  InterruptScope scope([] { return true; });
+  bool ran = false;
+  expect_cancelled([&] { pool.parallel_for(0, 10, [&](std::uint64_t, std::uint64_t) { ran = true; }); });
+  EXPECT_FALSE(ran);
+}
+
 TEST(Interrupt, LoopsWithoutAScopeOrWithAQuietCheckRunToTheEnd) {
   ThreadPool pool(PoolOptions{.threads = 2});
   std::atomic<std::uint64_t> ran{0};
