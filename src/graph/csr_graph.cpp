@@ -191,8 +191,11 @@ void CsrGraph::validate() const {
     }
   }
   const CsrParts transposed = detail::transpose(forward, vertices_, pool);
-  if (const auto v = detail::first_difference(transposed, reverse, vertices_, pool)) {
-    fail("the reverse arrays are not the transpose of the forward ones (first difference at vertex " + std::to_string(*v) + ")");
+  if (const auto d = detail::first_difference(transposed, reverse, vertices_, pool)) {
+    const std::string edge = std::to_string(d->id) + " -> " + std::to_string(d->vertex);
+    fail("the reverse arrays are not the transpose of the forward ones (first difference at vertex " +
+         std::to_string(d->vertex) + ": begin/edge hold " + edge + " " + detail::times(d->count_a) + ", rbegin/redge " +
+         detail::times(d->count_b) + ")");
   }
 }
 

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "smartarrays/error.hpp"
+#include "smartarrays/util/checked.hpp"
 
 namespace smartarrays::graph {
 
@@ -92,7 +93,9 @@ GraphSource GraphSource::from_edges(std::span<const std::uint64_t> src, std::spa
     largest = std::max({largest, src[i], dst[i]});
   }
   // A given count that is too small is the builder's error to name, with the offending edge.
-  list.vertices = vertices != 0 ? vertices : (src.empty() ? 0 : largest + 1);
+  list.vertices = vertices != 0 ? vertices
+                  : src.empty() ? 0
+                                : util::checked_add(largest, 1, "the vertex count (the largest id + 1)");
   return from_edges(std::move(list));
 }
 
