@@ -15,6 +15,7 @@
 #include "smartarrays/graph/limits.hpp"
 #include "smartarrays/graph/source.hpp"
 #include "smartarrays/util/names.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::graph {
 
@@ -172,8 +173,8 @@ GraphFormat format_of_path(std::string_view path) {
   if (ext == "el" || ext == "txt" || ext == "edges" || ext == "tsv") return GraphFormat::edge_list;
   if (ext == "mtx") return GraphFormat::matrix_market;
   if (ext == "sg") return GraphFormat::gap_sg;
-  throw_error(ErrorCode::invalid_argument, "cannot tell the format of '" + std::string(path) +
-                                               "' from its extension (.el, .txt, .edges, .tsv, .mtx or .sg); name it explicitly");
+  throw_error(ErrorCode::invalid_argument, "cannot tell the format of " + util::quoted(path, 4096) +
+                                               " from its extension (.el, .txt, .edges, .tsv, .mtx or .sg); name it explicitly");
 }
 
 CsrGraph load_graph(const std::string& path, GraphFormat format, const BuildOptions& options,

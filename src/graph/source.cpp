@@ -9,6 +9,7 @@
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/checked.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::graph {
 
@@ -25,8 +26,8 @@ std::string mib(std::uint64_t bytes) {
 GraphFormat SourceOptions::format_of(std::string_view path) const {
   const GraphFormat resolved = format ? *format : format_of_path(path);
   if (undirected && resolved == GraphFormat::gap_sg) {
-    throw_error(ErrorCode::invalid_argument, "undirected applies to edge lists and Matrix Market files; the .sg file '" +
-                                                 std::string(path) + "' says itself whether it is directed");
+    throw_error(ErrorCode::invalid_argument, "undirected applies to edge lists and Matrix Market files; the .sg file " +
+                                                 util::quoted(path, 4096) + " says itself whether it is directed");
   }
   return resolved;
 }
