@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -104,7 +105,17 @@ CsrGraph build_edges(const EdgeList& list, const BuildOptions& options, runtime:
   }
   const bool both_ways = !list.directed;
   // Refused before the offsets are sized: n + 1 must not wrap, and the CSR must fit the machine.
-  check_build_memory(n, util::checked_mul(edges.size(), both_ways ? 2 : 1, "the stored edges of an undirected graph"));
+  const std::uint64_t self_loops =
+      both_ways ? pool.parallel_reduce(
+                      0, edges.size(), std::uint64_t{0},
+                      [&](std::uint64_t lo, std::uint64_t hi) {
+                        return static_cast<std::uint64_t>(std::count_if(edges.begin() + static_cast<std::ptrdiff_t>(lo),
+                                                                        edges.begin() + static_cast<std::ptrdiff_t>(hi),
+                                                                        [](const Edge& e) { return e.src == e.dst; }));
+                      },
+                      std::plus<>())
+                : 0;
+  check_build_memory(n, stored_edge_count(edges.size(), self_loops, list.directed));
   auto kept = [&](const Edge& e) { return !(options.drop_self_loops && e.src == e.dst); };
   // An undirected edge u-v is stored as u->v and v->u; a self-loop only once.
   auto mirrored = [&](const Edge& e) { return both_ways && e.src != e.dst; };

@@ -30,6 +30,11 @@ std::uint64_t declared_vertex_limit(std::uint64_t file_bytes, std::uint64_t ids_
   return std::max({ids_end, declared_vertices_floor, by_size});
 }
 
+std::uint64_t stored_edge_count(std::uint64_t edges, std::uint64_t self_loops, bool directed) {
+  if (directed) return edges;
+  return util::checked_mul(edges, 2, "the stored edges of an undirected graph") - self_loops;
+}
+
 std::uint64_t csr_build_bytes(std::uint64_t vertices, std::uint64_t edges) {
   const std::string what = "the build memory of " + graph_text(vertices, edges);
   const std::uint64_t offsets = util::checked_mul(util::checked_add(vertices, 1, what), bytes_per_vertex, what);

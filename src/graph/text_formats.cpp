@@ -11,7 +11,6 @@
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/formats.hpp"
 #include "smartarrays/graph/limits.hpp"
-#include "smartarrays/util/checked.hpp"
 #include "smartarrays/util/text.hpp"
 
 namespace smartarrays::graph {
@@ -73,6 +72,7 @@ EdgeList parse_edge_list(detail::LineReader& reader) {
   EdgeList list;
   Counted declared;
   Counted largest;  // the largest id
+  std::uint64_t self_loops = 0;
   bool any = false;
   for (std::string_view line; reader.next(line);) {
     std::string_view rest = line;
@@ -93,13 +93,14 @@ EdgeList parse_edge_list(detail::LineReader& reader) {
     }
     if (!any || std::max(src, dst) > largest.value) largest = {std::max(src, dst), reader.line_number()};
     any = true;
+    self_loops += src == dst ? 1 : 0;
     list.edges.push_back({src, dst});
   }
   const std::uint64_t ids_end = any ? largest.value + 1 : 0;
   check_declared_vertices(reader, declared, ids_end);
   list.vertices = std::max(declared.value, ids_end);
-  const std::uint64_t stored = util::checked_mul(list.edges.size(), list.directed ? 1 : 2, "the stored edges");
-  check_build_memory(list.vertices, stored, reader.where(declared.value > ids_end ? declared.line : largest.line));
+  check_build_memory(list.vertices, stored_edge_count(list.edges.size(), self_loops, list.directed),
+                     reader.where(declared.value > ids_end ? declared.line : largest.line));
   return list;
 }
 
@@ -155,12 +156,13 @@ EdgeList parse_matrix_market(detail::LineReader& reader) {
   EdgeList list;
   list.vertices = rows;
   list.directed = symmetry == "general";
-  check_build_memory(rows, util::checked_mul(entries, list.directed ? 1 : 2, "the stored edges"),
-                     reader.where(size_line.line));
+  // At least one stored edge per entry (the exact count, with loops stored once, is known at the end).
+  check_build_memory(rows, entries, reader.where(size_line.line));
   // Only a regular file's size bounds the count; a pipe's edges grow with what arrives.
   if (reader.size() != 0) list.edges.reserve(entries);
 
   std::uint64_t ids_end = 0;
+  std::uint64_t self_loops = 0;
   while (reader.next(line)) {
     rest = line;
     const std::string_view first = detail::next_field(rest);
@@ -183,6 +185,7 @@ EdgeList parse_matrix_market(detail::LineReader& reader) {
     const std::string_view extra = detail::next_field(rest);
     if (!extra.empty()) reader.fail("unexpected field " + quoted(extra) + " after the entry");
     ids_end = std::max({ids_end, i, j});
+    self_loops += i == j ? 1 : 0;
     list.edges.push_back({i - 1, j - 1});
   }
   if (list.edges.size() != entries) {
@@ -190,6 +193,7 @@ EdgeList parse_matrix_market(detail::LineReader& reader) {
                 " entries the size line declares");
   }
   check_declared_vertices(reader, size_line, ids_end);
+  check_build_memory(rows, stored_edge_count(entries, self_loops, list.directed), reader.where(size_line.line));
   return list;
 }
 

@@ -96,6 +96,9 @@ TEST(HostileInput, ApiVertexCountsNear2Pow64AreErrorsNotCrashes) {
 }
 
 TEST(HostileInput, BuildMemoryNamesTheCountsAndTheLimit) {
+  EXPECT_EQ(stored_edge_count(5, 2, true), 5u);
+  EXPECT_EQ(stored_edge_count(5, 2, false), 8u) << "both directions, loops once";
+  expect_error([] { stored_edge_count(max_u64, 0, false); }, {"does not fit in 64 bits"});
   EXPECT_EQ(csr_build_bytes(0, 0), 16u);
   EXPECT_EQ(csr_build_bytes(9, 3), 16u * 10 + 16u * 3);
   expect_error([] { csr_build_bytes(max_u64 / 16, 0); }, {"does not fit in 64 bits"});

@@ -26,6 +26,11 @@ inline constexpr std::uint64_t declared_vertices_per_byte = 8;
 /// the largest id are isolated, so only this rule, not the file's contents, bounds their memory.
 SMARTARRAYS_API std::uint64_t declared_vertex_limit(std::uint64_t file_bytes, std::uint64_t ids_end) noexcept;
 
+/// The edges build_csr stores for a list of `edges` edges, `self_loops` of them loops, before any
+/// is dropped: all of them when directed, both directions of every other edge when not. Throws
+/// Error(out_of_memory) when that does not fit in 64 bits.
+SMARTARRAYS_API std::uint64_t stored_edge_count(std::uint64_t edges, std::uint64_t self_loops, bool directed);
+
 /// Bytes build_csr holds at least for a graph of `vertices` vertices and `edges` stored (directed)
 /// edges: the forward and reverse CSR as 64-bit vectors, 16 bytes per vertex and per edge. Throws
 /// Error(out_of_memory) naming the counts when that does not fit in 64 bits.
