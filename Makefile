@@ -1,9 +1,9 @@
 # The one build entry point. Delegates to CMake (C++ core), and later Maven and pip.
 #   make demo   build, then run the main job
-#   make test   build, then run every test (plain, ASan+UBSan, TSan, emulated-NUMA VM)
+#   make test   build, then run every test (plain, ASan+UBSan, TSan, emulated-NUMA VM, fuzz smoke)
 #   make bench  build, then run the benchmarks (tables on stdout, JSON in build/bench-results)
 .DEFAULT_GOAL := build
-.PHONY: build demo test test-unit test-asan test-tsan test-vm bench fuzz clean check-tools check-test-tools
+.PHONY: build demo test test-unit test-asan test-tsan test-vm test-fuzz bench fuzz clean check-tools check-test-tools
 
 # Language bindings and other components add their own targets in mk/*.mk and append their test
 # target to EXTRA_TESTS (run by `make test`) and their benchmark target to EXTRA_BENCHES.
@@ -36,7 +36,7 @@ build: check-tools
 demo: build
 	@scripts/demo.sh $(BUILD)
 
-test: check-test-tools test-unit test-asan test-tsan test-vm $(EXTRA_TESTS)
+test: check-test-tools test-unit test-asan test-tsan test-vm test-fuzz $(EXTRA_TESTS)
 	@echo "make test: all suites passed"
 
 test-unit: build
@@ -61,8 +61,14 @@ test-vm: build
 bench: build $(EXTRA_BENCHES)
 	@scripts/bench.sh $(BUILD)
 
-# The libFuzzer harnesses of fuzz/ (clang-14), each for FUZZ_SECONDS on its seed corpus.
+# The libFuzzer harnesses of fuzz/ (clang-14, ASan+UBSan): each runs its corpus, then fuzzes for
+# FUZZ_SMOKE_SECONDS in `make test` and FUZZ_SECONDS in `make fuzz` (docs/input-limits.md).
+FUZZ_SMOKE_SECONDS ?= 25
 FUZZ_SECONDS ?= 600
+test-fuzz: check-test-tools
+	@echo "== fuzz smoke: every graph reader harness, $(FUZZ_SMOKE_SECONDS)s each"
+	@scripts/fuzz.sh $(BUILD) $(FUZZ_SMOKE_SECONDS)
+
 fuzz: check-test-tools
 	@scripts/fuzz.sh $(BUILD) $(FUZZ_SECONDS)
 

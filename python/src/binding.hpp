@@ -1,6 +1,7 @@
 // Owns what the binding's source files share: the nanobind namespace alias, the one closeable
-// handle type behind SmartArray and Graph with its Python protocol, argument translation into
-// ArrayOptions, the hand-over of decoded values to numpy, and each file's registration function.
+// handle type behind SmartArray and Graph with its Python protocol, long calls that Ctrl-C can
+// interrupt, argument translation into ArrayOptions, the hand-over of decoded values to numpy, and
+// each file's registration function.
 #pragma once
 
 #include <nanobind/nanobind.h>
@@ -8,12 +9,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
 
 namespace smartarrays::python {
 
@@ -80,6 +83,33 @@ inline constexpr char smart_array_name[] = "SmartArray";
 using ArrayHandle = Handle<SmartArray, smart_array_name>;
 /// A core array shared by its Python handle, running kernels and zero-copy views.
 using SharedArray = ArrayHandle::Shared;
+
+/// Runs f() with the GIL released and Ctrl-C honoured: the core polls the thread's interrupt check
+/// between its batches, and the check runs Python's pending signal handlers (taking the GIL
+/// briefly). When a handler raises (KeyboardInterrupt), the core stops with Error(cancelled) and
+/// that Python exception is raised instead of f's result. For any long call (loading, generating,
+/// PageRank).
+template <typename F>
+auto interruptible(F&& f) -> decltype(f()) {
+  bool raised = false;
+  std::optional<decltype(f())> result;
+  {
+    nb::gil_scoped_release release;
+    runtime::InterruptScope scope([&raised] {
+      nb::gil_scoped_acquire gil;
+      raised = PyErr_CheckSignals() != 0;
+      return raised;
+    });
+    try {
+      result.emplace(f());
+    } catch (...) {
+      // Whatever stopped the call, a raised signal handler's exception is what Python must see.
+      if (!raised) throw;
+    }
+  }
+  if (raised) throw nb::python_error();
+  return std::move(*result);
+}
 
 /// ArrayOptions from the Python arguments: a placement name, its nodes (single_node takes at most
 /// one, the default node 0), bits (0 = the fewest that hold the data) and huge pages.

@@ -1,7 +1,8 @@
 // Owns the graph part of smartarrays._core: the native graph handle (a CsrGraph of smart arrays),
 // its factories — each a GraphSource (a file, the R-MAT or uniform generator, edge arrays) built
-// with one shared _GraphBuild of the layout arguments — and its analytics (degree centrality,
-// PageRank) returning numpy arrays; every read, build and analytic runs with the GIL released.
+// with one shared _GraphBuild of the layout arguments, interruptible by Ctrl-C — and its analytics
+// (degree centrality, PageRank) returning numpy arrays; every read, build and analytic runs with
+// the GIL released.
 // The package's Graph class (smartarrays/graph.py) normalises arguments and wraps this handle.
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
@@ -46,11 +47,11 @@ GraphBuild make_build(std::string_view variant, bool dedup, bool drop_self_loops
   return build;
 }
 
-// Makes the source with make_source() and builds the graph from it, both without the GIL.
+// Makes the source with make_source() and builds the graph from it, both without the GIL and
+// interruptible by Ctrl-C.
 template <typename MakeSource>
 GraphHandle build_graph(const GraphBuild& build, MakeSource&& make_source) {
-  nb::gil_scoped_release release;
-  return GraphHandle(make_source().build(build.options));
+  return interruptible([&] { return GraphHandle(make_source().build(build.options)); });
 }
 
 GraphHandle from_edges(const U64In& src, const U64In& dst, std::uint64_t vertices, bool directed, const GraphBuild& build) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -14,6 +15,8 @@
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/error.hpp"
+#include "smartarrays/graph/limits.hpp"
+#include "smartarrays/util/checked.hpp"
 
 namespace smartarrays::graph {
 
@@ -101,12 +104,24 @@ CsrGraph build_edges(const EdgeList& list, const BuildOptions& options, runtime:
                                                  std::to_string(n));
   }
   const bool both_ways = !list.directed;
+  // Refused before the offsets are sized: n + 1 must not wrap, and the CSR must fit the machine.
+  const std::uint64_t self_loops =
+      both_ways ? pool.parallel_reduce(
+                      0, edges.size(), std::uint64_t{0},
+                      [&](std::uint64_t lo, std::uint64_t hi) {
+                        return static_cast<std::uint64_t>(std::count_if(edges.begin() + static_cast<std::ptrdiff_t>(lo),
+                                                                        edges.begin() + static_cast<std::ptrdiff_t>(hi),
+                                                                        [](const Edge& e) { return e.src == e.dst; }));
+                      },
+                      std::plus<>())
+                : 0;
+  check_build_memory(n, stored_edge_count(edges.size(), self_loops, list.directed));
   auto kept = [&](const Edge& e) { return !(options.drop_self_loops && e.src == e.dst); };
   // An undirected edge u-v is stored as u->v and v->u; a self-loop only once.
   auto mirrored = [&](const Edge& e) { return both_ways && e.src != e.dst; };
 
   CsrParts forward;
-  forward.offsets.assign(n + 1, 0);
+  forward.offsets.assign(util::checked_add(n, 1, "the offsets of a graph"), 0);
   std::uint64_t* counts = forward.offsets.data();
   pool.parallel_for(0, edges.size(), [&](std::uint64_t lo, std::uint64_t hi) {
     for (std::uint64_t i = lo; i < hi; ++i) {
@@ -143,10 +158,20 @@ CsrGraph build_csr(const EdgeList& list, const BuildOptions& options, runtime::T
 CsrGraph build_csr(CsrParts forward, bool directed, const BuildOptions& options, runtime::ThreadPool& pool) {
   if (forward.offsets.empty()) throw_error(ErrorCode::invalid_argument, "a CSR needs at least one offset (n + 1 of them)");
   const std::uint64_t n = forward.offsets.size() - 1;
+  check_build_memory(n, forward.targets.size());
   return out_of_memory_as_error(n, forward.targets.size(), [&] {
     detail::check_parts(forward, n, "CSR", pool);
     detail::normalize(forward, options.drop_self_loops, options.dedup, pool);
     CsrParts reverse = detail::transpose(forward, n, pool);
+    // An undirected graph stores both directions: a forward CSR that is not its own transpose would
+    // make edge and redge disagree, and a writer would drop or invent edges.
+    if (const auto d = directed ? std::nullopt : detail::first_difference(forward, reverse, n, pool)) {
+      throw_error(ErrorCode::invalid_argument,
+                  "an undirected CSR must be symmetric (first difference at vertex " + std::to_string(d->vertex) + ": " +
+                      std::to_string(d->vertex) + " -> " + std::to_string(d->id) + " is stored " +
+                      detail::times(d->count_a) + ", " + std::to_string(d->id) + " -> " + std::to_string(d->vertex) +
+                      " " + detail::times(d->count_b) + ")");
+    }
     return assemble(std::move(forward), std::move(reverse), directed, options.layout, pool);
   });
 }

@@ -8,6 +8,7 @@
 #include "graph/csr_parts.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/names.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::graph {
 
@@ -37,7 +38,7 @@ GraphArray parse_graph_array(std::string_view name) {
     if (name == array_names[i]) return static_cast<GraphArray>(i);
   }
   throw_error(ErrorCode::invalid_argument,
-              "unknown graph array '" + std::string(name) + "' (expected begin, edge, rbegin, redge or out_degree)");
+              "unknown graph array " + util::quoted(name) + " (expected begin, edge, rbegin, redge or out_degree)");
 }
 
 const char* to_string(Variant variant) noexcept { return variant_names.c_name(variant); }
@@ -191,8 +192,11 @@ void CsrGraph::validate() const {
     }
   }
   const CsrParts transposed = detail::transpose(forward, vertices_, pool);
-  if (const auto v = detail::first_difference(transposed, reverse, vertices_, pool)) {
-    fail("the reverse arrays are not the transpose of the forward ones (first difference at vertex " + std::to_string(*v) + ")");
+  if (const auto d = detail::first_difference(transposed, reverse, vertices_, pool)) {
+    const std::string edge = std::to_string(d->id) + " -> " + std::to_string(d->vertex);
+    fail("the reverse arrays are not the transpose of the forward ones (first difference at vertex " +
+         std::to_string(d->vertex) + ": begin/edge hold " + edge + " " + detail::times(d->count_a) + ", rbegin/redge " +
+         detail::times(d->count_b) + ")");
   }
 }
 

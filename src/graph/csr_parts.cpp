@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <span>
 #include <string>
 #include <utility>
 
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/error.hpp"
+#include "smartarrays/util/checked.hpp"
 
 namespace smartarrays::graph::detail {
 
@@ -139,7 +141,7 @@ void normalize(CsrParts& parts, bool drop_self_loops, bool dedup, runtime::Threa
 
 CsrParts transpose(const CsrParts& parts, std::uint64_t vertices, runtime::ThreadPool& pool) {
   CsrParts result;
-  result.offsets.assign(vertices + 1, 0);
+  result.offsets.assign(util::checked_add(vertices, 1, "the offsets of a transposed graph"), 0);
   const std::uint64_t* offsets = parts.offsets.data();
   const std::uint64_t* targets = parts.targets.data();
   std::uint64_t* counts = result.offsets.data();
@@ -161,20 +163,33 @@ CsrParts transpose(const CsrParts& parts, std::uint64_t vertices, runtime::Threa
   return result;
 }
 
-std::optional<std::uint64_t> first_difference(const CsrParts& a, const CsrParts& b, std::uint64_t vertices,
-                                              runtime::ThreadPool& pool) {
+std::optional<ListDifference> first_difference(const CsrParts& a, const CsrParts& b, std::uint64_t vertices,
+                                               runtime::ThreadPool& pool) {
+  auto list = [](const CsrParts& parts, std::uint64_t u) {
+    return std::span<const std::uint64_t>(parts.targets.data() + parts.offsets[u], parts.offsets[u + 1] - parts.offsets[u]);
+  };
   const std::uint64_t v = first_where(
-      vertices,
-      [&](std::uint64_t u) {
-        const auto a_first = a.targets.begin() + static_cast<std::ptrdiff_t>(a.offsets[u]);
-        const auto a_last = a.targets.begin() + static_cast<std::ptrdiff_t>(a.offsets[u + 1]);
-        const auto b_first = b.targets.begin() + static_cast<std::ptrdiff_t>(b.offsets[u]);
-        const auto b_last = b.targets.begin() + static_cast<std::ptrdiff_t>(b.offsets[u + 1]);
-        return !std::equal(a_first, a_last, b_first, b_last);
-      },
-      pool);
+      vertices, [&](std::uint64_t u) { return !std::ranges::equal(list(a, u), list(b, u)); }, pool);
   if (v == no_index) return std::nullopt;
-  return v;
+  // Both lists ascend: walk them together to the first id whose counts differ.
+  const std::span<const std::uint64_t> la = list(a, v), lb = list(b, v);
+  std::size_t i = 0, j = 0;
+  for (;;) {
+    const std::uint64_t id = i == la.size() ? lb[j] : j == lb.size() ? la[i] : std::min(la[i], lb[j]);
+    std::uint64_t count_a = 0, count_b = 0;
+    for (; i < la.size() && la[i] == id; ++i) ++count_a;
+    for (; j < lb.size() && lb[j] == id; ++j) ++count_b;
+    if (count_a != count_b) return ListDifference{v, id, count_a, count_b};
+  }
+}
+
+std::string times(std::uint64_t count) { return std::to_string(count) + (count == 1 ? " time" : " times"); }
+
+std::optional<std::uint64_t> position_in_list(const CsrParts& parts, std::uint64_t vertex, std::uint64_t id) {
+  for (std::uint64_t e = parts.offsets[vertex]; e < parts.offsets[vertex + 1]; ++e) {
+    if (parts.targets[e] == id) return e;
+  }
+  return std::nullopt;
 }
 
 std::vector<std::uint64_t> decode_all(const SmartArray& array, runtime::ThreadPool& pool) {

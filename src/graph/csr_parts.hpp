@@ -29,10 +29,25 @@ void normalize(CsrParts& parts, bool drop_self_loops, bool dedup, runtime::Threa
 /// The transpose of a CSR over `vertices` vertices, neighbour lists ascending.
 CsrParts transpose(const CsrParts& parts, std::uint64_t vertices, runtime::ThreadPool& pool);
 
-/// The first vertex whose neighbour list differs between two CSRs over `vertices` vertices (both
-/// valid, as check_parts accepts them), or none when they are equal. Parallel.
-std::optional<std::uint64_t> first_difference(const CsrParts& a, const CsrParts& b, std::uint64_t vertices,
-                                              runtime::ThreadPool& pool);
+/// Where two CSRs first differ: neighbour `id` appears count_a times in vertex `vertex`'s list of
+/// the first CSR and count_b times in the second's.
+struct ListDifference {
+  std::uint64_t vertex = 0;   ///< the first vertex whose lists differ
+  std::uint64_t id = 0;       ///< the smallest neighbour id whose count differs there
+  std::uint64_t count_a = 0;  ///< its count in the first CSR's list
+  std::uint64_t count_b = 0;  ///< its count in the second's
+};
+
+/// The first difference between two CSRs over `vertices` vertices (both valid, as check_parts
+/// accepts them, with ascending lists), or none when they are equal. Parallel.
+std::optional<ListDifference> first_difference(const CsrParts& a, const CsrParts& b, std::uint64_t vertices,
+                                               runtime::ThreadPool& pool);
+
+/// "1 time" or "N times", for messages about a ListDifference's counts.
+std::string times(std::uint64_t count);
+
+/// The index in parts.targets of the first `id` in vertex's list (its stored order), or none.
+std::optional<std::uint64_t> position_in_list(const CsrParts& parts, std::uint64_t vertex, std::uint64_t id);
 
 /// Every value of array, decoded in parallel.
 std::vector<std::uint64_t> decode_all(const SmartArray& array, runtime::ThreadPool& pool);

@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "smartarrays/error.hpp"
+#include "smartarrays/graph/limits.hpp"
 #include "smartarrays/graph/source.hpp"
 #include "smartarrays/util/names.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::graph {
 
@@ -115,6 +117,51 @@ void write_sg_part(Output& out, const SmartArray& begin, const SmartArray& ids) 
   }
 }
 
+// The lines a text writer writes: the stored edges v -> id for which written(v, id) holds.
+template <typename Written>
+std::uint64_t lines_written(const CsrGraph& graph, Written&& written) {
+  std::uint64_t lines = 0;
+  for_each_out_list(graph, [&](std::uint64_t v, const std::uint64_t* ids, std::uint64_t count) {
+    for (std::uint64_t k = 0; k < count; ++k) lines += written(v, ids[k]) ? 1 : 0;
+  });
+  return lines;
+}
+
+// One past the largest vertex with an edge (in or out), 0 without edges: the offsets decoded in
+// blocks from the end, since only an isolated tail is scanned.
+std::uint64_t ids_end_of(const CsrGraph& graph) {
+  std::vector<std::uint64_t> out(block_values + 1), in(block_values + 1);
+  for (std::uint64_t end = graph.vertices(); end > 0;) {
+    const std::uint64_t first = end - std::min(block_values, end);
+    graph.begin().decode(first, end - first + 1, out.data());
+    graph.rbegin().decode(first, end - first + 1, in.data());
+    for (std::uint64_t k = end - first; k > 0; --k) {
+      if (out[k] != out[k - 1] || in[k] != in[k - 1]) return first + k;
+    }
+    end = first;
+  }
+  return 0;
+}
+
+// A text file declares its vertex count; the reader accepts vertices past the largest id only up to
+// declared_vertex_limit of the file's size, so a graph whose isolated tail needs more is refused
+// here rather than written as a file that would not read back. The file holds the header and at
+// least min_line_bytes per line, which is all the check assumes of its size.
+void check_readable_vertex_count(const CsrGraph& graph, std::uint64_t header_bytes, std::uint64_t lines,
+                                 const char* what) {
+  constexpr std::uint64_t min_line_bytes = 4;  // "0\t0\n", "1 1\n"
+  const std::uint64_t least_bytes = header_bytes + lines * min_line_bytes;
+  if (graph.vertices() <= declared_vertex_limit(least_bytes, 0)) return;
+  const std::uint64_t ids_end = ids_end_of(graph);
+  const std::uint64_t limit = declared_vertex_limit(least_bytes, ids_end);
+  if (graph.vertices() <= limit) return;
+  throw_error(ErrorCode::invalid_argument,
+              "cannot write " + std::string(what) + " of this graph: its " + std::to_string(graph.vertices()) +
+                  " vertices include " + std::to_string(graph.vertices() - ids_end) +
+                  " isolated ones past the largest id, and the reader accepts at most " + std::to_string(limit) +
+                  " vertices from a file of this size (docs/input-limits.md); a GAP .sg file holds any vertex count");
+}
+
 }  // namespace
 
 const char* to_string(GraphFormat format) noexcept { return graph_format_names.c_name(format); }
@@ -126,8 +173,8 @@ GraphFormat format_of_path(std::string_view path) {
   if (ext == "el" || ext == "txt" || ext == "edges" || ext == "tsv") return GraphFormat::edge_list;
   if (ext == "mtx") return GraphFormat::matrix_market;
   if (ext == "sg") return GraphFormat::gap_sg;
-  throw_error(ErrorCode::invalid_argument, "cannot tell the format of '" + std::string(path) +
-                                               "' from its extension (.el, .txt, .edges, .tsv, .mtx or .sg); name it explicitly");
+  throw_error(ErrorCode::invalid_argument, "cannot tell the format of " + util::quoted(path, 4096) +
+                                               " from its extension (.el, .txt, .edges, .tsv, .mtx or .sg); name it explicitly");
 }
 
 CsrGraph load_graph(const std::string& path, GraphFormat format, const BuildOptions& options,
@@ -139,15 +186,19 @@ CsrGraph load_graph(const std::string& path, GraphFormat format, const BuildOpti
 }
 
 void write_edge_list(const CsrGraph& graph, const std::string& path) {
+  const bool undirected = !graph.directed();
+  // An undirected graph is written one line per edge (source <= destination), as SNAP does.
+  auto written = [undirected](std::uint64_t v, std::uint64_t id) { return !undirected || v <= id; };
+  const std::uint64_t lines = undirected ? lines_written(graph, written) : graph.edges();
+  std::string header = undirected ? "# Undirected graph: one line per edge, stored in both directions when read\n"
+                                  : "# Directed graph\n";
+  header += "# Nodes: " + std::to_string(graph.vertices()) + " Edges: " + std::to_string(lines) + "\n";
+  check_readable_vertex_count(graph, header.size(), lines, "an edge list");
   Output out(path);
-  out.text(graph.directed() ? "# Directed graph\n" : "# Undirected graph (both directions of each edge listed)\n");
-  out.text("# Nodes: ");
-  out.number(graph.vertices());
-  out.text(" Edges: ");
-  out.number(graph.edges());
-  out.text("\n");
+  out.text(header);
   for_each_out_list(graph, [&](std::uint64_t v, const std::uint64_t* ids, std::uint64_t count) {
     for (std::uint64_t k = 0; k < count; ++k) {
+      if (!written(v, ids[k])) continue;
       out.number(v);
       out.text("\t");
       out.number(ids[k]);
@@ -160,26 +211,18 @@ void write_edge_list(const CsrGraph& graph, const std::string& path) {
 void write_matrix_market(const CsrGraph& graph, const std::string& path) {
   const bool symmetric = !graph.directed();
   // A symmetric file stores the lower triangle (row >= column) only.
-  std::uint64_t entries = graph.edges();
-  if (symmetric) {
-    entries = 0;
-    for_each_out_list(graph, [&](std::uint64_t v, const std::uint64_t* ids, std::uint64_t count) {
-      for (std::uint64_t k = 0; k < count; ++k) entries += ids[k] <= v ? 1 : 0;
-    });
-  }
+  auto written = [symmetric](std::uint64_t v, std::uint64_t id) { return !symmetric || id <= v; };
+  const std::uint64_t entries = symmetric ? lines_written(graph, written) : graph.edges();
+  std::string header = symmetric ? "%%MatrixMarket matrix coordinate pattern symmetric\n"
+                                 : "%%MatrixMarket matrix coordinate pattern general\n";
+  header += "% written by smartarrays: entry (i, j) is the edge i-1 -> j-1\n";
+  header += std::to_string(graph.vertices()) + " " + std::to_string(graph.vertices()) + " " + std::to_string(entries) + "\n";
+  check_readable_vertex_count(graph, header.size(), entries, "a Matrix Market file");
   Output out(path);
-  out.text(symmetric ? "%%MatrixMarket matrix coordinate pattern symmetric\n"
-                     : "%%MatrixMarket matrix coordinate pattern general\n");
-  out.text("% written by smartarrays: entry (i, j) is the edge i-1 -> j-1\n");
-  out.number(graph.vertices());
-  out.text(" ");
-  out.number(graph.vertices());
-  out.text(" ");
-  out.number(entries);
-  out.text("\n");
+  out.text(header);
   for_each_out_list(graph, [&](std::uint64_t v, const std::uint64_t* ids, std::uint64_t count) {
     for (std::uint64_t k = 0; k < count; ++k) {
-      if (symmetric && ids[k] > v) continue;
+      if (!written(v, ids[k])) continue;
       out.number(v + 1);
       out.text(" ");
       out.number(ids[k] + 1);

@@ -1,7 +1,10 @@
 // Owns the GAP benchmark suite's binary .sg format (its reader.h / writer.h, unweighted): a bool
 // directed flag (1 byte), int64 number of stored edges m, int64 vertex count n, int64 offsets[n+1],
 // int32 neighbours[m], and for directed graphs the same offsets/neighbours pair again for the
-// in-edges. Little-endian, no padding. The file size must be exactly what n and m imply.
+// in-edges. Little-endian, no padding. The file size must be exactly what n and m imply, so every
+// allocation is a small multiple of the file; the in-edges must be the transpose of the out-edges,
+// and an undirected file's edges must be symmetric, or the file is refused naming the first edge
+// that breaks the rule.
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -12,8 +15,11 @@
 #include <string>
 
 #include "graph/csr_parts.hpp"
+#include "graph/text_reader.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/formats.hpp"
+#include "smartarrays/graph/limits.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
 
 namespace smartarrays::graph {
 
@@ -21,6 +27,16 @@ namespace {
 
 constexpr std::uint64_t header_bytes = 1 + 8 + 8;
 constexpr std::uint64_t block_values = std::uint64_t{1} << 20;
+
+// The decimal digits of a 128-bit count (a byte size n and m imply can exceed 64 bits).
+std::string decimal(unsigned __int128 value) {
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(value % 10)));
+    value /= 10;
+  } while (value != 0);
+  return digits;
+}
 
 struct FileCloser {
   void operator()(std::FILE* f) const noexcept { std::fclose(f); }
@@ -38,14 +54,18 @@ class SgReader {
     next_progress_ = options_.progress_step;
   }
 
+  // "PATH: byte offset N: ", the prefix of messages about the byte at offset.
+  std::string where(std::uint64_t offset) const { return path_ + ": byte offset " + std::to_string(offset) + ": "; }
+
   [[noreturn]] void fail(std::uint64_t offset, const std::string& message) const {
-    throw_error(ErrorCode::invalid_argument, path_ + ": byte offset " + std::to_string(offset) + ": " + message);
+    throw_error(ErrorCode::invalid_argument, where(offset) + message);
   }
 
   std::uint64_t size() const noexcept { return size_; }
   std::uint64_t offset() const noexcept { return offset_; }
 
   void read(void* out, std::uint64_t bytes) {
+    runtime::check_interrupt();
     if (std::fread(out, 1, bytes, file_.get()) != bytes) {
       if (std::ferror(file_.get())) throw_error(ErrorCode::os_error, "cannot read " + path_ + ": " + std::strerror(errno));
       fail(offset_, "the file ends early");
@@ -110,8 +130,9 @@ class SgReader {
 
 }  // namespace
 
-SgContents read_gap_sg(const std::string& path, const ReadOptions& options, runtime::ThreadPool& pool) {
-  SgReader reader(path, options);
+namespace {
+
+SgContents read_sg(SgReader& reader, runtime::ThreadPool& pool) {
   if (reader.size() < header_bytes) {
     reader.fail(reader.size(), "the file has " + std::to_string(reader.size()) + " bytes; the header alone needs " +
                                    std::to_string(header_bytes));
@@ -135,35 +156,60 @@ SgContents read_gap_sg(const std::string& path, const ReadOptions& options, runt
     const std::string shape = "n = " + std::to_string(n) + " and m = " + std::to_string(m) +
                               (directed ? " (directed: out- and in-edges)" : " (undirected)");
     if (expected > reader.size()) {
-      reader.fail(reader.size(), "the file is truncated: " + shape + " need " +
-                                     std::to_string(static_cast<std::uint64_t>(std::min<unsigned __int128>(expected, ~std::uint64_t{0}))) +
-                                     " bytes, it has " + std::to_string(reader.size()));
+      reader.fail(reader.size(), "the file is truncated: " + shape + " need " + decimal(expected) + " bytes, it has " +
+                                     std::to_string(reader.size()));
     }
     reader.fail(static_cast<std::uint64_t>(expected), std::to_string(reader.size() - static_cast<std::uint64_t>(expected)) +
                                                           " bytes follow the end of the graph (" + shape + ")");
   }
-  SgContents contents;
-  contents.directed = directed;
-  contents.vertices = static_cast<std::uint64_t>(n);
   const auto nv = static_cast<std::uint64_t>(n);
   const auto mv = static_cast<std::uint64_t>(m);
+  check_build_memory(nv, mv, reader.where(1));
+  SgContents contents;
+  contents.directed = directed;
+  contents.vertices = nv;
+  const std::uint64_t out_ids = reader.offset() + (nv + 1) * sizeof(std::uint64_t);
   contents.out.offsets = reader.read_offsets(nv, mv, "out");
   contents.out.targets = reader.read_ids(nv, mv, "out");
-  if (directed) {
-    const std::uint64_t in_base = reader.offset();
-    contents.in.offsets = reader.read_offsets(nv, mv, "in");
-    contents.in.targets = reader.read_ids(nv, mv, "in");
-    CsrParts stored = contents.in;
-    detail::normalize(stored, false, false, pool);
-    const CsrParts expected_in = detail::transpose(contents.out, nv, pool);
-    if (const auto v = detail::first_difference(stored, expected_in, nv, pool)) {
-      reader.fail(in_base, "the in-edges are not the transpose of the out-edges (first difference at vertex " +
-                               std::to_string(*v) + ": " + std::to_string(stored.offsets[*v + 1] - stored.offsets[*v]) +
-                               " stored in-edges, the out-edges give " +
-                               std::to_string(expected_in.offsets[*v + 1] - expected_in.offsets[*v]) + ")");
+  auto edge = [](std::uint64_t from, std::uint64_t to) { return std::to_string(from) + " -> " + std::to_string(to); };
+  // The byte offset of the first id `id` in vertex's list of parts, whose ids start at base.
+  auto offset_of = [](const CsrParts& parts, std::uint64_t ids_base, std::uint64_t vertex, std::uint64_t id) {
+    return ids_base + *detail::position_in_list(parts, vertex, id) * sizeof(std::int32_t);
+  };
+  const CsrParts expected_in = detail::transpose(contents.out, nv, pool);
+  if (!directed) {
+    // Symmetric: every vertex's out-list equals its in-list (the transpose), counting repeats.
+    CsrParts sorted_out = contents.out;
+    detail::normalize(sorted_out, false, false, pool);
+    if (const auto d = detail::first_difference(sorted_out, expected_in, nv, pool)) {
+      const std::uint64_t at = d->count_a > 0 ? offset_of(contents.out, out_ids, d->vertex, d->id)
+                                              : offset_of(contents.out, out_ids, d->id, d->vertex);
+      reader.fail(at, "the graph is undirected but its edges are not symmetric (first difference at vertex " +
+                          std::to_string(d->vertex) + ": " + edge(d->vertex, d->id) + " is stored " +
+                          detail::times(d->count_a) + ", " + edge(d->id, d->vertex) + " " + detail::times(d->count_b) + ")");
     }
+    return contents;
+  }
+  const std::uint64_t in_ids = reader.offset() + (nv + 1) * sizeof(std::uint64_t);
+  contents.in.offsets = reader.read_offsets(nv, mv, "in");
+  contents.in.targets = reader.read_ids(nv, mv, "in");
+  CsrParts stored = contents.in;
+  detail::normalize(stored, false, false, pool);
+  if (const auto d = detail::first_difference(stored, expected_in, nv, pool)) {
+    const std::uint64_t at = d->count_a > 0 ? offset_of(contents.in, in_ids, d->vertex, d->id)
+                                            : offset_of(contents.out, out_ids, d->id, d->vertex);
+    reader.fail(at, "the in-edges are not the transpose of the out-edges (first difference at vertex " +
+                        std::to_string(d->vertex) + ": the in-edges hold " + edge(d->id, d->vertex) + " " +
+                        detail::times(d->count_a) + ", the out-edges " + detail::times(d->count_b) + ")");
   }
   return contents;
+}
+
+}  // namespace
+
+SgContents read_gap_sg(const std::string& path, const ReadOptions& options, runtime::ThreadPool& pool) {
+  SgReader reader(path, options);
+  return detail::out_of_memory_naming([&] { return reader.where(reader.offset()); }, [&] { return read_sg(reader, pool); });
 }
 
 }  // namespace smartarrays::graph

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "smartarrays/error.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::graph {
 
@@ -33,7 +34,7 @@ std::vector<std::string_view> split_items(std::string_view list, const char* wha
     const std::size_t comma = list.find(',', start);
     const std::string_view item = list.substr(start, comma == std::string_view::npos ? comma : comma - start);
     if (item.empty()) {
-      throw_error(ErrorCode::invalid_argument, std::string(what) + " list '" + std::string(list) + "' has an empty item");
+      throw_error(ErrorCode::invalid_argument, std::string(what) + " list " + util::quoted(list) + " has an empty item");
     }
     items.push_back(item);
     if (comma == std::string_view::npos) return items;
@@ -45,7 +46,7 @@ Placement placement_of(std::string_view item, std::string_view name) {
   try {
     return parse_placement(name);
   } catch (const Error& e) {
-    throw Error(e.code(), "placement '" + std::string(item) + "': " + e.what());
+    throw Error(e.code(), "placement " + util::quoted(item) + ": " + e.what());
   }
 }
 
@@ -54,7 +55,7 @@ unsigned bits_of(std::string_view item, std::string_view text) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), bits);
   if (ec != std::errc() || end != text.data() + text.size() || bits < 1 || bits > 64) {
     throw_error(ErrorCode::invalid_argument,
-                "bits '" + std::string(item) + "': '" + std::string(text) + "' is not a width of 1..64 bits");
+                "bits " + util::quoted(item) + ": " + util::quoted(text) + " is not a width of 1..64 bits");
   }
   return bits;
 }
@@ -75,9 +76,9 @@ void LayoutSpec::add_placements(std::string_view list) {
     }
     const std::string_view array = item.substr(0, eq);
     if (!is_placeable(array)) {
-      throw_error(ErrorCode::invalid_argument, "placement '" + std::string(item) + "': unknown array '" +
-                                                   std::string(array) +
-                                                   "' (expected begin, edge, rbegin, redge, out_degree, "
+      throw_error(ErrorCode::invalid_argument, "placement " + util::quoted(item) + ": unknown array " +
+                                                   util::quoted(array) +
+                                                   " (expected begin, edge, rbegin, redge, out_degree, "
                                                    "contributions, ranks or degrees)");
     }
     options.placement = placement_of(item, item.substr(eq + 1));
@@ -89,13 +90,13 @@ void LayoutSpec::add_bits(std::string_view list) {
   for (const std::string_view item : split_items(list, "bits")) {
     const std::size_t eq = item.find('=');
     if (eq == std::string_view::npos) {
-      throw_error(ErrorCode::invalid_argument, "bits: expected ARRAY=BITS, got '" + std::string(item) + "'");
+      throw_error(ErrorCode::invalid_argument, "bits: expected ARRAY=BITS, got " + util::quoted(item));
     }
     const std::string_view array = item.substr(0, eq);
     try {
       parse_graph_array(array);
     } catch (const Error& e) {
-      throw Error(e.code(), "bits '" + std::string(item) + "': " + e.what());
+      throw Error(e.code(), "bits " + util::quoted(item) + ": " + e.what());
     }
     bits_.insert_or_assign(std::string(array), bits_of(item, item.substr(eq + 1)));
   }

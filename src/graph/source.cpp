@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "smartarrays/error.hpp"
+#include "smartarrays/util/checked.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::graph {
 
@@ -24,8 +26,8 @@ std::string mib(std::uint64_t bytes) {
 GraphFormat SourceOptions::format_of(std::string_view path) const {
   const GraphFormat resolved = format ? *format : format_of_path(path);
   if (undirected && resolved == GraphFormat::gap_sg) {
-    throw_error(ErrorCode::invalid_argument, "undirected applies to edge lists and Matrix Market files; the .sg file '" +
-                                                 std::string(path) + "' says itself whether it is directed");
+    throw_error(ErrorCode::invalid_argument, "undirected applies to edge lists and Matrix Market files; the .sg file " +
+                                                 util::quoted(path, 4096) + " says itself whether it is directed");
   }
   return resolved;
 }
@@ -92,7 +94,9 @@ GraphSource GraphSource::from_edges(std::span<const std::uint64_t> src, std::spa
     largest = std::max({largest, src[i], dst[i]});
   }
   // A given count that is too small is the builder's error to name, with the offending edge.
-  list.vertices = vertices != 0 ? vertices : (src.empty() ? 0 : largest + 1);
+  list.vertices = vertices != 0 ? vertices
+                  : src.empty() ? 0
+                                : util::checked_add(largest, 1, "the vertex count (the largest id + 1)");
   return from_edges(std::move(list));
 }
 

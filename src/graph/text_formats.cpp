@@ -1,5 +1,7 @@
 // Owns the readers of the two text formats: SNAP-style edge lists and Matrix Market coordinate
-// files. Both check every field and name the file and line of the first bad one.
+// files. Both check every field and name the file and line of the first bad one, quote input bytes
+// with util::quoted, and hold the counts a file declares to the limits of graph/limits.hpp before
+// anything is sized by them.
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -8,10 +10,17 @@
 #include "graph/text_reader.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/formats.hpp"
+#include "smartarrays/graph/limits.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::graph {
 
 namespace {
+
+using util::quoted;
+
+// The shortest Matrix Market entry: "1 1" and its newline.
+constexpr std::uint64_t min_entry_bytes = 4;
 
 std::string lower(std::string_view text) {
   std::string out(text);
@@ -19,65 +28,92 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-// "# Nodes: 875713 Edges: 5105039" (SNAP's header) declares the vertex count; other comments are ignored.
-void read_nodes_header(std::string_view comment, std::uint64_t& declared) {
+// A count and the line it came from.
+struct Counted {
+  std::uint64_t value = 0;
+  std::uint64_t line = 0;
+};
+
+// SNAP's header comments: "# Nodes: 875713 Edges: 5105039" declares the vertex count and
+// "# Undirected graph: ..." says each line is one undirected edge; other comments are ignored.
+void read_header(std::string_view comment, std::uint64_t line, Counted& declared, bool& directed) {
   comment.remove_prefix(1);
-  if (detail::next_field(comment) != "Nodes:") return;
-  std::uint64_t n = 0;
-  if (detail::parse_u64(detail::next_field(comment), n)) declared = std::max(declared, n);
+  const std::string_view word = detail::next_field(comment);
+  if (word == "Nodes:") {
+    std::uint64_t n = 0;
+    if (detail::parse_u64(detail::next_field(comment), n) && n > declared.value) declared = {n, line};
+  } else if (lower(word) == "undirected" && lower(detail::next_field(comment)).rfind("graph", 0) == 0) {
+    directed = false;
+  }
 }
 
 std::uint64_t parse_id(detail::LineReader& reader, std::string_view field, const char* what) {
   std::uint64_t id = 0;
   if (field.empty()) reader.fail(std::string("missing ") + what);
   if (!detail::parse_u64(field, id)) {
-    reader.fail("bad " + std::string(what) + " " + detail::quote(field) + " (expected a non-negative integer)");
+    reader.fail("bad " + std::string(what) + " " + quoted(field) + " (expected a non-negative integer)");
   }
   return id;
 }
 
-}  // namespace
+// Throws unless a file of file_bytes whose ids are below ids_end may declare declared.value vertices.
+void check_declared_vertices(const detail::LineReader& reader, const Counted& declared, std::uint64_t ids_end) {
+  const std::uint64_t file_bytes = std::max(reader.size(), reader.bytes_read());
+  const std::uint64_t limit = declared_vertex_limit(file_bytes, ids_end);
+  if (declared.value <= limit) return;
+  throw_error(ErrorCode::invalid_argument,
+              reader.where(declared.line) + std::to_string(declared.value) + " vertices declared, more than a file of " +
+                  std::to_string(file_bytes) + " bytes whose ids are below " + std::to_string(ids_end) +
+                  " may declare (at most " + std::to_string(limit) +
+                  ": the largest id + 1, 2^20, or 8 per byte of the file, whichever is larger)");
+}
 
-EdgeList read_edge_list(const std::string& path, const ReadOptions& options) {
-  detail::LineReader reader(path, options);
+EdgeList parse_edge_list(detail::LineReader& reader) {
   EdgeList list;
-  std::uint64_t declared = 0;
-  std::uint64_t max_id = 0;
+  Counted declared;
+  Counted largest;  // the largest id
+  std::uint64_t self_loops = 0;
   bool any = false;
   for (std::string_view line; reader.next(line);) {
     std::string_view rest = line;
     const std::string_view first = detail::next_field(rest);
     if (first.empty()) continue;
     if (first[0] == '#' || first[0] == '%') {
-      read_nodes_header(line.substr(line.find(first[0])), declared);
+      read_header(line.substr(line.find(first[0])), reader.line_number(), declared, list.directed);
       continue;
     }
     const std::uint64_t src = parse_id(reader, first, "source vertex id");
     const std::uint64_t dst = parse_id(reader, detail::next_field(rest), "destination vertex id");
     const std::string_view extra = detail::next_field(rest);
     if (!extra.empty()) {
-      reader.fail("unexpected third field " + detail::quote(extra) + " (an edge list line holds two vertex ids)");
+      reader.fail("unexpected third field " + quoted(extra) + " (an edge list line holds two vertex ids)");
     }
-    if (src == ~std::uint64_t{0} || dst == ~std::uint64_t{0}) reader.fail("vertex id 18446744073709551615 is too large");
-    max_id = std::max({max_id, src, dst});
+    if (src == ~std::uint64_t{0} || dst == ~std::uint64_t{0}) {
+      reader.fail("vertex id 18446744073709551615 is too large (the vertex count, the id + 1, does not fit in 64 bits)");
+    }
+    if (!any || std::max(src, dst) > largest.value) largest = {std::max(src, dst), reader.line_number()};
     any = true;
+    self_loops += src == dst ? 1 : 0;
     list.edges.push_back({src, dst});
   }
-  list.vertices = std::max(declared, any ? max_id + 1 : 0);
+  const std::uint64_t ids_end = any ? largest.value + 1 : 0;
+  check_declared_vertices(reader, declared, ids_end);
+  list.vertices = std::max(declared.value, ids_end);
+  check_build_memory(list.vertices, stored_edge_count(list.edges.size(), self_loops, list.directed),
+                     reader.where(declared.value > ids_end ? declared.line : largest.line));
   return list;
 }
 
-EdgeList read_matrix_market(const std::string& path, const ReadOptions& options) {
-  detail::LineReader reader(path, options);
+EdgeList parse_matrix_market(detail::LineReader& reader) {
   std::string_view line;
   if (!reader.next(line)) reader.fail("empty file (expected a %%MatrixMarket header)");
   std::string_view rest = line;
   std::array<std::string, 5> header;
   for (std::string& word : header) word = lower(detail::next_field(rest));
-  if (header[0] != "%%matrixmarket") reader.fail("expected a %%MatrixMarket header, found " + detail::quote(line));
-  if (header[1] != "matrix") reader.fail("object " + detail::quote(header[1]) + " is not supported (expected matrix)");
+  if (header[0] != "%%matrixmarket") reader.fail("expected a %%MatrixMarket header, found " + quoted(line));
+  if (header[1] != "matrix") reader.fail("object " + quoted(header[1]) + " is not supported (expected matrix)");
   if (header[2] != "coordinate") {
-    reader.fail("format " + detail::quote(header[2]) + " is not supported (a graph needs coordinate format)");
+    reader.fail("format " + quoted(header[2]) + " is not supported (a graph needs coordinate format)");
   }
   std::size_t value_fields = 0;
   if (header[3] == "pattern") {
@@ -87,11 +123,11 @@ EdgeList read_matrix_market(const std::string& path, const ReadOptions& options)
   } else if (header[3] == "complex") {
     value_fields = 2;
   } else {
-    reader.fail("field " + detail::quote(header[3]) + " is not one of pattern, integer, real, complex");
+    reader.fail("field " + quoted(header[3]) + " is not one of pattern, integer, real, complex");
   }
   const std::string& symmetry = header[4];
   if (symmetry != "general" && symmetry != "symmetric" && symmetry != "skew-symmetric" && symmetry != "hermitian") {
-    reader.fail("symmetry " + detail::quote(symmetry) + " is not one of general, symmetric, skew-symmetric, hermitian");
+    reader.fail("symmetry " + quoted(symmetry) + " is not one of general, symmetric, skew-symmetric, hermitian");
   }
 
   // The size line comes after any comments.
@@ -111,12 +147,22 @@ EdgeList read_matrix_market(const std::string& path, const ReadOptions& options)
   if (rows != cols) {
     reader.fail("the matrix is " + std::to_string(rows) + " x " + std::to_string(cols) + "; a graph needs a square matrix");
   }
-
+  const Counted size_line{rows, reader.line_number()};
+  // The entries must fit in the file, and their graph in memory, before any is held.
+  if (reader.size() != 0 && entries > (reader.size() + 1) / min_entry_bytes) {
+    reader.fail(std::to_string(entries) + " entries declared, more than a file of " + std::to_string(reader.size()) +
+                " bytes can hold (an entry takes at least " + std::to_string(min_entry_bytes) + " bytes)");
+  }
   EdgeList list;
   list.vertices = rows;
   list.directed = symmetry == "general";
-  // The count comes from the file, so reserve only what a sane file could hold.
-  list.edges.reserve(std::min<std::uint64_t>(entries, std::uint64_t{1} << 24));
+  // At least one stored edge per entry (the exact count, with loops stored once, is known at the end).
+  check_build_memory(rows, entries, reader.where(size_line.line));
+  // Only a regular file's size bounds the count; a pipe's edges grow with what arrives.
+  if (reader.size() != 0) list.edges.reserve(entries);
+
+  std::uint64_t ids_end = 0;
+  std::uint64_t self_loops = 0;
   while (reader.next(line)) {
     rest = line;
     const std::string_view first = detail::next_field(rest);
@@ -134,17 +180,35 @@ EdgeList read_matrix_market(const std::string& path, const ReadOptions& options)
     for (std::size_t k = 0; k < value_fields; ++k) {
       const std::string_view value = detail::next_field(rest);
       if (value.empty()) reader.fail("missing value of a " + header[3] + " entry");
-      if (!detail::is_number(value)) reader.fail("bad value " + detail::quote(value) + " (expected a number)");
+      if (!detail::is_number(value)) reader.fail("bad value " + quoted(value) + " (expected a number)");
     }
     const std::string_view extra = detail::next_field(rest);
-    if (!extra.empty()) reader.fail("unexpected field " + detail::quote(extra) + " after the entry");
+    if (!extra.empty()) reader.fail("unexpected field " + quoted(extra) + " after the entry");
+    ids_end = std::max({ids_end, i, j});
+    self_loops += i == j ? 1 : 0;
     list.edges.push_back({i - 1, j - 1});
   }
   if (list.edges.size() != entries) {
     reader.fail("the file ends after " + std::to_string(list.edges.size()) + " of the " + std::to_string(entries) +
                 " entries the size line declares");
   }
+  check_declared_vertices(reader, size_line, ids_end);
+  check_build_memory(rows, stored_edge_count(entries, self_loops, list.directed), reader.where(size_line.line));
   return list;
+}
+
+}  // namespace
+
+EdgeList read_edge_list(const std::string& path, const ReadOptions& options) {
+  detail::LineReader reader(path, options);
+  return detail::out_of_memory_naming([&] { return reader.where(reader.line_number()); },
+                                      [&] { return parse_edge_list(reader); });
+}
+
+EdgeList read_matrix_market(const std::string& path, const ReadOptions& options) {
+  detail::LineReader reader(path, options);
+  return detail::out_of_memory_naming([&] { return reader.where(reader.line_number()); },
+                                      [&] { return parse_matrix_market(reader); });
 }
 
 }  // namespace smartarrays::graph

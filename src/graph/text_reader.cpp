@@ -1,62 +1,91 @@
-// Owns the block-buffered line reader and field parsing of the text graph formats. Blocks are
-// large (8 MiB) so a multi-gigabyte file is read at disk speed without holding it in memory.
+// Owns the block-buffered line reader and field parsing of the text graph formats. The buffer is
+// sized to the file (at most 8 MiB, so a multi-gigabyte file is read at disk speed without being
+// held in memory, and a small file costs a small buffer) and grows only for a line longer than it,
+// up to max_line_bytes. Reads use read(2), so a pipe delivers lines as they arrive and a signal
+// (EINTR) gives the interrupt check its turn instead of failing the read.
 #include "graph/text_reader.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <filesystem>
 
 #include "smartarrays/error.hpp"
+#include "smartarrays/graph/limits.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
 
 namespace smartarrays::graph::detail {
 
 namespace {
 
 constexpr std::size_t block_bytes = std::size_t{8} << 20;
+// A pipe or device has no size: start small, grow by doubling.
+constexpr std::size_t stream_block_bytes = std::size_t{64} << 10;
+// The buffer must hold a whole line of max_line_bytes, its "\r\n" and one byte more to see it is too long.
+constexpr std::size_t largest_buffer = max_line_bytes + 3;
 
 bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
 }  // namespace
 
 LineReader::LineReader(const std::string& path, const ReadOptions& options) : path_(path), options_(options) {
-  file_ = std::fopen(path.c_str(), "rb");
-  if (file_ == nullptr) {
-    throw_error(ErrorCode::os_error, "cannot open " + path + ": " + std::strerror(errno));
-  }
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  size_ = ec ? 0 : static_cast<std::uint64_t>(size);
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw_error(ErrorCode::os_error, "cannot open " + path + ": " + std::strerror(errno));
+  struct stat st {};
+  const bool regular = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
+  size_ = regular ? static_cast<std::uint64_t>(st.st_size) : 0;
   next_progress_ = options_.progress_step;
-  buffer_.resize(block_bytes);
+  // One byte more than a regular file holds, so its first read reaches the end.
+  capacity_ = regular ? static_cast<std::size_t>(std::min<std::uint64_t>(size_ + 1, block_bytes)) : stream_block_bytes;
+  try {
+    buffer_ = std::make_unique_for_overwrite<char[]>(capacity_);
+  } catch (const std::bad_alloc&) {
+    ::close(fd_);
+    throw_error(ErrorCode::out_of_memory, "cannot allocate the read buffer of " + path);
+  }
 }
 
-LineReader::~LineReader() { std::fclose(file_); }
+LineReader::~LineReader() { ::close(fd_); }
 
-void LineReader::fail(const std::string& message) const {
-  throw_error(ErrorCode::invalid_argument, path_ + ":" + std::to_string(line_) + ": " + message);
-}
+std::string LineReader::where(std::uint64_t line) const { return path_ + ":" + std::to_string(line) + ": "; }
+
+void LineReader::fail(const std::string& message) const { throw_error(ErrorCode::invalid_argument, where(line_) + message); }
 
 bool LineReader::refill() {
   if (eof_) return false;
-  // Keep the unfinished line at the front; grow the buffer if a single line fills it.
+  runtime::check_interrupt();
+  // Keep the unfinished line at the front; grow the buffer if it fills it.
   const std::size_t pending = end_ - begin_;
-  std::memmove(buffer_.data(), buffer_.data() + begin_, pending);
+  if (pending > max_line_bytes + 1) {
+    throw_error(ErrorCode::invalid_argument, where(line_ + 1) + "the line is longer than " +
+                                                 std::to_string(max_line_bytes) + " bytes, the limit of a text graph line");
+  }
+  std::memmove(buffer_.get(), buffer_.get() + begin_, pending);
   begin_ = 0;
   end_ = pending;
-  if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
-  const std::size_t got = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_);
+  if (end_ == capacity_) {
+    const std::size_t grown = std::min(std::max(capacity_ * 2, stream_block_bytes), std::max(largest_buffer, capacity_));
+    auto bigger = std::make_unique_for_overwrite<char[]>(grown);
+    std::memcpy(bigger.get(), buffer_.get(), end_);
+    buffer_ = std::move(bigger);
+    capacity_ = grown;
+  }
+  ssize_t got = 0;
+  while ((got = ::read(fd_, buffer_.get() + end_, capacity_ - end_)) < 0 && errno == EINTR) runtime::check_interrupt();
+  if (got < 0) throw_error(ErrorCode::os_error, "cannot read " + path_ + ": " + std::strerror(errno));
   if (got == 0) {
-    if (std::ferror(file_)) throw_error(ErrorCode::os_error, "cannot read " + path_ + ": " + std::strerror(errno));
     eof_ = true;
-    if (options_.progress) options_.progress(read_, size_);
+    if (options_.progress) options_.progress(read_, std::max(size_, read_));
     return pending > 0;
   }
-  end_ += got;
-  read_ += got;
+  end_ += static_cast<std::size_t>(got);
+  read_ += static_cast<std::uint64_t>(got);
   if (options_.progress && read_ >= next_progress_) {
-    options_.progress(read_, size_);
+    options_.progress(read_, std::max(size_, read_));
     next_progress_ = read_ + options_.progress_step;
   }
   return true;
@@ -64,7 +93,7 @@ bool LineReader::refill() {
 
 bool LineReader::next(std::string_view& line) {
   for (;;) {
-    const char* start = buffer_.data() + begin_;
+    const char* start = buffer_.get() + begin_;
     const void* newline = std::memchr(start, '\n', end_ - begin_);
     if (newline != nullptr) {
       const auto length = static_cast<std::size_t>(static_cast<const char*>(newline) - start);
@@ -73,13 +102,16 @@ bool LineReader::next(std::string_view& line) {
     } else if (eof_ || !refill()) {
       if (begin_ == end_) return false;
       // The last line has no newline.
-      line = std::string_view(buffer_.data() + begin_, end_ - begin_);
+      line = std::string_view(buffer_.get() + begin_, end_ - begin_);
       begin_ = end_;
     } else {
       continue;
     }
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     ++line_;
+    if (line.size() > max_line_bytes) {
+      fail("the line is longer than " + std::to_string(max_line_bytes) + " bytes, the limit of a text graph line");
+    }
     return true;
   }
 }
@@ -105,15 +137,6 @@ bool is_number(std::string_view field) noexcept {
   double value = 0;
   const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
   return !field.empty() && (ec == std::errc() || ec == std::errc::result_out_of_range) && end == field.data() + field.size();
-}
-
-std::string quote(std::string_view field) {
-  constexpr std::size_t longest = 40;
-  std::string out(1, '\'');
-  out.append(field.substr(0, longest));
-  if (field.size() > longest) out.append("...");
-  out.push_back('\'');
-  return out;
 }
 
 }  // namespace smartarrays::graph::detail

@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "smartarrays/error.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::os {
 namespace {
@@ -23,9 +24,8 @@ int parse_cpu(std::string_view item, std::string_view text) {
   int cpu = -1;
   const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), cpu);
   if (item.empty() || ec != std::errc() || end != item.data() + item.size() || cpu < 0 || cpu >= kMaxCpu) {
-    std::string message = "'";
-    message.append(item).append("' in cpu list '").append(text).append("' is not a CPU number (0..");
-    throw_error(ErrorCode::invalid_argument, message + std::to_string(kMaxCpu - 1) + ")");
+    throw_error(ErrorCode::invalid_argument, util::quoted(item) + " in cpu list " + util::quoted(text) +
+                                                 " is not a CPU number (0.." + std::to_string(kMaxCpu - 1) + ")");
   }
   return cpu;
 }
@@ -41,14 +41,14 @@ std::vector<int> parse_cpu_list(std::string_view text) {
     const std::size_t comma = std::min(list.find(',', pos), list.size());
     const std::string_view item = list.substr(pos, comma - pos);
     if (item.empty()) {
-      throw_error(ErrorCode::invalid_argument, "empty item in cpu list '" + std::string(list) + "'");
+      throw_error(ErrorCode::invalid_argument, "empty item in cpu list " + util::quoted(list));
     }
     const std::size_t dash = item.find('-');
     const int first = parse_cpu(item.substr(0, dash), list);
     const int last = dash == std::string_view::npos ? first : parse_cpu(item.substr(dash + 1), list);
     if (last < first) {
       throw_error(ErrorCode::invalid_argument,
-                  "range '" + std::string(item) + "' in cpu list '" + std::string(list) + "' is reversed");
+                  "range " + util::quoted(item) + " in cpu list " + util::quoted(list) + " is reversed");
     }
     for (int cpu = first; cpu <= last; ++cpu) cpus.push_back(cpu);
     pos = comma + 1;

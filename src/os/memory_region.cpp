@@ -11,13 +11,15 @@
 #include <string>
 #include <utility>
 
-#include "os/byte_size.hpp"
 #include "os/syscalls.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/topology.hpp"
+#include "smartarrays/util/byte_size.hpp"
 
 namespace smartarrays::os {
 namespace {
+
+using util::format_bytes;
 
 // The x86-64 transparent huge page; THP only backs ranges aligned to it.
 constexpr std::size_t kHugePageSize = std::size_t{2} << 20;

@@ -5,11 +5,15 @@
 // machine a worker may not be scheduled for a whole time slice, and waiting for it would stall
 // the caller although there is nothing left for it to do. Workers join the open job through one
 // state word (open bit, done bit, count of joined workers); the caller closes the job once it is
-// done and no joined worker is left, and a worker that wakes up after that skips the job.
+// done and no joined worker is left, and a worker that wakes up after that skips the job. A caller
+// with an interrupt check (runtime/interrupt.hpp) waits in slices of interrupt_poll_interval on a
+// condition variable the last leaving worker signals, polling the check between slices and
+// cancelling the loop when it says stop.
 #include "smartarrays/runtime/thread_pool.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <exception>
 #include <mutex>
 #include <string>
@@ -18,6 +22,7 @@
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/topology.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/util/names.hpp"
 #include "smartarrays/util/settings.hpp"
 
@@ -104,6 +109,8 @@ struct ThreadPool::State {
   std::atomic<std::uint64_t> generation{0};
   std::atomic<std::uint64_t> job_state{0};  // job_open | job_done | workers inside the job
   std::atomic<bool> stop{false};
+  std::mutex left_mutex;               // with left: wakes a caller waiting in slices
+  std::condition_variable left;        // signalled when the last joined worker leaves a job
 
   std::atomic<std::size_t> started{0};  // workers past their placement step
   std::mutex startup_mutex;
@@ -118,6 +125,7 @@ struct ThreadPool::State {
   void leave_job() noexcept;
   void run_job(std::size_t w);
   void shut_down() noexcept;
+  void wait_for_change(std::uint64_t state);
 };
 
 void ThreadPool::State::worker_main(std::size_t w) {
@@ -163,7 +171,24 @@ void ThreadPool::State::leave_job() noexcept {
   do {
     next = (state - 1) | done;
   } while (!job_state.compare_exchange_weak(state, next, std::memory_order_release, std::memory_order_relaxed));
-  if ((next & joined_mask) == 0) job_state.notify_all();
+  if ((next & joined_mask) == 0) {
+    job_state.notify_all();
+    { std::lock_guard lock(left_mutex); }
+    left.notify_all();
+  }
+}
+
+// Returns once job_state may differ from state; a caller with an interrupt check polls it meanwhile.
+void ThreadPool::State::wait_for_change(std::uint64_t state) {
+  if (!has_interrupt_check()) {
+    job_state.wait(state, std::memory_order_acquire);
+    return;
+  }
+  {
+    std::unique_lock lock(left_mutex);
+    left.wait_for(lock, interrupt_poll_interval, [&] { return job_state.load(std::memory_order_acquire) != state; });
+  }
+  if (!loop->stopped() && interrupt_requested(true)) loop->cancel();
 }
 
 void ThreadPool::State::run_job(std::size_t w) {
@@ -272,6 +297,8 @@ void ThreadPool::run_erased(Loop& loop, BatchFn fn, void* body) {
     loop.rethrow_if_stopped();
     return;
   }
+  // A loop is a step of a longer operation: an interrupted caller does not start it.
+  check_interrupt();
   State& s = *state_;
   std::lock_guard lock(s.submit);
   if (loop.node_count() != s.served.size()) {
@@ -297,7 +324,7 @@ void ThreadPool::run_erased(Loop& loop, BatchFn fn, void* body) {
       if (s.job_state.compare_exchange_weak(state, 0, std::memory_order_acquire, std::memory_order_acquire)) break;
       continue;
     }
-    s.job_state.wait(state, std::memory_order_acquire);
+    s.wait_for_change(state);
     state = s.job_state.load(std::memory_order_acquire);
   }
   loop.rethrow_if_stopped();

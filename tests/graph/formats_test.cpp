@@ -19,26 +19,7 @@ using test::decode;
 using test::expect_error;
 using test::graph_data;
 using test::ScratchDir;
-
-// Hand-written .sg bytes, field by field as GAP's writer lays them out.
-struct SgBytes {
-  std::string bytes;
-  SgBytes& flag(std::uint8_t f) { return raw(&f, 1); }
-  SgBytes& i64(std::int64_t v) { return raw(&v, 8); }
-  SgBytes& i32(std::int32_t v) { return raw(&v, 4); }
-  SgBytes& i64s(std::initializer_list<std::int64_t> vs) {
-    for (auto v : vs) i64(v);
-    return *this;
-  }
-  SgBytes& i32s(std::initializer_list<std::int32_t> vs) {
-    for (auto v : vs) i32(v);
-    return *this;
-  }
-  SgBytes& raw(const void* p, std::size_t n) {
-    bytes.append(static_cast<const char*>(p), n);
-    return *this;
-  }
-};
+using test::SgBytes;
 
 // The tiny graph of tests/data/graph/tiny.el as a directed .sg file (out-lists in GAP's sorted order).
 SgBytes tiny_sg() {
@@ -129,11 +110,7 @@ TEST(Writers, RoundTripEveryFormat) {
       SCOPED_TRACE(::testing::Message() << to_string(f) << (list->directed ? " directed" : " undirected"));
       const std::string path = dir.file(std::string("g.") + to_string(f));
       save_graph(g, path, format_of_path(path));
-      const CsrGraph back = load_graph(path, format_of_path(path));
-      test::DecodedGraph expected = decode(g);
-      // An edge list does not record undirectedness: it reads back as the same directed arrays.
-      if (f == GraphFormat::edge_list) expected.directed = true;
-      EXPECT_EQ(decode(back), expected);
+      EXPECT_EQ(decode(load_graph(path, format_of_path(path))), decode(g));
     }
   }
 }
@@ -236,12 +213,13 @@ TEST(GapSgReader, MalformedFilesNameTheOffset) {
   SgBytes negative;
   negative.flag(0).i64(2).i64(3).i64s({0, 1, 2, 2}).i32s({-7, 0});
   expect_error([&] { read_gap_sg(sg("k.sg", negative)); }, {"byte offset 49", "-7"});
-  // In-edges that are not the transpose of the out-edges (0 -> 1 stored as 1 <- 2).
+  // In-edges that are not the transpose of the out-edges (0 -> 1 stored as 1 <- 2): the message
+  // names the out-edge 0 -> 1 (the first id of vertex 1's lists that differs), at byte 17 + 4*8.
   SgBytes wrong;
   wrong.flag(1).i64(1).i64(3).i64s({0, 1, 1, 1}).i32s({1}).i64s({0, 0, 1, 1}).i32s({2});
-  const std::size_t in_base = 1 + 8 + 8 + 4 * 8 + 4;
   expect_error([&] { read_gap_sg(sg("l.sg", wrong)); },
-               {("byte offset " + std::to_string(in_base)).c_str(), "transpose", "first difference at vertex 1"});
+               {"byte offset 49", "transpose", "first difference at vertex 1", "in-edges hold 0 -> 1 0 times",
+                "out-edges 1 time"});
   expect_error([&] { read_gap_sg(dir.file("none.sg")); }, {"cannot open"});
 }
 

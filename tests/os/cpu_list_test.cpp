@@ -1,7 +1,6 @@
-// Tests the CPU list syntax shared by sysfs and the fake topology spec, and byte-size formatting.
+// Tests the CPU list syntax shared by sysfs and the fake topology spec.
 #include <gtest/gtest.h>
 
-#include "os/byte_size.hpp"
 #include "os/cpu_list.hpp"
 #include "smartarrays/error.hpp"
 
@@ -47,17 +46,6 @@ TEST(CpuList, FormatsWithRanges) {
 TEST(CpuList, FormatThenParseRoundTrips) {
   const std::vector<int> cpus{0, 2, 3, 4, 9, 63, 64, 65};
   EXPECT_EQ(parse_cpu_list(format_cpu_list(cpus)), cpus);
-}
-
-TEST(ByteSize, UsesTheLargestWholeUnit) {
-  EXPECT_EQ(format_bytes(0), "0 bytes");
-  EXPECT_EQ(format_bytes(1), "1 byte");
-  EXPECT_EQ(format_bytes(1023), "1023 bytes");
-  EXPECT_EQ(format_bytes(4096), "4 KiB");
-  EXPECT_EQ(format_bytes(std::uint64_t{3} << 19), "1.5 MiB");
-  EXPECT_EQ(format_bytes(std::uint64_t{3} << 39), "1.5 TiB");
-  EXPECT_EQ(format_bytes(std::uint64_t{1} << 50), "1 PiB");
-  EXPECT_EQ(format_bytes(~std::uint64_t{0}), "16 EiB");
 }
 
 }  // namespace

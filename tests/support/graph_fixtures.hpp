@@ -1,6 +1,6 @@
 // Owns what the graph and algorithm tests share: a scratch directory, file helpers, decoding a
-// graph's arrays to vectors, the hand-checked tiny graph of tests/data/graph, and the check that a
-// call fails with a message naming what was wrong.
+// graph's arrays to vectors, the hand-checked tiny graph of tests/data/graph, hand-written .sg
+// bytes, and the check that a call fails with a message naming what was wrong.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -80,6 +80,32 @@ inline DecodedGraph tiny_graph() {
   return {{0, 3, 4, 5, 6, 7, 7}, {1, 1, 2, 2, 0, 2, 4}, {0, 1, 3, 6, 6, 7, 7}, {2, 0, 0, 0, 1, 3, 4}, {3, 1, 1, 1, 1, 0},
           true};
 }
+
+/// Hand-written .sg bytes, field by field as GAP's writer lays them out.
+struct SgBytes {
+  std::string bytes;  ///< the file so far
+  /// Appends the directed flag byte.
+  SgBytes& flag(std::uint8_t f) { return raw(&f, 1); }
+  /// Appends an int64 (a count or an offset).
+  SgBytes& i64(std::int64_t v) { return raw(&v, 8); }
+  /// Appends an int32 (a neighbour id).
+  SgBytes& i32(std::int32_t v) { return raw(&v, 4); }
+  /// Appends int64s.
+  SgBytes& i64s(std::initializer_list<std::int64_t> vs) {
+    for (auto v : vs) i64(v);
+    return *this;
+  }
+  /// Appends int32s.
+  SgBytes& i32s(std::initializer_list<std::int32_t> vs) {
+    for (auto v : vs) i32(v);
+    return *this;
+  }
+  /// Appends n raw bytes.
+  SgBytes& raw(const void* p, std::size_t n) {
+    bytes.append(static_cast<const char*>(p), n);
+    return *this;
+  }
+};
 
 /// Runs f, expects an Error whose message contains every needle, and returns its code (none if f did not throw).
 template <typename F>

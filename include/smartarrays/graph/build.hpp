@@ -47,9 +47,11 @@ struct CsrParts {
   std::vector<std::uint64_t> targets;  ///< offsets[n] neighbour ids
 };
 
-/// Builds a CsrGraph from a forward CSR (neighbour lists in any order) over `vertices` vertices:
-/// sorted, deduplicated and self-loop-filtered as options say; the reverse arrays are its
-/// transpose. Throws Error(invalid_argument) for offsets that are not a valid CSR or ids >= vertices.
+/// Builds a CsrGraph from a forward CSR (neighbour lists in any order) over offsets.size() - 1
+/// vertices: sorted, deduplicated and self-loop-filtered as options say; the reverse arrays are its
+/// transpose. An undirected CSR (directed = false) must hold both directions of every edge. Throws
+/// Error(invalid_argument) for offsets that are not a valid CSR, ids >= the vertex count, or an
+/// undirected CSR that is not symmetric (naming the first edge whose reverse count differs).
 SMARTARRAYS_API CsrGraph build_csr(CsrParts forward, bool directed, const BuildOptions& options = {},
                                    runtime::ThreadPool& pool = runtime::default_pool());
 

@@ -40,12 +40,15 @@ struct ReadOptions {
 
 /// Reads a SNAP-style edge list: two non-negative ids per line separated by spaces or tabs;
 /// blank lines and lines starting with '#' or '%' are skipped. The vertex count is the largest id
-/// plus one, or a "# Nodes: N" header's N if larger. Directed. Throws Error naming file and line.
+/// plus one, or a "# Nodes: N" header's N if larger (within declared_vertex_limit). Directed,
+/// unless a "# Undirected graph" comment says each line is one undirected edge. Throws Error naming
+/// file and line, for a line longer than max_line_bytes too.
 SMARTARRAYS_API EdgeList read_edge_list(const std::string& path, const ReadOptions& options = {});
 
 /// Reads a Matrix Market coordinate file (pattern, integer, real or complex; general, symmetric,
-/// skew-symmetric or hermitian; values are checked and ignored). Needs a square matrix; a
-/// non-general symmetry gives an undirected list. Throws Error naming file and line.
+/// skew-symmetric or hermitian; values are checked and ignored). Needs a square matrix whose size
+/// is within declared_vertex_limit and an entry count the file can hold; a non-general symmetry
+/// gives an undirected list. Throws Error naming file and line.
 SMARTARRAYS_API EdgeList read_matrix_market(const std::string& path, const ReadOptions& options = {});
 
 /// A GAP .sg file's contents: the forward CSR and, for directed graphs, the reverse one.
@@ -56,8 +59,9 @@ struct SgContents {
   CsrParts in;           ///< in-edges as stored (empty offsets for undirected files)
 };
 
-/// Reads a GAP .sg file, checking its size against n and m, every offset and id, and (directed)
-/// that the stored in-edges are the transpose of the out-edges. Throws Error naming the byte offset.
+/// Reads a GAP .sg file, checking its size against n and m, every offset and id, that the stored
+/// in-edges of a directed file are the transpose of its out-edges and that an undirected file's
+/// edges are symmetric. Throws Error naming the byte offset.
 SMARTARRAYS_API SgContents read_gap_sg(const std::string& path, const ReadOptions& options = {},
                                        runtime::ThreadPool& pool = runtime::default_pool());
 
@@ -66,10 +70,13 @@ SMARTARRAYS_API CsrGraph load_graph(const std::string& path, GraphFormat format,
                                     const ReadOptions& read_options = {},
                                     runtime::ThreadPool& pool = runtime::default_pool());
 
-/// Writes the graph's forward edges as an edge list with a "# Nodes: N Edges: M" header.
+/// Writes the graph as an edge list with a "# Directed graph" or "# Undirected graph" line and a
+/// "# Nodes: N Edges: LINES" header: every forward edge of a directed graph, each edge of an
+/// undirected one once (source <= destination). Throws Error(invalid_argument) when the graph has
+/// more isolated vertices past its largest id than the reader accepts from the file (limits.hpp).
 SMARTARRAYS_API void write_edge_list(const CsrGraph& graph, const std::string& path);
 /// Writes a Matrix Market coordinate pattern file: general for directed graphs, symmetric (lower
-/// triangle) for undirected ones.
+/// triangle) for undirected ones. Throws Error(invalid_argument) like write_edge_list.
 SMARTARRAYS_API void write_matrix_market(const CsrGraph& graph, const std::string& path);
 /// Writes a GAP .sg file; throws Error(invalid_argument) if a vertex id does not fit GAP's int32.
 SMARTARRAYS_API void write_gap_sg(const CsrGraph& graph, const std::string& path);

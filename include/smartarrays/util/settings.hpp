@@ -24,13 +24,16 @@ struct Setting {
 };
 
 /// Every SMARTARRAYS_* variable; each is read once, when the library first needs it.
-inline constexpr std::array<Setting, 3> settings{{
+inline constexpr std::array<Setting, 4> settings{{
     {"SMARTARRAYS_THREADS", "a count from 1 to 4096",
      "worker threads of the default runtime (like OMP_NUM_THREADS); default: every usable CPU"},
     {"SMARTARRAYS_TOPOLOGY", "nodes=N, or cpus=LIST;LIST;... (one CPU list per node, may be empty)",
      "a fake NUMA topology over the real memory, for testing multi-node logic on one node"},
     {"SMARTARRAYS_ISA", "scalar or avx2",
      "the bit-compression kernel set; default: the best this CPU runs"},
+    {"SMARTARRAYS_MEMORY_LIMIT_MB", "a count of MiB from 1 to 17592186044416 (2^44)",
+     "the memory the library assumes it may use when it refuses a graph too large to build; default: the "
+     "smallest of physical memory, the cgroup memory limit, RLIMIT_AS and RLIMIT_DATA"},
 }};
 
 /// The value of the setting called name, or "" when it is unset or empty; name must be in settings.

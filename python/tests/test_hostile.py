@@ -1,0 +1,91 @@
+"""Hostile input through the package (issue 10): vertex counts near 2**64 and files that declare more
+than they hold give Python errors naming the problem, never a crash; Ctrl-C (SIGINT) interrupts a
+graph load with KeyboardInterrupt."""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import smartarrays as sa
+
+
+def test_vertex_count_of_2_pow_64_minus_1_is_a_memory_error():
+    with pytest.raises(MemoryError, match=r"18446744073709551615 \+ 1 does not fit in 64 bits"):
+        sa.Graph.from_edges([0], [1], vertices=2**64 - 1)
+    with pytest.raises(MemoryError, match="the memory limit is"):
+        sa.Graph.from_edges([0], [1], vertices=2**56)
+    with pytest.raises(MemoryError, match="the largest id"):
+        sa.Graph.from_edges([2**64 - 1], [0])
+
+
+def test_hostile_files_name_the_file_and_line(tmp_path: Path):
+    ids = tmp_path / "ids.el"
+    ids.write_text("0 18446744073709551614\n")
+    with pytest.raises(MemoryError, match="ids.el:1:"):
+        sa.Graph.load(ids)
+    nodes = tmp_path / "nodes.el"
+    nodes.write_text("# Nodes: 1000000000\n0 1\n")
+    with pytest.raises(ValueError, match="nodes.el:1: 1000000000 vertices declared"):
+        sa.Graph.load(nodes)
+    size = tmp_path / "size.mtx"
+    size.write_text("%%MatrixMarket matrix coordinate pattern general\n18446744073709551615 18446744073709551615 1\n1 1\n")
+    with pytest.raises(MemoryError, match="size.mtx:2:"):
+        sa.Graph.load(size)
+    with pytest.raises(ValueError, match="longer than 1048576 bytes"):
+        sa.Graph.load("/dev/zero", format="el")
+
+
+CHILD = """
+import sys
+import smartarrays as sa
+try:
+    sa.Graph.load(sys.argv[1], format="el")
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(0)
+print("loaded", flush=True)
+"""
+
+
+def open_writer(fifo: Path, child: subprocess.Popen[str]) -> int:
+    """The FIFO's write end, opened once the child has opened it for reading (inside Graph.load)."""
+    while child.poll() is None:
+        try:
+            return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as e:
+            if e.errno != errno.ENXIO:
+                raise
+            time.sleep(0.01)
+    pytest.fail(f"the child exited before opening {fifo}: {child.communicate()}")
+
+
+def test_ctrl_c_interrupts_a_graph_load(tmp_path: Path):
+    # The child reads an edge list from a FIFO that never ends: without the interrupt check it would
+    # read until the writer gives up (60 s), then print "loaded".
+    fifo = tmp_path / "endless.el"
+    os.mkfifo(fifo)
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(fifo)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    writer = open_writer(fifo, child)
+    try:
+        os.set_blocking(writer, True)
+        os.write(writer, b"0 1\n")
+        child.send_signal(signal.SIGINT)
+        deadline = time.monotonic() + 60
+        while child.poll() is None and time.monotonic() < deadline:
+            try:
+                os.write(writer, b"1 2\n")
+            except BrokenPipeError:
+                break
+            time.sleep(0.01)
+    finally:
+        os.close(writer)
+    out, err = child.communicate(timeout=60)
+    assert out.strip() == "interrupted", err

@@ -1,0 +1,59 @@
+// Owns the graph size limits: the declared-vertex rule and the build-memory check, with sizes
+// formed through util::checked_* so a count near 2^64 is refused instead of wrapping.
+#include "smartarrays/graph/limits.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "smartarrays/error.hpp"
+#include "smartarrays/os/memory_limit.hpp"
+#include "smartarrays/util/byte_size.hpp"
+#include "smartarrays/util/checked.hpp"
+
+namespace smartarrays::graph {
+
+namespace {
+
+// The forward and reverse CSR, offsets and ids, each value 64 bits.
+constexpr std::uint64_t bytes_per_vertex = 2 * sizeof(std::uint64_t);
+constexpr std::uint64_t bytes_per_edge = 2 * sizeof(std::uint64_t);
+
+std::string graph_text(std::uint64_t vertices, std::uint64_t edges) {
+  return "a graph of " + std::to_string(vertices) + " vertices and " + std::to_string(edges) + " edges";
+}
+
+}  // namespace
+
+std::uint64_t declared_vertex_limit(std::uint64_t file_bytes, std::uint64_t ids_end) noexcept {
+  std::uint64_t by_size = 0;
+  if (__builtin_mul_overflow(file_bytes, declared_vertices_per_byte, &by_size)) by_size = ~std::uint64_t{0};
+  return std::max({ids_end, declared_vertices_floor, by_size});
+}
+
+std::uint64_t stored_edge_count(std::uint64_t edges, std::uint64_t self_loops, bool directed) {
+  if (directed) return edges;
+  return util::checked_mul(edges, 2, "the stored edges of an undirected graph") - self_loops;
+}
+
+std::uint64_t csr_build_bytes(std::uint64_t vertices, std::uint64_t edges) {
+  const std::string what = "the build memory of " + graph_text(vertices, edges);
+  const std::uint64_t offsets = util::checked_mul(util::checked_add(vertices, 1, what), bytes_per_vertex, what);
+  return util::checked_add(offsets, util::checked_mul(edges, bytes_per_edge, what), what);
+}
+
+void check_build_memory(std::uint64_t vertices, std::uint64_t edges, std::string_view where) {
+  std::uint64_t bytes = 0;
+  try {
+    bytes = csr_build_bytes(vertices, edges);
+  } catch (const Error& e) {
+    throw Error(e.code(), std::string(where) + e.what());
+  }
+  const os::MemoryLimit& limit = os::memory_limit();
+  if (bytes > limit.bytes) {
+    throw_error(ErrorCode::out_of_memory, std::string(where) + graph_text(vertices, edges) + " needs at least " +
+                                              util::format_bytes(bytes) + " to build; the memory limit is " +
+                                              util::format_bytes(limit.bytes) + " (" + limit.source + ")");
+  }
+}
+
+}  // namespace smartarrays::graph

@@ -1,0 +1,105 @@
+// Tests of the interrupt check (runtime/interrupt.hpp): a check installed by an InterruptScope
+// stops a pool loop the thread waits for and check_interrupt() between serial steps, scopes nest
+// and restore, and threads without a scope are never interrupted.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <thread>
+
+#include "smartarrays/error.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
+#include "smartarrays/runtime/thread_pool.hpp"
+
+namespace smartarrays::runtime {
+namespace {
+
+// Runs f, expecting Error(cancelled).
+template <typename F>
+void expect_cancelled(F&& f) {
+  try {
+    f();
+    ADD_FAILURE() << "expected Error(cancelled)";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::cancelled) << e.what();
+  }
+}
+
+TEST(Interrupt, AWaitingCallerCancelsTheLoopWhenItsCheckSaysStop) {
+  ThreadPool pool(PoolOptions{.threads = 2});
+  constexpr std::uint64_t batches = 100000;  // a millisecond each: minutes if nothing stopped them
+  std::atomic<std::uint64_t> ran{0};
+  std::atomic<int> polls{0};
+  InterruptScope scope([&] { return polls.fetch_add(1) >= 2; });
+  LoopOptions one_per_batch;
+  one_per_batch.batch = 1;
+  one_per_batch.alignment = 1;
+  expect_cancelled([&] {
+    pool.parallel_for(
+        0, batches,
+        [&](std::uint64_t, std::uint64_t) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          ran.fetch_add(1);
+        },
+        one_per_batch);
+  });
+  EXPECT_TRUE(scope.interrupted());
+  EXPECT_LT(ran.load(), batches);
+  EXPECT_EQ(polls.load(), 3) << "the check is not called again once it said stop";
+}
+
+TEST(Interrupt, AnInterruptedCallerStartsNoLoop) {
+  ThreadPool pool(PoolOptions{.threads = 2});
+  InterruptScope scope([] { return true; });
+  bool ran = false;
+  expect_cancelled([&] { pool.parallel_for(0, 10, [&](std::uint64_t, std::uint64_t) { ran = true; }); });
+  EXPECT_FALSE(ran);
+}
+
+TEST(Interrupt, LoopsWithoutAScopeOrWithAQuietCheckRunToTheEnd) {
+  ThreadPool pool(PoolOptions{.threads = 2});
+  std::atomic<std::uint64_t> ran{0};
+  auto run = [&] {
+    pool.parallel_for(0, 4096, [&](std::uint64_t lo, std::uint64_t hi) { ran.fetch_add(hi - lo); });
+  };
+  run();
+  InterruptScope quiet([] { return false; });
+  run();
+  EXPECT_EQ(ran.load(), 2u * 4096);
+  EXPECT_FALSE(quiet.interrupted());
+}
+
+TEST(Interrupt, CheckInterruptThrowsBetweenSerialStepsOnceTheCheckSaysStop) {
+  EXPECT_FALSE(has_interrupt_check());
+  check_interrupt();  // no scope: never interrupted
+  int calls = 0;
+  bool stop = false;
+  InterruptScope scope([&] {
+    ++calls;
+    return stop;
+  });
+  EXPECT_TRUE(has_interrupt_check());
+  check_interrupt();
+  EXPECT_EQ(calls, 1) << "the first check runs at once";
+  stop = true;
+  EXPECT_TRUE(interrupt_requested(true));
+  expect_cancelled([] { check_interrupt(); });
+  EXPECT_EQ(calls, 2) << "once stopped, the scope answers without asking again";
+}
+
+TEST(Interrupt, ScopesNestAndRestoreAndAThrowingCheckStops) {
+  InterruptScope outer([] { return false; });
+  {
+    InterruptScope inner([]() -> bool { throw std::runtime_error("check failed"); });
+    EXPECT_TRUE(interrupt_requested(true));
+    EXPECT_TRUE(inner.interrupted());
+  }
+  EXPECT_FALSE(interrupt_requested(true));
+  std::thread other([] { EXPECT_FALSE(has_interrupt_check()) << "a scope belongs to its thread"; });
+  other.join();
+}
+
+}  // namespace
+}  // namespace smartarrays::runtime
