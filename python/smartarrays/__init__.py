@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._args import Nodes, Placement, bits_arg, node_list, unsigned_values
+from ._args import Nodes, Placement, bits_arg, flag, node_list, unsigned_values
 from ._core import ChunkIterator, SmartArray, codec_isa, current_node, set_fake_topology
 from .graph import ArrayMemory, Graph, GraphMemory, GraphOptions, Variant
 
@@ -52,7 +52,7 @@ def array(
     """A SmartArray holding the unsigned integers of values, compressed to bits and placed on NUMA nodes."""
     data = unsigned_values(values)
     make = _core._from_u32 if data.dtype == np.uint32 else _core._from_u64
-    return make(data, bits_arg(bits), placement, node_list(nodes), bool(huge_pages))
+    return make(data, bits_arg(bits), placement, node_list(nodes), flag(huge_pages, "huge_pages"))
 
 
 @dataclass(frozen=True)

@@ -16,13 +16,38 @@ Nodes = Union[int, Iterable[int], None]
 """A node (single_node), a node set (interleaved / replicated / partitioned), or None for the default."""
 
 
+MAX_NODE = 4095
+"""The largest node id the core takes (as the command's --node)."""
+
+
+def is_integer(value: object) -> bool:
+    """True for Python and numpy integers, False for bools (an int subclass that is no node or width)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def flag(value: object, name: str) -> bool:
+    """A boolean argument: bool or numpy bool only, so huge_pages="no" is an error, not True."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
 def node_list(nodes: Nodes) -> list[int]:
-    """The node argument as the list the core takes."""
+    """The node argument as the list the core takes; TypeError for a non-integer, ValueError past MAX_NODE."""
     if nodes is None:
         return []
-    if isinstance(nodes, (int, np.integer)):
-        return [int(nodes)]
-    return [int(n) for n in nodes]
+    if is_integer(nodes):
+        items = [nodes]
+    elif isinstance(nodes, Iterable):
+        items = list(nodes)
+    else:
+        raise TypeError(f"nodes must be integers, got {type(nodes).__name__} {nodes!r}")
+    for n in items:
+        if not is_integer(n):
+            raise TypeError(f"nodes must be integers, got {type(n).__name__} {n!r}")
+        if not 0 <= n <= MAX_NODE:
+            raise ValueError(f"node {n} is out of range 0..{MAX_NODE}")
+    return [int(n) for n in items]
 
 
 def bits_arg(bits: int | Literal["auto"]) -> int:
@@ -31,11 +56,26 @@ def bits_arg(bits: int | Literal["auto"]) -> int:
         if bits != "auto":
             raise ValueError(f"bits must be 'auto' or an int 1..64, got {bits!r}")
         return 0
-    if isinstance(bits, bool) or not isinstance(bits, (int, np.integer)):
+    if not is_integer(bits):
         raise TypeError(f"bits must be 'auto' or an int 1..64, got {type(bits).__name__}")
     if bits < 1:
         raise ValueError(f"bits must be 'auto' or an int 1..64, got {bits}")
+    if bits > 64:  # checked here too: the core's unsigned parameter would turn 2**40 into a TypeError
+        raise ValueError(f"bits {bits} out of range 1..64")
     return int(bits)
+
+
+def pagerank_args(tol: object, damping: object, max_iterations: object) -> tuple[float, float, int]:
+    """PageRank's numbers as the core takes them; their ranges are the library's to check (algo::validate),
+    so Python, the command and the C ABI reject the same values with the same words."""
+    for name, value in (("tol", tol), ("damping", damping)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    if not is_integer(max_iterations):
+        raise TypeError(f"max_iterations must be an int, got {type(max_iterations).__name__}")
+    if not 0 <= max_iterations < 2**32:  # type: ignore[operator]
+        raise ValueError(f"pagerank: max_iterations must be from 1 to {2**32 - 1}, got {max_iterations}")
+    return float(tol), float(damping), int(max_iterations)  # type: ignore[arg-type]
 
 
 def exact_integers(values: npt.ArrayLike) -> np.ndarray:
@@ -78,8 +118,6 @@ def unsigned_values(values: npt.ArrayLike) -> np.ndarray:
     if data.dtype == np.int64:  # native byte order, checked non-negative: the same bits as uint64
         return np.ascontiguousarray(data).view(np.uint64)
     return np.ascontiguousarray(data, dtype=np.uint64)
-
-
 
 
 def id_array(ids: npt.ArrayLike, name: str) -> np.ndarray:

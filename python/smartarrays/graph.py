@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._args import Nodes, Placement, id_array, node_list
+from ._args import Nodes, Placement, flag, id_array, node_list, pagerank_args
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -47,11 +47,11 @@ def _build(factory: str, variant: Variant, options: GraphOptions) -> _core._Grap
         raise TypeError(f"Graph.{factory}() got an unexpected keyword argument {unknown[0]!r}")
     return _core._GraphBuild(
         variant,
-        options.get("dedup", False),
-        options.get("drop_self_loops", False),
+        flag(options.get("dedup", False), "dedup"),
+        flag(options.get("drop_self_loops", False), "drop_self_loops"),
         options.get("placement", "os_default"),
         node_list(options.get("nodes")),
-        options.get("huge_pages", False),
+        flag(options.get("huge_pages", False), "huge_pages"),
     )
 
 
@@ -100,7 +100,7 @@ class Graph:
         if vertices is not None and vertices < 1:
             raise ValueError(f"vertices must be at least 1, got {vertices}")
         build = _build("from_edges", variant, options)
-        return cls(_core._graph_from_edges(id_array(src, "src"), id_array(dst, "dst"), vertices or 0, directed, build))
+        return cls(_core._graph_from_edges(id_array(src, "src"), id_array(dst, "dst"), vertices or 0, flag(directed, "directed"), build))
 
     @classmethod
     def load(
@@ -170,7 +170,7 @@ class Graph:
         dangling: Literal["none", "uniform"] = "none",
     ) -> npt.NDArray[np.float64]:
         """PageRank of every vertex; dangling="uniform" spreads sinks' rank over all vertices like networkx."""
-        return self._native.pagerank(tol, damping, max_iterations, dangling)
+        return self._native.pagerank(*pagerank_args(tol, damping, max_iterations), dangling)
 
     def memory(self) -> GraphMemory:
         """Bytes, bits, placement and replicas of each array, and the total."""

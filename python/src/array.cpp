@@ -122,6 +122,15 @@ nb::object gather_array(const SharedArray& array, nb::handle key) {
 }
 
 nb::object getitem(const ArrayHandle& self, nb::handle key) {
+  // numpy's rule for a 1-D array: a 1-tuple indexes like its item, a longer one is too many indices
+  // (a[1, 2] must not act as a[[1, 2]], which asarray() of the tuple would give).
+  if (PyTuple_Check(key.ptr())) {
+    const Py_ssize_t size = PyTuple_GET_SIZE(key.ptr());
+    if (size == 1) return getitem(self, PyTuple_GET_ITEM(key.ptr(), 0));
+    throw nb::index_error(("too many indices for a SmartArray: it is 1-dimensional, but " + std::to_string(size) +
+                           " were indexed")
+                              .c_str());
+  }
   const SharedArray array = self.get();
   const std::uint64_t length = array->length();
   if (PySlice_Check(key.ptr())) {

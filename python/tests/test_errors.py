@@ -171,3 +171,65 @@ def test_memory_error_when_the_kernel_refuses_memory():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("MemoryError:") and "Cannot allocate memory" in result.stdout
+
+
+def test_flags_must_be_bools():
+    # bool("no") is True: a string must not switch huge pages on.
+    for value in ("no", "false", 0, 1, None):
+        with pytest.raises(TypeError, match="huge_pages must be True or False"):
+            sa.array([1], huge_pages=value)
+        with pytest.raises(TypeError, match="huge_pages must be True or False"):
+            sa.Graph.from_edges([0], [1], huge_pages=value)
+    with pytest.raises(TypeError, match="dedup must be True or False"):
+        sa.Graph.from_edges([0], [1], dedup="yes")
+    with pytest.raises(TypeError, match="directed must be True or False"):
+        sa.Graph.from_edges([0], [1], directed="no")
+    assert sa.array([1], huge_pages=np.bool_(False))[0] == 1
+
+
+def test_nodes_must_be_integers_in_range():
+    for nodes in ([0.5], 0.5, ["0"], "0", [True], [np.float64(0)]):
+        with pytest.raises(TypeError, match="nodes must be integers"):
+            sa.array([1], placement="interleaved", nodes=nodes)
+    for nodes in ([-1], 2**40, [np.int64(4096)]):
+        with pytest.raises(ValueError, match="out of range 0..4095"):
+            sa.array([1], placement="interleaved", nodes=nodes)
+    assert len(sa.array([1], placement="interleaved", nodes=[np.int32(0)])) == 1
+
+
+def test_bits_out_of_range_is_a_value_error_naming_bits():
+    for bits in (2**40, 2**70, 65, 0, -1, np.int64(2**40)):
+        with pytest.raises(ValueError, match=r"bits (must be 'auto' or an int 1\.\.64, got|-?\d+ out of range 1\.\.64)"):
+            sa.array([1], bits=bits)
+
+
+def test_tuple_index_is_not_an_index_array():
+    a = sa.array(np.arange(10, dtype=np.uint64))
+    with pytest.raises(IndexError, match="1-dimensional, but 2 were indexed"):
+        a[1, 2]
+    with pytest.raises(IndexError, match="1-dimensional, but 0 were indexed"):
+        a[()]
+    assert a[(3,)] == 3
+    assert list(a[(slice(1, 3),)]) == [1, 2]
+
+
+def test_pagerank_options_are_the_librarys():
+    g = sa.Graph.from_edges([0, 1, 2], [1, 2, 0])
+    cases = [
+        (dict(tol=float("nan")), "pagerank: tolerance must be a finite number >= 0, got nan"),
+        (dict(tol=-1.0), "pagerank: tolerance must be a finite number >= 0, got -1"),
+        (dict(tol=float("inf")), "pagerank: tolerance must be a finite number >= 0, got inf"),
+        (dict(damping=2), r"pagerank: damping must be a number in \(0, 1\], got 2"),
+        (dict(damping=0.0), "pagerank: damping must be"),
+        (dict(max_iterations=0), "pagerank: max_iterations must be at least 1, got 0"),
+        (dict(max_iterations=-1), "max_iterations must be from 1 to"),
+        (dict(max_iterations=2**40), "max_iterations must be from 1 to"),
+    ]
+    for kwargs, message in cases:
+        with pytest.raises(ValueError, match=message):
+            g.pagerank(**kwargs)
+    for kwargs in (dict(tol="0.1"), dict(damping=None), dict(max_iterations=1.5), dict(max_iterations=True)):
+        with pytest.raises(TypeError):
+            g.pagerank(**kwargs)
+    ranks = g.pagerank(tol=1e-320, max_iterations=3)
+    assert ranks.shape == (3,)

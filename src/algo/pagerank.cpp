@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <charconv>
 #include <cmath>
 #include <string>
 
@@ -88,16 +89,14 @@ void check_inputs(const SmartArray& rbegin, const SmartArray& redge, const Smart
     throw_error(ErrorCode::invalid_argument, "pagerank: redge holds " + std::to_string(redge.length()) +
                                                  " ids but rbegin ends at " + std::to_string(rbegin.get(n)));
   }
-  if (!(options.damping >= 0 && options.damping <= 1)) {
-    throw_error(ErrorCode::invalid_argument, "pagerank: damping " + std::to_string(options.damping) + " is outside 0..1");
-  }
-  if (!(options.tolerance >= 0)) {
-    throw_error(ErrorCode::invalid_argument, "pagerank: tolerance " + std::to_string(options.tolerance) + " is negative");
-  }
-  if (options.ranks.placement == Placement::replicated) {
-    throw_error(ErrorCode::invalid_argument,
-                "pagerank: the rank array is written every iteration and cannot be replicated (use interleaved)");
-  }
+  validate(options);
+}
+
+// A number as a message shows it: the shortest text that reads back exactly, so 1e-320 is not "0.000000".
+std::string number(double value) {
+  char text[32];
+  const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+  return ec == std::errc() ? std::string(text, end) : std::to_string(value);
 }
 
 constexpr util::NameTable<DanglingRule, 2> dangling_rule_names{
@@ -110,6 +109,28 @@ ArrayOptions with_64_bits(const ArrayOptions& options) {
 }
 
 }  // namespace
+
+void validate(const PageRankOptions& options) {
+  if (!(options.damping > 0 && options.damping <= 1)) {
+    throw_error(ErrorCode::invalid_argument,
+                "pagerank: damping must be a number in (0, 1], got " + number(options.damping));
+  }
+  if (!(std::isfinite(options.tolerance) && options.tolerance >= 0)) {
+    throw_error(ErrorCode::invalid_argument,
+                "pagerank: tolerance must be a finite number >= 0, got " + number(options.tolerance));
+  }
+  if (options.max_iterations == 0) {
+    throw_error(ErrorCode::invalid_argument, "pagerank: max_iterations must be at least 1, got 0");
+  }
+  if (options.dangling != DanglingRule::none && options.dangling != DanglingRule::uniform) {
+    throw_error(ErrorCode::invalid_argument, "pagerank: dangling rule must be none or uniform, got " +
+                                                 std::to_string(static_cast<int>(options.dangling)));
+  }
+  if (options.ranks.placement == Placement::replicated) {
+    throw_error(ErrorCode::invalid_argument,
+                "pagerank: the rank array is written every iteration and cannot be replicated (use interleaved)");
+  }
+}
 
 const char* to_string(DanglingRule rule) noexcept { return dangling_rule_names.c_name(rule); }
 

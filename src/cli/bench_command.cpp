@@ -13,6 +13,7 @@
 #include "measure/progress.hpp"
 #include "measure/report.hpp"
 #include "smartarrays/codec/kernels.hpp"
+#include "smartarrays/os/topology.hpp"
 
 namespace smartarrays::cli {
 
@@ -191,6 +192,35 @@ int aggregate(const AggregateFlags& flags) {
   return 0;
 }
 
+// The check of bench aggregate: the node exists, and the biggest pair of arrays of the grid (built
+// one (bits, placement) at a time) fits in the machine's memory, so that a --size of 1024G is
+// rejected at once instead of after hours of computing the sums it would check.
+void check_aggregate(const AggregateFlags& f) {
+  const measure::AggregateBenchConfig& c = f.config;
+  const os::Topology& topology = os::topology();
+  if (std::find(c.placements.begin(), c.placements.end(), Placement::single_node) != c.placements.end()) {
+    try {
+      topology.check_memory_node(c.node);
+    } catch (const Error& e) {
+      throw UsageError(std::string("--node: ") + e.what());
+    }
+  }
+  std::uint64_t memory = 0;
+  for (const os::Node& node : topology.nodes()) memory += node.memory_total;
+  const std::uint64_t copies = std::find(c.placements.begin(), c.placements.end(), Placement::replicated) != c.placements.end()
+                                   ? std::max<std::uint64_t>(topology.memory_nodes().size(), 1)
+                                   : 1;
+  const unsigned widest = c.bits.empty() ? 64 : *std::max_element(c.bits.begin(), c.bits.end());
+  // length <= 2^40 and bits <= 64, so this cannot overflow even with 4096 replicas.
+  const std::uint64_t needed = 2 * copies * ((c.length * widest + 7) / 8);
+  if (memory != 0 && needed > memory) {
+    throw UsageError("--size: 2 arrays of " + std::to_string(c.length) + " values at " + std::to_string(widest) +
+                     " bits" + (copies > 1 ? ", replicated on " + std::to_string(copies) + " nodes," : "") + " need " +
+                     std::to_string(needed) + " bytes, more than the machine's " + std::to_string(memory) +
+                     " bytes of memory");
+  }
+}
+
 void add_aggregate_flags(CLI::App& app, AggregateFlags& f) {
   measure::AggregateBenchConfig& c = f.config;
   c.length = std::uint64_t{16} << 20;
@@ -225,6 +255,7 @@ void add_bench_command(CommandTree& tree) {
   auto flags = std::make_shared<AggregateFlags>();
   CLI::App& app = tree.add(bench, "aggregate", aggregate_header, [flags] { return aggregate(*flags); }, aggregate_footer);
   add_aggregate_flags(app, *flags);
+  tree.check(app, [flags] { check_aggregate(*flags); });
 }
 
 }  // namespace smartarrays::cli

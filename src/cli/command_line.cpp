@@ -2,10 +2,13 @@
 #include "cli/command_line.hpp"
 
 #include <exception>
-#include <iostream>
 
 #include "cli/options.hpp"
+#include "smartarrays/codec/kernels.hpp"
 #include "smartarrays/error.hpp"
+#include "smartarrays/os/topology.hpp"
+#include "smartarrays/runtime/thread_pool.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::cli {
 
@@ -50,16 +53,18 @@ std::string usage_message(const CLI::ParseError& error) {
   const std::size_t equals = message.find(" = ");
   if (message.rfind(convert, 0) == 0 && equals != std::string::npos) {
     return message.substr(convert.size(), equals - convert.size()) +
-           " takes no value, or true/false (yes/no, on/off, 1/0), got '" + message.substr(equals + 3) + "'";
+           " takes no value, or true/false (yes/no, on/off, 1/0), got " + util::quoted(message.substr(equals + 3));
   }
   return message;
 }
 
-int usage_failure(const CLI::App& command, const std::string& message) {
-  const std::string words = CommandTree::words(command);
-  std::cerr << "smartarrays: " << (words.empty() ? "" : words + ": ") << message << " (see '"
-            << CommandTree::path(command) << " --help')\n";
-  return exit_usage;
+// Reads every SMARTARRAYS_* setting through the layer that owns it (util/settings.hpp lists them),
+// so a bad one stops the command before any work rather than halfway through it. Throws Error
+// naming the variable.
+void check_settings() {
+  os::topology();
+  runtime::default_thread_count();
+  codec::check_isa_setting();
 }
 
 }  // namespace
@@ -120,7 +125,7 @@ const CLI::App& CommandTree::find(const std::vector<std::string>& words) const {
   const CLI::App* app = &root_;
   for (const std::string& word : words) {
     const auto named = app->get_subcommands([&](const CLI::App* sub) { return sub->get_name() == word; });
-    if (named.empty()) throw UsageError("unknown command '" + word + "'");
+    if (named.empty()) throw UsageError("unknown command " + util::quoted(word));
     app = named.front();
   }
   return *app;
@@ -130,39 +135,70 @@ void CommandTree::check_extras(const CLI::App& app) const {
   const std::vector<std::string> extras = app.remaining();
   if (extras.empty()) return;
   const std::string& word = extras.front();
-  if (word.size() > 1 && word[0] == '-') throw UsageError("unknown flag '" + word + "'");
+  if (word.size() > 1 && word[0] == '-') throw UsageError("unknown flag " + util::quoted(word));
   const auto noun = nouns_.find(&app);
-  if (noun == nouns_.end()) throw UsageError("unexpected argument '" + word + "'");
+  if (noun == nouns_.end()) throw UsageError("unexpected argument " + util::quoted(word));
   std::string known;
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
     known += (known.empty() ? "" : ", ") + sub->get_name();
   }
-  throw UsageError("unknown " + noun->second + " '" + word + "' (expected " + known + ")");
+  throw UsageError("unknown " + noun->second + " " + util::quoted(word) + " (expected " + known + ")");
 }
 
-int CommandTree::dispatch(const CLI::App& selected) {
-  for (const CLI::App* app = &selected; app != nullptr; app = app->get_parent()) check_extras(*app);
-  return runners_.at(&selected)();
+int CommandTree::usage_failure(const CLI::App& command, const std::string& message) const {
+  const std::string w = words(command);
+  *err_ << "smartarrays: " << (w.empty() ? "" : w + ": ") << util::printable(message) << " (see '" << path(command)
+        << " --help')\n";
+  return exit_usage;
 }
 
-int CommandTree::run(int argc, const char* const* argv) {
+std::optional<int> CommandTree::parse(int argc, const char* const* argv) {
   try {
     try {
       root_.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
-      std::cout << help(selected_command(root_));
+      *out_ << help(selected_command(root_));
       return 0;
     } catch (const CLI::ParseError& e) {
       return usage_failure(selected_command(root_), usage_message(e));
     }
+    const CLI::App& selected = selected_command(root_);
     try {
-      return dispatch(selected_command(root_));
+      for (const CLI::App* app = &selected; app != nullptr; app = app->get_parent()) check_extras(*app);
     } catch (const UsageError& e) {
-      return usage_failure(selected_command(root_), e.what());
+      return usage_failure(selected, e.what());
+    }
+    try {
+      check_settings();
+    } catch (const Error& e) {
+      *err_ << "smartarrays: " << util::printable(e.what()) << " (see docs/settings.md)\n";
+      return exit_usage;
+    }
+    try {
+      const auto check = checks_.find(&selected);
+      if (check != checks_.end()) check->second();
+    } catch (const UsageError& e) {
+      return usage_failure(selected, e.what());
+    }
+    return std::nullopt;
+  } catch (const std::exception& e) {
+    *err_ << "smartarrays: error: " << util::printable(e.what()) << "\n";
+    return exit_failure;
+  }
+}
+
+int CommandTree::run(int argc, const char* const* argv) {
+  if (const std::optional<int> done = parse(argc, argv)) return *done;
+  const CLI::App& selected = selected_command(root_);
+  try {
+    try {
+      return runners_.at(&selected)();
+    } catch (const UsageError& e) {
+      return usage_failure(selected, e.what());
     }
   } catch (const std::exception& e) {
     // smartarrays::Error and whatever else the library or the system raised while running.
-    std::cerr << "smartarrays: error: " << e.what() << "\n";
+    *err_ << "smartarrays: error: " << util::printable(e.what()) << "\n";
     return exit_failure;
   }
 }

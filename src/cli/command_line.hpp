@@ -1,25 +1,31 @@
-// Owns the shape of the `smartarrays` command line: the CLI11 tree of commands with the runner of
-// each, help texts in the command's layout (usage, description, option groups, examples), and the
-// one error path: exit code 2 with a message naming the flag for a bad command line, 1 for an error
-// from the library.
+// Owns the shape of the `smartarrays` command line: the CLI11 tree of commands with the check and
+// the runner of each, help texts in the command's layout (usage, description, option groups,
+// examples), and the one error path: exit code 2 with a message naming the flag for a bad command
+// line or the variable for a bad SMARTARRAYS_* setting, 1 for an error from the library. Every check
+// (flags, settings) runs before any work, so a bad command line never costs a load or a build.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <iostream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace smartarrays::cli {
 
-/// Exit code for a bad command line (as getopt-style tools use).
+/// Exit code for a bad command line or environment variable (as getopt-style tools use).
 inline constexpr int exit_usage = 2;
 /// Exit code when the library reports an error.
 inline constexpr int exit_failure = 1;
 
 /// What a command does once its command line is parsed; returns the exit code.
 using Runner = std::function<int()>;
+/// What a command checks once its command line is parsed, before any work: ranges, combinations,
+/// sizes against the machine. Throws UsageError naming the flag; returns normally when it may run.
+using Check = std::function<void()>;
 
 /// The commands of `smartarrays` and what each runs.
 class CommandTree {
@@ -34,11 +40,22 @@ class CommandTree {
                 const std::string& footer = "", const std::string& noun = "");
   /// Sets what runs when the command line ends at app.
   void runner(CLI::App& app, Runner run) { runners_[&app] = std::move(run); }
+  /// Sets what app checks before its runner runs (at most one check per command).
+  void check(CLI::App& app, Check check) { checks_[&app] = std::move(check); }
+  /// Where help and messages go (std::cout and std::cerr unless set; the fuzz harness silences them).
+  void streams(std::ostream& out, std::ostream& err) {
+    out_ = &out;
+    err_ = &err;
+  }
   /// The root command.
   CLI::App& root() { return root_; }
 
   /// Parses the arguments and runs the selected command; prints help and errors; returns the exit code.
   int run(int argc, const char* const* argv);
+  /// The parse step of run(): parses the arguments, checks the SMARTARRAYS_* settings and runs the
+  /// selected command's check, without running it. Returns the exit code when the command line ends
+  /// here (help shown, or an error printed), nothing when the command may run.
+  std::optional<int> parse(int argc, const char* const* argv);
 
   /// The help text of app: header, its option groups (-h, --help last), footer.
   static std::string help(const CLI::App& app);
@@ -50,11 +67,14 @@ class CommandTree {
   const CLI::App& find(const std::vector<std::string>& words) const;
 
  private:
-  int dispatch(const CLI::App& selected);
   void check_extras(const CLI::App& app) const;
+  int usage_failure(const CLI::App& command, const std::string& message) const;
 
   CLI::App root_;
+  std::ostream* out_ = &std::cout;
+  std::ostream* err_ = &std::cerr;
   std::map<const CLI::App*, Runner> runners_;
+  std::map<const CLI::App*, Check> checks_;
   std::map<const CLI::App*, std::string> nouns_;
 };
 

@@ -1,11 +1,16 @@
-// Owns the list of the command's subcommands: each registers its flags and runner in the command
-// tree; a runner parses nothing itself, runs (a result struct), then prints a table or writes JSON.
+// Owns the list of the command's subcommands: each registers its flags, its check and its runner in
+// the command tree; the check validates every flag before any work, and the runner parses nothing
+// itself, runs (a result struct), then prints a table or writes JSON.
 #pragma once
+
+#include <memory>
 
 #include "cli/command_line.hpp"
 
 namespace smartarrays::cli {
 
+/// The `smartarrays` command tree with every command registered.
+std::unique_ptr<CommandTree> make_command_tree();
 /// `smartarrays topology [--json]`.
 void add_topology_command(CommandTree& tree);
 /// `smartarrays bench aggregate ...`.

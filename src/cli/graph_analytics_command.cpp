@@ -152,7 +152,6 @@ void print_degree(const DegreeResult& r, const AnalyticsFlags& f) {
 }
 
 int degree(AnalyticsFlags f) {
-  finish_load_flags(f.load);
   const DegreeResult result = run_degree(f);
   if (!f.output.empty()) {
     const SmartArray& degrees = *result.first_degrees;
@@ -291,10 +290,32 @@ void print_pagerank(const PageRankResult& r, const algo::PageRankOptions& option
   print_memory(r.runs);
 }
 
-int pagerank(AnalyticsFlags f) {
+// The check of graph pagerank: the loading flags, and the options as the library validates them with
+// the placements --placement gives (the ranks array cannot be replicated).
+void check_pagerank(AnalyticsFlags& f) {
   finish_load_flags(f.load);
   f.pagerank.contributions = f.load.layout.for_array("contributions");
   f.pagerank.ranks = f.load.layout.for_output("ranks");
+  try {
+    algo::validate(f.pagerank);
+  } catch (const Error& e) {
+    throw UsageError(std::string("--placement: ") + e.what());
+  }
+}
+
+// A PageRank option's flag: its value parsed by parse, then validated by the library as the only
+// option set, so the flag is rejected with the library's own words.
+template <typename T>
+Parser<T> pagerank_option(T algo::PageRankOptions::*field, Parser<T> parse) {
+  return [field, parse](const std::string& text) {
+    algo::PageRankOptions options;
+    options.*field = parse(text);
+    algo::validate(options);
+    return options.*field;
+  };
+}
+
+int pagerank(AnalyticsFlags f) {
   const PageRankResult result = run_pagerank(f);
   if (!f.output.empty()) {
     const SmartArray& ranks = *result.first_ranks;
@@ -315,6 +336,7 @@ int pagerank(AnalyticsFlags f) {
 void add_degree_command(CommandTree& tree, CLI::App& graph) {
   auto f = std::make_shared<AnalyticsFlags>();
   CLI::App& app = tree.add(graph, "degree", degree_header, [f] { return degree(*f); });
+  tree.check(app, [f] { finish_load_flags(f->load); });
   add_top_flag(app, *f, "vertices to list, largest degree first (default 10)");
   add_value(app, "--repetitions", "N", f->repetitions, whole_number<unsigned>(1, 1000),
             "timed runs per variant, median reported (default 3)");
@@ -325,11 +347,16 @@ void add_degree_command(CommandTree& tree, CLI::App& graph) {
 void add_pagerank_command(CommandTree& tree, CLI::App& graph) {
   auto f = std::make_shared<AnalyticsFlags>();
   CLI::App& app = tree.add(graph, "pagerank", pagerank_header, [f] { return pagerank(*f); });
+  tree.check(app, [f] { check_pagerank(*f); });
   algo::PageRankOptions& pr = f->pagerank;
-  add_value<double>(app, "--damping", "D", pr.damping, parse_real, "damping factor (default 0.85)");
-  add_value<double>(app, "--tolerance", "T", pr.tolerance, parse_real, "convergence threshold (default 1e-3)");
-  add_value(app, "--max-iterations", "N", pr.max_iterations, whole_number<unsigned>(1, 1000000),
-            "iteration cap (default 100)");
+  add_value(app, "--damping", "D", pr.damping, pagerank_option<double>(&algo::PageRankOptions::damping, parse_real),
+            "damping factor, in (0, 1] (default 0.85)");
+  add_value(app, "--tolerance", "T", pr.tolerance,
+            pagerank_option<double>(&algo::PageRankOptions::tolerance, parse_real),
+            "convergence threshold, >= 0 (default 1e-3)");
+  add_value(app, "--max-iterations", "N", pr.max_iterations,
+            pagerank_option<unsigned>(&algo::PageRankOptions::max_iterations, whole_number<unsigned>(0, 1000000)),
+            "iteration cap, 1..1000000 (default 100)");
   add_value<algo::DanglingRule>(app, "--dangling", "RULE", pr.dangling, algo::parse_dangling_rule,
                                 "none: rank of vertices without out-edges is lost (paper, GAP pr_spmv);\n"
                                 "uniform: it is spread over all vertices (networkx) (default none)");

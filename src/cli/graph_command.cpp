@@ -2,6 +2,7 @@
 // generate (R-MAT or uniform to a file), convert (between el, mtx and sg) and info (sizes, degrees,
 // and the memory of each variant with the paper's formula).
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 
@@ -10,6 +11,8 @@
 #include "cli/options.hpp"
 #include "measure/timing.hpp"
 #include "smartarrays/graph/generators.hpp"
+#include "smartarrays/os/topology.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::cli {
 
@@ -90,9 +93,29 @@ struct GenerateFlags {
   std::size_t threads = 0;
 };
 
-int generate(GenerateFlags f) {
+// The check of graph generate: an output with a known format, a finite average degree, and an edge
+// list that fits in the machine's memory (16 bytes an edge, twice when undirected).
+void check_generate(GenerateFlags& f) {
   if (f.output.empty()) throw UsageError("missing --output FILE");
-  WrittenGraph w{.path = f.output, .format = output_format(f.format, f.output, "--format")};
+  f.format = output_format(f.format, f.output, "--format");
+  if (!(f.uniform.average_degree >= 0)) {
+    throw UsageError("--degree: expected an average degree >= 0, got " + std::to_string(f.uniform.average_degree));
+  }
+  const bool rmat = f.kind == "rmat";
+  const double edges = rmat ? std::ldexp(static_cast<double>(f.rmat.edge_factor), static_cast<int>(f.rmat.scale))
+                            : static_cast<double>(f.uniform.vertices) * f.uniform.average_degree;
+  const double needed = edges * 16 * (f.undirected ? 2 : 1);
+  std::uint64_t memory = 0;
+  for (const os::Node& node : os::topology().nodes()) memory += node.memory_total;
+  if (memory != 0 && needed > static_cast<double>(memory)) {
+    throw UsageError(std::string(rmat ? "--scale and --edge-factor" : "--vertices and --degree") + " ask for " +
+                     std::to_string(static_cast<std::uint64_t>(edges)) + " edges, more than the machine's " +
+                     std::to_string(memory) + " bytes of memory hold");
+  }
+}
+
+int generate(GenerateFlags f) {
+  WrittenGraph w{.path = f.output, .format = *f.format};
   f.rmat.seed = f.uniform.seed = f.seed;
   f.rmat.scramble = !f.no_scramble;
   runtime::ThreadPool pool(runtime::PoolOptions{.threads = f.threads});
@@ -112,13 +135,14 @@ int generate(GenerateFlags f) {
 }
 
 std::string graph_kind(const std::string& text) {
-  if (text != "rmat" && text != "uniform") throw UsageError("expected rmat or uniform, got '" + text + "'");
+  if (text != "rmat" && text != "uniform") throw UsageError("expected rmat or uniform, got " + util::quoted(text));
   return text;
 }
 
 void add_generate(CommandTree& tree, CLI::App& graph) {
   auto f = std::make_shared<GenerateFlags>();
   CLI::App& app = tree.add(graph, "generate", generate_header, [f] { return generate(*f); }, generate_footer);
+  tree.check(app, [f] { check_generate(*f); });
   add_value<std::string>(app, "--output", "FILE", f->output, [](const std::string& s) { return s; },
                          "where to write it (format from the extension, or --format)");
   add_value<std::optional<graph::GraphFormat>>(app, "--format", "FMT", f->format, graph::parse_graph_format,
@@ -151,11 +175,16 @@ graph::CsrGraph load_graph(const LoadFlags& flags, runtime::ThreadPool& pool) {
   return graph_cli::open_source(flags, pool).build({.dedup = flags.dedup, .drop_self_loops = flags.drop_self_loops}, pool);
 }
 
-int convert(ConvertFlags f) {
+// The check of graph convert: two files, the input's format and the output's.
+void check_convert(ConvertFlags& f) {
   if (f.files.size() != 2) throw UsageError("expected INPUT and OUTPUT files");
   f.load.inputs = {f.files[0]};
   graph_cli::finish_load_flags(f.load);
-  WrittenGraph w{.path = f.files[1], .format = output_format(f.to, f.files[1], "--to")};
+  f.to = output_format(f.to, f.files[1], "--to");
+}
+
+int convert(ConvertFlags f) {
+  WrittenGraph w{.path = f.files[1], .format = *f.to};
   auto pool = graph_cli::make_pool(f.load);
   w.seconds = measure::time_once([&] {
     const graph::CsrGraph g = load_graph(f.load, *pool);
@@ -171,6 +200,7 @@ int convert(ConvertFlags f) {
 void add_convert(CommandTree& tree, CLI::App& graph) {
   auto f = std::make_shared<ConvertFlags>();
   CLI::App& app = tree.add(graph, "convert", convert_header, [f] { return convert(*f); });
+  tree.check(app, [f] { check_convert(*f); });
   app.add_option("FILES", f->files);
   graph_cli::add_read_flags(app, f->load, "options");
   add_value<std::optional<graph::GraphFormat>>(app, "--to", "FMT", f->to, graph::parse_graph_format,
@@ -240,7 +270,6 @@ void print_info(const InfoResult& r) {
 }
 
 int info(LoadFlags flags) {
-  graph_cli::finish_load_flags(flags);
   const InfoResult result = run_info(flags);
   if (flags.json_path != "-") print_info(result);
   if (!flags.json_path.empty()) measure::write_report(info_report(result), flags.json_path);
@@ -260,6 +289,7 @@ void add_graph_command(CommandTree& tree) {
   add_convert(tree, graph);
   auto info_flags = std::make_shared<LoadFlags>();
   CLI::App& info_app = tree.add(graph, "info", info_header, [info_flags] { return info(*info_flags); });
+  tree.check(info_app, [info_flags] { graph_cli::finish_load_flags(*info_flags); });
   graph_cli::add_load_flags(info_app, *info_flags);
   graph_cli::add_degree_command(tree, graph);
   graph_cli::add_pagerank_command(tree, graph);

@@ -12,6 +12,7 @@
 #include "cli/options.hpp"
 #include "measure/timing.hpp"
 #include "smartarrays/error.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::cli::graph_cli {
 
@@ -94,7 +95,7 @@ void add_load_flags(CLI::App& app, LoadFlags& f) {
 void finish_load_flags(LoadFlags& flags) {
   if (flags.inputs.empty()) throw UsageError("missing the input graph file");
   if (flags.inputs.size() > 1) {
-    throw UsageError("more than one input file ('" + flags.inputs[0] + "' and '" + flags.inputs[1] + "')");
+    throw UsageError("more than one input file (" + util::quoted(flags.inputs[0]) + " and " + util::quoted(flags.inputs[1]) + ")");
   }
   flags.input = flags.inputs.front();
   try {
@@ -173,10 +174,10 @@ measure::Json graph_json(const std::string& input, const graph::CsrGraph& g) {
 
 void write_vertex_values(const std::string& path, std::uint64_t n, const std::function<void(std::ostream&, std::uint64_t)>& line) {
   std::ofstream out(path);
-  if (!out) throw Error(ErrorCode::os_error, "cannot write " + path);
+  if (!out) throw Error(ErrorCode::os_error, "cannot write " + util::quoted(path));
   for (std::uint64_t v = 0; v < n; ++v) line(out, v);
   out.close();
-  if (!out) throw Error(ErrorCode::os_error, "cannot write " + path);
+  if (!out) throw Error(ErrorCode::os_error, "cannot write " + util::quoted(path));
 }
 
 }  // namespace smartarrays::cli::graph_cli

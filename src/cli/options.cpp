@@ -6,14 +6,16 @@
 #include <cstdlib>
 #include <utility>
 
+#include "smartarrays/util/text.hpp"
+
 namespace smartarrays::cli {
 
 std::uint64_t parse_whole(const std::string& text, std::uint64_t min, std::uint64_t max) {
   std::uint64_t value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
-    throw UsageError("expected a whole number from " + std::to_string(min) + " to " + std::to_string(max) + ", got '" +
-                     text + "'");
+    throw UsageError("expected a whole number from " + std::to_string(min) + " to " + std::to_string(max) + ", got " +
+                     util::quoted(text));
   }
   return value;
 }
@@ -34,7 +36,7 @@ std::uint64_t parse_count(const std::string& text) {
   std::uint64_t value = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || value < 1 || value > max) {
-    throw UsageError("expected a count like 1000000, 512K, 64M or 1G (1 to 2^40), got '" + text + "'");
+    throw UsageError("expected a count like 1000000, 512K, 64M or 1G (1 to 2^40), got " + util::quoted(text));
   }
   return value << shift;
 }
@@ -43,7 +45,7 @@ double parse_real(const std::string& text) {
   char* end = nullptr;
   const double value = text.empty() ? 0 : std::strtod(text.c_str(), &end);
   if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value)) {
-    throw UsageError("expected a number like 0.85 or 1e-3, got '" + text + "'");
+    throw UsageError("expected a finite number like 0.85 or 1e-3, got " + util::quoted(text));
   }
   return value;
 }
@@ -54,7 +56,7 @@ std::vector<std::string> split_list(const std::string& text) {
   while (true) {
     const std::size_t comma = text.find(',', pos);
     std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    if (item.empty()) throw UsageError("expected a comma-separated list without empty items, got '" + text + "'");
+    if (item.empty()) throw UsageError("expected a comma-separated list without empty items, got " + util::quoted(text));
     items.push_back(std::move(item));
     if (comma == std::string::npos) break;
     pos = comma + 1;

@@ -253,8 +253,10 @@ ThreadPool::ThreadPool(const PoolOptions& options) : state_(std::make_unique<Sta
   try {
     for (std::size_t w = 0; w < threads; ++w) s.threads.emplace_back([&s, w] { s.worker_main(w); });
   } catch (const std::system_error& e) {
+    // shut_down() joins and forgets the started workers, so the failed index is taken first.
+    const std::size_t failed = s.threads.size();
     s.shut_down();
-    throw_error(ErrorCode::os_error, "cannot start worker thread " + std::to_string(s.threads.size()) + " of " +
+    throw_error(ErrorCode::os_error, "cannot start worker thread " + std::to_string(failed) + " of " +
                                          std::to_string(threads) + ": " + e.what());
   }
   for (std::size_t n = s.started.load(std::memory_order_acquire); n < threads;

@@ -209,9 +209,52 @@ TEST(PageRank, BadArguments) {
   options = {};
   options.ranks.placement = Placement::replicated;
   EXPECT_THROW(pagerank(g.rbegin(), g.redge(), g.out_degree(), options, pool), Error);
+  options = {};
+  options.max_iterations = 0;
+  EXPECT_THROW(pagerank(g.rbegin(), g.redge(), g.out_degree(), options, pool), Error);
   EXPECT_EQ(parse_dangling_rule("uniform"), DanglingRule::uniform);
   EXPECT_EQ(parse_dangling_rule(to_string(DanglingRule::none)), DanglingRule::none);
   EXPECT_THROW(parse_dangling_rule("networkx"), Error);
+}
+
+// The one validation the command, the C ABI and the bindings share: each bad option is named, with
+// its value written so that a subnormal tolerance is not shown as 0.
+TEST(PageRank, ValidateNamesTheOptionAndAcceptsSubnormalTolerance) {
+  auto message = [](PageRankOptions options) {
+    try {
+      validate(options);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  PageRankOptions options;
+  EXPECT_EQ(message(options), "");
+  options.tolerance = 1e-320;
+  EXPECT_EQ(message(options), "");
+  options.tolerance = 0;
+  options.damping = 1;
+  EXPECT_EQ(message(options), "");
+  options.damping = 2;
+  EXPECT_EQ(message(options), "pagerank: damping must be a number in (0, 1], got 2");
+  options.damping = 0;
+  EXPECT_NE(message(options).find("damping"), std::string::npos);
+  options.damping = std::nan("");
+  EXPECT_NE(message(options).find("damping"), std::string::npos);
+  options = {};
+  options.tolerance = std::nan("");
+  EXPECT_EQ(message(options), "pagerank: tolerance must be a finite number >= 0, got nan");
+  options.tolerance = -1e-320;
+  EXPECT_EQ(message(options), "pagerank: tolerance must be a finite number >= 0, got -1e-320");
+  options.tolerance = HUGE_VAL;
+  EXPECT_NE(message(options).find("tolerance"), std::string::npos);
+  options = {};
+  options.max_iterations = 0;
+  EXPECT_EQ(message(options), "pagerank: max_iterations must be at least 1, got 0");
+  options = {};
+  options.dangling = static_cast<DanglingRule>(7);
+  EXPECT_EQ(message(options), "pagerank: dangling rule must be none or uniform, got 7");
 }
 
 TEST(PageRank, EmptyGraph) {

@@ -241,14 +241,51 @@ TEST(Cli, HelpOfAnyCommandThroughHelp) {
   EXPECT_EQ(run("graph pagerank --help").out, r.out);
 }
 
-TEST(Cli, LibraryErrorsExitOne) {
+TEST(Cli, FlagsAreCheckedAgainstTheMachineBeforeAnyWork) {
+  // A node the machine lacks and arrays larger than its memory: exit 2 at once, naming the flag
+  // (before, 1024G spent hours computing the expected sums before failing to map the arrays).
   const CliRun bad_node = run("bench aggregate --size 1K --placements single_node --node 5 --quiet");
-  EXPECT_EQ(bad_node.exit_code, 1) << bad_node.err;
-  EXPECT_NE(bad_node.err.find("error:"), std::string::npos) << bad_node.err;
-  EXPECT_NE(bad_node.err.find('5'), std::string::npos) << bad_node.err;
-  const CliRun bad_threads = run("bench aggregate --size 1K --quiet", "SMARTARRAYS_THREADS=lots");
-  EXPECT_EQ(bad_threads.exit_code, 1) << bad_threads.err;
-  EXPECT_NE(bad_threads.err.find("lots"), std::string::npos) << bad_threads.err;
+  EXPECT_EQ(bad_node.exit_code, 2) << bad_node.err;
+  EXPECT_NE(bad_node.err.find("--node: node 5 does not exist"), std::string::npos) << bad_node.err;
+  const CliRun huge = run("bench aggregate --size 1024G --quiet");
+  EXPECT_EQ(huge.exit_code, 2) << huge.err;
+  EXPECT_NE(huge.err.find("--size: 2 arrays of 1099511627776 values"), std::string::npos) << huge.err;
+  EXPECT_NE(huge.err.find("memory"), std::string::npos) << huge.err;
+  EXPECT_EQ(huge.out, "");
+}
+
+TEST(Cli, BadEnvironmentVariablesExitTwoNamingTheVariable) {
+  // Exit 2 (it was 1 until every setting was checked at start): a bad setting is bad input, like a flag.
+  struct Case {
+    const char* env;
+    const char* names;
+  };
+  const Case cases[] = {
+      {"SMARTARRAYS_THREADS=lots", "SMARTARRAYS_THREADS='lots'"},
+      {"SMARTARRAYS_THREADS=0", "SMARTARRAYS_THREADS='0'"},
+      {"SMARTARRAYS_ISA=junk", "SMARTARRAYS_ISA='junk'"},
+      {"SMARTARRAYS_TOPOLOGY=nodes=lots", "SMARTARRAYS_TOPOLOGY='nodes=lots'"},
+  };
+  for (const Case& c : cases) {
+    const CliRun r = run("bench aggregate --size 1K --quiet", c.env);
+    EXPECT_EQ(r.exit_code, 2) << c.env << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.names), std::string::npos) << c.env << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << c.env;
+  }
+}
+
+TEST(Cli, LibraryErrorsExitOne) {
+  const CliRun missing = run("graph info " + temp_path("missing.el") + " --quiet");
+  EXPECT_EQ(missing.exit_code, 1) << missing.err;
+  EXPECT_NE(missing.err.find("error:"), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("missing.el"), std::string::npos) << missing.err;
+}
+
+TEST(Cli, MessagesEscapeControlBytesOfTheInput) {
+  const CliRun r = run("bench aggregate --pinning \"$(printf '\\033[2Jwild\\007')\"");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("'\\x1b[2Jwild\\x07'"), std::string::npos) << r.err;
+  for (const char c : r.err) EXPECT_TRUE(c == '\n' || (c >= 0x20 && c < 0x7f)) << static_cast<int>(c) << " in " << r.err;
 }
 
 TEST(Cli, TopologyPrintsATableAndWellFormedJson) {

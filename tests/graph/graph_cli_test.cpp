@@ -142,6 +142,19 @@ TEST(GraphCli, BadCommandLinesAndFiles) {
       {"graph pagerank x.unknown", 2, "extension"},
       {"graph generate", 2, "--output"},
       {"graph generate --kind star --output a.el", 2, "--kind"},
+      // Every flag is checked before the graph is read: x.el does not exist, and the message names the flag.
+      {"graph pagerank x.el --damping 2", 2, "--damping: pagerank: damping must be a number in (0, 1], got 2"},
+      {"graph pagerank x.el --damping 0", 2, "--damping"},
+      {"graph pagerank x.el --tolerance -1", 2, "--tolerance: pagerank: tolerance must be a finite number >= 0"},
+      {"graph pagerank x.el --tolerance nan", 2, "--tolerance"},
+      {"graph pagerank x.el --tolerance 1e999", 2, "--tolerance"},
+      {"graph pagerank x.el --max-iterations 0", 2, "--max-iterations: pagerank: max_iterations must be at least 1"},
+      {"graph pagerank x.el --placement ranks=replicated", 2, "--placement: pagerank: the rank array"},
+      {"graph generate --output a.el --kind uniform --degree -1", 2, "--degree"},
+      {"graph generate --output a.el --scale 40 --edge-factor 1048576", 2, "--scale and --edge-factor"},
+      {"graph generate --output a.unknown", 2, "--format"},
+      {"graph convert x.el y.unknown", 2, "--to"},
+      {"graph pagerank x.el --variant \"$(printf '\\033[31m')\"", 2, "'\\x1b[31m'"},
       {"graph pagerank " + dir.file("missing.el"), 1, "cannot open"},
       {"graph pagerank " + bad, 1, "bad.el:2: bad destination vertex id 'two'"},
       {"graph info " + test::graph_data("tiny.el") + " --variant U --bits edge=1", 1, "graph array edge"},
@@ -151,6 +164,13 @@ TEST(GraphCli, BadCommandLinesAndFiles) {
     EXPECT_EQ(run.exit_code, c.code) << c.args << "\n" << run.err;
     EXPECT_NE(run.err.find(c.message), std::string::npos) << c.args << "\n" << run.err;
   }
+}
+
+TEST(GraphCli, SubnormalToleranceIsANumber) {
+  const CliRun run = test::run_cli("graph pagerank " + test::graph_data("tiny.el") + " --tolerance 1e-320 --quiet --json -",
+                                   test::ScratchDir().file("stderr.txt"));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("\"tolerance\": 1e-320"), std::string::npos) << run.out;
 }
 
 }  // namespace

@@ -80,6 +80,13 @@ TEST(NameTable, EveryEnumRoundTripsInAnyCase) {
   EXPECT_STREQ(codec::isa_name(codec::Isa::avx2), "avx2");
 }
 
+TEST(Printable, EscapesRawBytesAndLeavesQuotedTextAsItIs) {
+  EXPECT_EQ(util::printable("plain: 'x'"), "plain: 'x'");
+  EXPECT_EQ(util::printable(std::string("a\0b\x1b[2J\xff", 8)), "a\\x00b\\x1b[2J\\xff");
+  const std::string message = "bad " + util::quoted("\x1b\\");
+  EXPECT_EQ(util::printable(message), message);
+}
+
 TEST(Quoted, EscapesControlAndNonAsciiBytesAndCutsLongText) {
   EXPECT_EQ(util::quoted("plain"), "'plain'");
   EXPECT_EQ(util::quoted(std::string("a\0b", 3)), "'a\\x00b'");

@@ -48,6 +48,12 @@ struct PageRankOptions {
   ArrayOptions ranks = interleaved_options();
 };
 
+/// Throws Error(invalid_argument) naming the first bad option: damping outside (0, 1], tolerance
+/// not a finite number >= 0, max_iterations 0, an unknown dangling rule, or replicated ranks. The
+/// command, the C ABI and the bindings all check options through this, so they reject the same values
+/// with the same words.
+SMARTARRAYS_API void validate(const PageRankOptions& options);
+
 /// What pagerank returns.
 struct PageRankResult {
   /// n ranks as IEEE doubles in 64-bit values (rank_at() reads one). Ranks are >= 0, so their bit

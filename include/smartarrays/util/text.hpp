@@ -1,6 +1,7 @@
 // Owns how input text is put into messages: bytes read from files, flags or the environment are
 // quoted with control and non-ASCII bytes escaped and long inputs cut, so a message never carries a
-// NUL that would end it early or a control sequence that would reach the user's terminal.
+// NUL that would end it early or a control sequence that would reach the user's terminal; and the
+// last line of defence for a whole message about to be printed (printable()).
 #pragma once
 
 #include <cstddef>
@@ -9,9 +10,32 @@
 
 namespace smartarrays::util {
 
+namespace detail {
+inline constexpr char hex_digits[] = "0123456789abcdef";
+}  // namespace detail
+
+/// text with bytes outside printable ASCII as \xHH and nothing else changed: applied to a whole
+/// message before it is printed, it leaves quoted() parts as they are and defuses raw bytes that
+/// reached the message some other way (a third-party library's text, a missed quoted()).
+inline std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out += c;
+    } else {
+      out += "\\x";
+      out += detail::hex_digits[byte >> 4];
+      out += detail::hex_digits[byte & 0xf];
+    }
+  }
+  return out;
+}
+
 /// text between single quotes, bytes outside printable ASCII as \xHH, cut to max_bytes with "...".
 inline std::string quoted(std::string_view text, std::size_t max_bytes = 80) {
-  static constexpr char hex[] = "0123456789abcdef";
+  constexpr const char* hex = detail::hex_digits;
   std::string out = "'";
   const std::size_t shown = text.size() > max_bytes ? max_bytes : text.size();
   for (std::size_t i = 0; i < shown; ++i) {

@@ -1,0 +1,80 @@
+// Owns the whole `smartarrays` command tree: its root (help, --version and `help COMMAND`) and the
+// registration of every subcommand; parsing, checks, dispatch and the exit codes (2 for a bad
+// command line or setting, 1 for an error from the library) are the tree's.
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "smartarrays.h"
+
+namespace {
+
+using smartarrays::cli::CommandTree;
+
+const char* const main_header =
+    "usage: smartarrays <command> [options]\n"
+    "\n"
+    "Smart arrays: bit-compressed, NUMA-placed arrays with a topology-aware parallel runtime.\n"
+    "\n"
+    "commands:\n"
+    "  topology          show NUMA nodes, CPUs, memory, distances, huge-page and NUMA-balancing settings\n"
+    "  bench aggregate   time sum += a1[i] + a2[i] over bit widths x placements x threads (paper Fig. 10)\n"
+    "  graph ...         CSR graphs as smart arrays: generate, convert, info, degree, pagerank (Fig. 11, 12)\n"
+    "  help [COMMAND]    show help for a command\n";
+
+const char* const main_footer =
+    "environment:\n"
+    "  SMARTARRAYS_THREADS    default number of worker threads (default: every usable CPU)\n"
+    "  SMARTARRAYS_TOPOLOGY   fake topology for testing, e.g. nodes=2 or cpus=0;1\n"
+    "\n"
+    "  SMARTARRAYS_ISA        codec kernels, scalar or avx2 (default: the best this CPU runs)\n"
+    "\n"
+    "Run 'smartarrays <command> --help' for a command's options. Exit codes: 0 success,\n"
+    "1 error reported by the library, 2 bad command line or environment variable.\n";
+
+const char* const help_header =
+    "usage: smartarrays help [COMMAND]\n"
+    "\n"
+    "Shows the help of a command, e.g. 'smartarrays help bench aggregate'; the same as\n"
+    "'smartarrays COMMAND --help'.\n";
+
+void add_root(CommandTree& tree) {
+  auto version = std::make_shared<bool>(false);
+  smartarrays::cli::add_flag(tree.root(), "--version", *version, "print the library version");
+  tree.runner(tree.root(), [version, &tree] {
+    if (!*version) {
+      std::cerr << CommandTree::help(tree.root());
+      return smartarrays::cli::exit_usage;
+    }
+    std::cout << "smartarrays " << sa_version() << "\n";
+    return 0;
+  });
+}
+
+void add_help(CommandTree& tree) {
+  auto topic = std::make_shared<std::vector<std::string>>();
+  CLI::App& help = tree.add(tree.root(), "help", help_header, [topic, &tree] {
+    std::cout << CommandTree::help(tree.find(*topic));
+    return 0;
+  });
+  help.add_option("COMMAND", *topic);
+}
+
+}  // namespace
+
+namespace smartarrays::cli {
+
+std::unique_ptr<CommandTree> make_command_tree() {
+  auto tree = std::make_unique<CommandTree>(main_header, main_footer);
+  add_root(*tree);
+  add_topology_command(*tree);
+  add_bench_command(*tree);
+  add_graph_command(*tree);
+  add_help(*tree);
+  return tree;
+}
+
+}  // namespace smartarrays::cli
