@@ -50,10 +50,10 @@ test-asan: check-tools
 	@cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest $(CTEST_FLAGS)
 
 test-tsan: check-tools
-	@echo "== os, array, runtime, build, C ABI, algo and graph tests under ThreadSanitizer"
+	@echo "== os, array, runtime, build, C ABI, algo, graph and store tests under ThreadSanitizer"
 	$(call configure,$(BUILD)-tsan,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSMARTARRAYS_SANITIZE=thread -DSMARTARRAYS_BENCH=OFF)
 	@cmake --build $(BUILD)-tsan -j $(JOBS)
-	@cd $(BUILD)-tsan && TSAN_OPTIONS=halt_on_error=1 ctest $(CTEST_FLAGS) -L 'os|array|runtime|build|capi|algo|graph'
+	@cd $(BUILD)-tsan && TSAN_OPTIONS=halt_on_error=1 ctest $(CTEST_FLAGS) -L 'os|array|runtime|build|capi|algo|graph|store'
 
 test-vm: build
 	@tests/vm/run-placement-tests.sh $(BUILD)

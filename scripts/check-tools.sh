@@ -15,8 +15,9 @@ declare -A probe=(
   [libgtest-dev]=/usr/include/gtest/gtest.h
   [nlohmann-json3-dev]=/usr/include/nlohmann/json.hpp
   [libcli11-dev]=/usr/include/CLI/CLI.hpp
+  [libisal-dev]=/usr/include/isa-l/crc.h
 )
-build_packages=(g++ cmake ninja-build libgtest-dev nlohmann-json3-dev libcli11-dev)
+build_packages=(g++ cmake ninja-build libgtest-dev nlohmann-json3-dev libcli11-dev libisal-dev)
 test_packages=(python3-venv qemu-system-x86 linux-image-amd64 busybox-static cpio clang-14 libclang-rt-14-dev)
 probe+=([python3-venv]=python-venv [qemu-system-x86]=cmd:qemu-system-x86_64 [busybox-static]=/bin/busybox
         [cpio]=cmd:cpio [clang-14]=cmd:clang++-14

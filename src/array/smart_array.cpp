@@ -3,6 +3,7 @@
 #include "smartarrays/array/smart_array.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -159,11 +160,49 @@ SmartArray SmartArray::allocate(std::uint64_t length, const ArrayOptions& option
   }
   array.replica_nodes_ = std::move(plan.replica_nodes);
   if (array.replica_words_.size() > 1) array.replica_of_node_ = detail::nearest_replica_table(array.replica_nodes_, os::topology());
-  const unsigned bits = array.options_.bits;
-  array.get_ = codec::with_bits(bits, [](auto b) -> GetFn { return &codec::get<decltype(b)::value>; });
-  array.set_ = codec::with_bits(bits, [](auto b) -> SetFn { return &codec::set<decltype(b)::value>; });
-  array.kernels_ = &codec::kernels(bits);
+  array.bind_kernels();
   return array;
+}
+
+SmartArray SmartArray::over_region(std::uint64_t length, unsigned bits, os::MemoryRegion region) {
+  check_bits(bits);
+  const std::uint64_t words = stream_words(length, bits);
+  // The padding word is needed too: codec::get_padded reads one word past the stream.
+  if (region.size() / sizeof(std::uint64_t) <= words) {
+    throw_error(ErrorCode::invalid_argument, "a region of " + std::to_string(region.size()) + " bytes cannot hold " +
+                                                 std::to_string(length) + " values of " + bits_text(bits) +
+                                                 " and a padding word (" + std::to_string((words + 1) * 8) + " bytes)");
+  }
+  if (reinterpret_cast<std::uintptr_t>(region.data()) % alignof(std::uint64_t) != 0) {
+    throw_error(ErrorCode::invalid_argument, "the words of an array must be 8-byte aligned");
+  }
+  SmartArray array;
+  array.length_ = length;
+  array.words_ = words;
+  array.options_.bits = bits;
+  array.replica_words_.push_back(static_cast<std::uint64_t*>(region.data()));
+  array.regions_.push_back(std::move(region));
+  array.replica_nodes_.push_back(-1);
+  array.bind_kernels();
+  return array;
+}
+
+void SmartArray::bind_kernels() {
+  const unsigned bits = options_.bits;
+  get_ = codec::with_bits(bits, [](auto b) -> GetFn { return &codec::get<decltype(b)::value>; });
+  set_ = codec::with_bits(bits, [](auto b) -> SetFn { return &codec::set<decltype(b)::value>; });
+  kernels_ = &codec::kernels(bits);
+}
+
+void SmartArray::check_writable() const {
+  if (read_only()) {
+    throw_error(ErrorCode::invalid_argument, "the array is read-only: its words are borrowed (e.g. a mapped store file)");
+  }
+}
+
+std::uint64_t* SmartArray::mutable_replica(std::size_t r) {
+  check_writable();
+  return const_cast<std::uint64_t*>(std::as_const(*this).replica(r));
 }
 
 ArrayOptions SmartArray::options_for_values(std::span<const std::uint64_t> values, std::uint64_t largest,
@@ -258,6 +297,7 @@ int SmartArray::replica_node(std::size_t r) const {
 void SmartArray::init(std::uint64_t i, std::uint64_t v) {
   if (i >= length_) detail::throw_index_out_of_range(i, length_);
   if (!codec::fits(v, bits())) throw_value_too_wide(v, i, bits());
+  check_writable();
   init_unchecked(i, v);
 }
 

@@ -1,5 +1,6 @@
 // Owns allocating memory regions: mmap, THP advice, the NUMA policy applied before first touch,
-// and pre-faulting, with every error path unmapping what it mapped.
+// and pre-faulting, with every error path unmapping what it mapped; and borrowing views of memory
+// another owner mapped.
 #include "smartarrays/os/memory_region.hpp"
 
 #include <sys/mman.h>
@@ -165,25 +166,44 @@ MemoryRegion MemoryRegion::allocate(std::size_t bytes, const RegionOptions& opti
   return region;
 }
 
+MemoryRegion MemoryRegion::borrow(const void* data, std::size_t bytes, std::shared_ptr<const void> owner) {
+  if (bytes == 0) throw_error(ErrorCode::invalid_argument, "a borrowed memory region needs at least 1 byte, got 0");
+  if (data == nullptr || owner == nullptr) {
+    throw_error(ErrorCode::invalid_argument, "a borrowed memory region needs memory and an owner keeping it mapped");
+  }
+  MemoryRegion region;
+  // Never written through: writable() is false, and SmartArray refuses writes to such regions.
+  region.data_ = const_cast<void*>(data);
+  region.size_ = bytes;
+  region.mapped_ = bytes;
+  region.stripes_ = {{-1, 0, bytes}};
+  region.owner_ = std::move(owner);
+  return region;
+}
+
 MemoryRegion::MemoryRegion(MemoryRegion&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)),
       size_(std::exchange(other.size_, 0)),
       mapped_(std::exchange(other.mapped_, 0)),
       options_(std::exchange(other.options_, {})),
-      stripes_(std::exchange(other.stripes_, {})) {}
+      stripes_(std::exchange(other.stripes_, {})),
+      owner_(std::move(other.owner_)) {}
 
 MemoryRegion& MemoryRegion::operator=(MemoryRegion&& other) noexcept {
   if (this != &other) {
-    unmap(data_, mapped_);
+    if (owner_ == nullptr) unmap(data_, mapped_);
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
     mapped_ = std::exchange(other.mapped_, 0);
     options_ = std::exchange(other.options_, {});
     stripes_ = std::exchange(other.stripes_, {});
+    owner_ = std::move(other.owner_);
   }
   return *this;
 }
 
-MemoryRegion::~MemoryRegion() { unmap(data_, mapped_); }
+MemoryRegion::~MemoryRegion() {
+  if (owner_ == nullptr) unmap(data_, mapped_);
+}
 
 }  // namespace smartarrays::os

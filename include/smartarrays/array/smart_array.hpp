@@ -56,6 +56,11 @@ class SMARTARRAYS_API SmartArray {
   /// options_for_values over 32-bit values.
   static ArrayOptions options_for_values(std::span<const std::uint32_t> values, std::uint64_t largest,
                                          const ArrayOptions& options);
+  /// A read-only array of length values of bits (1..64) over words another owner holds, such as a
+  /// block of a mapped store file: region (see os::MemoryRegion::borrow) must hold the
+  /// codec::word_count(length, bits) stream words and a zero padding word. No copy; placement
+  /// os_default, one replica. Throws Error(invalid_argument) for bad bits or a region too small.
+  static SmartArray over_region(std::uint64_t length, unsigned bits, os::MemoryRegion region);
   /// Bytes allocate(length, options) maps over all replicas (payload and padding, rounded to base
   /// pages; huge pages may round further). Validates options like allocate; options.bits must be 1..64.
   static std::uint64_t memory_estimate(std::uint64_t length, const ArrayOptions& options);
@@ -83,7 +88,11 @@ class SMARTARRAYS_API SmartArray {
   const std::uint64_t* replica(std::size_t r) const;
   /// The packed words of replica r, writable, for bulk writers that fill each replica on its own
   /// node: they must write the same stream into every replica before the array is read.
-  std::uint64_t* mutable_replica(std::size_t r) { return const_cast<std::uint64_t*>(std::as_const(*this).replica(r)); }
+  /// Throws Error(invalid_argument) for a read_only() array.
+  std::uint64_t* mutable_replica(std::size_t r);
+  /// True for arrays over borrowed read-only memory (over_region): init() and mutable_replica()
+  /// throw, and init_unchecked() must not be called.
+  bool read_only() const noexcept { return !regions_.empty() && !regions_[0].writable(); }
   /// The logical node replica r is bound to (-1 unless the placement binds the whole replica to one node).
   int replica_node(std::size_t r) const;
   /// Words of the stream in each replica: codec::word_count(length(), bits()) (padding excluded).
@@ -110,7 +119,7 @@ class SMARTARRAYS_API SmartArray {
   std::uint64_t get_unchecked(std::uint64_t i) const noexcept { return get_(local_replica(), i); }
   /// Stores v as value i in every replica (paper Function 2); throws Error for a bad i or a v wider than bits().
   void init(std::uint64_t i, std::uint64_t v);
-  /// Stores v as value i in every replica, unchecked (i < length(), v < 2^bits() are the caller's promise).
+  /// Stores v as value i in every replica, unchecked (i < length(), v < 2^bits() and !read_only() are the caller's promise).
   void init_unchecked(std::uint64_t i, std::uint64_t v) noexcept {
     for (std::uint64_t* words : replica_words_) set_(words, i, v);
   }
@@ -168,6 +177,8 @@ class SMARTARRAYS_API SmartArray {
 
   SmartArray() = default;
   void check_view_bits(unsigned b) const;
+  void check_writable() const;
+  void bind_kernels();
   void check_range(std::uint64_t start, std::uint64_t count) const;
   void copy_replica_zero_to_others() noexcept;
 

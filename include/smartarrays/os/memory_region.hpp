@@ -1,9 +1,11 @@
 // Owns mmap-backed memory regions with a NUMA policy applied before first touch, pre-faulted at
-// allocation, and the pages-per-node query (move_pages in query mode).
+// allocation, regions borrowed from memory another owner mapped (e.g. a file mapping shared by
+// many arrays), and the pages-per-node query (move_pages in query mode).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "smartarrays/export.hpp"
@@ -25,12 +27,16 @@ struct RegionOptions {
   bool huge_pages = false;  ///< MADV_HUGEPAGE when true, MADV_NOHUGEPAGE when false
 };
 
-/// A pre-faulted, zero-filled, page-aligned anonymous mapping; move-only; unmapped on destruction.
+/// A pre-faulted, zero-filled, page-aligned anonymous mapping, unmapped on destruction; or a
+/// borrowed, read-only view of memory kept alive by a shared owner. Move-only.
 class SMARTARRAYS_API MemoryRegion {
  public:
   MemoryRegion() = default;
   /// Maps bytes (> 0), applies the policy, pre-faults every page; throws Error, leaks nothing.
   static MemoryRegion allocate(std::size_t bytes, const RegionOptions& options);
+  /// A read-only view of bytes (> 0) at data, which owner keeps mapped for as long as any view
+  /// holds it; the view never unmaps data itself and applies no policy (pages stay where they are).
+  static MemoryRegion borrow(const void* data, std::size_t bytes, std::shared_ptr<const void> owner);
 
   MemoryRegion(MemoryRegion&& other) noexcept;
   MemoryRegion& operator=(MemoryRegion&& other) noexcept;
@@ -44,6 +50,8 @@ class SMARTARRAYS_API MemoryRegion {
   std::size_t size() const noexcept { return size_; }
   /// Bytes mapped (size rounded up to the page or huge-page size).
   std::size_t mapped_bytes() const noexcept { return mapped_; }
+  /// False for a borrowed region: its pages must not be written.
+  bool writable() const noexcept { return owner_ == nullptr; }
   /// The options the region was made with.
   const RegionOptions& options() const noexcept { return options_; }
   /// Pages of the region on each kernel node, index = os node id (move_pages query mode).
@@ -66,6 +74,7 @@ class SMARTARRAYS_API MemoryRegion {
   std::size_t mapped_ = 0;
   RegionOptions options_;
   std::vector<Stripe> stripes_;
+  std::shared_ptr<const void> owner_;  // set for borrowed regions, which do not unmap data_
 };
 
 }  // namespace smartarrays::os

@@ -1,0 +1,84 @@
+// Owns the byte layout of store files (docs/compact-format.md): the header, block descriptors,
+// directory and trailer as constants and structs, their little-endian encoding, and the reader
+// that checks every size and offset of an untrusted file before anything uses it.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace smartarrays::store::detail {
+
+inline constexpr std::uint32_t format_version = 1;
+inline constexpr std::uint32_t byte_order_mark = 0x01020304;
+inline constexpr std::size_t header_bytes = 32;
+inline constexpr std::size_t trailer_bytes = 32;
+inline constexpr std::size_t directory_head_bytes = 16;
+inline constexpr std::size_t block_entry_bytes = 40;
+inline constexpr std::size_t object_entry_bytes = 56;
+inline constexpr std::uint64_t block_alignment = 4096;
+inline constexpr std::uint64_t huge_block_alignment = std::uint64_t{2} << 20;
+inline constexpr std::uint32_t block_kind_packed = 1;
+inline constexpr std::uint32_t object_kind_array = 1;
+inline constexpr std::uint32_t object_kind_graph = 2;
+inline constexpr std::uint32_t no_block = 0xFFFFFFFF;
+inline constexpr std::uint32_t graph_flag_directed = 1;
+inline constexpr std::size_t max_name_bytes = 1024;
+inline constexpr std::size_t graph_blocks = 5;
+
+inline constexpr char header_magic[8] = {'S', 'A', 'S', 'T', 'O', 'R', 'E', '\0'};
+inline constexpr char directory_magic[8] = {'S', 'A', 'D', 'I', 'R', 'E', 'C', 'T'};
+inline constexpr char trailer_magic[8] = {'S', 'A', 'T', 'R', 'A', 'I', 'L', 'R'};
+
+/// One block: a packed array's words and its padding word.
+struct BlockEntry {
+  std::uint32_t kind = block_kind_packed;
+  std::uint32_t bits = 0;
+  std::uint64_t length = 0;       ///< values
+  std::uint64_t offset = 0;       ///< file offset of the first word
+  std::uint64_t byte_length = 0;  ///< 8 * (packed words + 1)
+  std::uint32_t crc = 0;          ///< CRC32C of the byte_length bytes
+};
+
+/// One named object: an array (blocks[0]) or a graph (blocks in GraphArray order).
+struct ObjectEntry {
+  std::uint32_t kind = object_kind_array;
+  std::string name;
+  std::array<std::uint32_t, graph_blocks> blocks{no_block, no_block, no_block, no_block, no_block};
+  bool directed = false;
+  std::uint64_t vertices = 0;
+  std::uint64_t edges = 0;
+  std::uint32_t variant = 0;
+  std::uint64_t entry_offset = 0;  ///< file offset of the entry (for messages; set by the reader)
+};
+
+/// The committed state of a store: its directory, where it lies, and where the file's committed part ends.
+struct Catalogue {
+  std::vector<BlockEntry> blocks;
+  std::vector<ObjectEntry> objects;
+  std::uint64_t directory_offset = 0;
+  std::uint64_t committed_bytes = 0;  ///< end of the trailer in force; later bytes are an interrupted append
+};
+
+/// Bytes of a block of length values of bits (packed words plus the padding word); false when the
+/// size overflows the format's limit of 2^58 words.
+bool block_byte_length(std::uint64_t length, unsigned bits, std::uint64_t& bytes) noexcept;
+
+/// The 32-byte header of a version-1 store.
+std::array<std::uint8_t, header_bytes> encode_header();
+/// The directory bytes of catalogue (blocks and objects; offsets are not read).
+std::vector<std::uint8_t> encode_directory(const Catalogue& catalogue);
+/// The trailer of a directory at directory_offset.
+std::array<std::uint8_t, trailer_bytes> encode_trailer(std::uint64_t directory_offset, const std::vector<std::uint8_t>& directory);
+
+/// Reads the header, the trailer in force and the directory of the size bytes at data, checking
+/// every field (the blocks' contents are not read); throws Error(invalid_argument) naming the
+/// object or block and the file offset of the first problem.
+Catalogue read_catalogue(const std::uint8_t* data, std::size_t size);
+
+/// "array" or "graph".
+const char* object_kind_name(std::uint32_t kind) noexcept;
+
+}  // namespace smartarrays::store::detail

@@ -1,0 +1,191 @@
+// Owns writing stores: Store::write (a new file beside the target, synced, then renamed over it)
+// and Store::append (new blocks after the committed part, then a new directory, synced, then the
+// trailer that commits them, synced), so a crash at any moment leaves a readable version.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <set>
+#include <string>
+
+#include "smartarrays/error.hpp"
+#include "smartarrays/os/mapped_file.hpp"
+#include "smartarrays/store/store.hpp"
+#include "smartarrays/util/text.hpp"
+#include "store/crc32c.hpp"
+#include "store/format.hpp"
+
+namespace smartarrays::store {
+namespace {
+
+using detail::BlockEntry;
+using detail::Catalogue;
+using detail::ObjectEntry;
+
+[[noreturn]] void fail(const std::string& what, const std::string& path, int err) {
+  throw_error(err == ENOSPC || err == ENOMEM ? ErrorCode::out_of_memory : ErrorCode::os_error,
+              "store: cannot " + what + " " + util::quoted(path, 256) + ": " + std::strerror(err));
+}
+
+// A file descriptor closed on scope exit.
+class File {
+ public:
+  File(const std::string& path, int flags) : path_(path), fd_(::open(path.c_str(), flags | O_CLOEXEC, 0644)) {
+    if (fd_ < 0) fail("open", path, errno);
+  }
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+  ~File() { ::close(fd_); }
+
+  void write_at(const void* bytes, std::uint64_t size, std::uint64_t offset) const {
+    const auto* p = static_cast<const std::uint8_t*>(bytes);
+    while (size > 0) {
+      const ssize_t n = ::pwrite(fd_, p, size, static_cast<off_t>(offset));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) fail("write", path_, n < 0 ? errno : ENOSPC);
+      p += n;
+      size -= static_cast<std::uint64_t>(n);
+      offset += static_cast<std::uint64_t>(n);
+    }
+  }
+  void sync() const {
+    if (::fdatasync(fd_) != 0) fail("sync", path_, errno);
+  }
+  void truncate(std::uint64_t size) const {
+    if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) fail("truncate", path_, errno);
+  }
+
+ private:
+  std::string path_;
+  int fd_;
+};
+
+std::uint64_t align_up(std::uint64_t offset, std::uint64_t alignment) { return (offset + alignment - 1) / alignment * alignment; }
+
+void check_names(const std::vector<Object>& objects, const Catalogue& existing) {
+  std::set<std::string> names;
+  for (const ObjectEntry& o : existing.objects) names.insert(o.name);
+  for (const Object& object : objects) {
+    if (object.name.empty() || object.name.size() > detail::max_name_bytes ||
+        object.name.find('\0') != std::string::npos) {
+      throw_error(ErrorCode::invalid_argument, "store: object name " + util::quoted(object.name) + " must have 1.." +
+                                                   std::to_string(detail::max_name_bytes) + " bytes and no NUL");
+    }
+    if ((object.array == nullptr) == (object.graph == nullptr)) {
+      throw_error(ErrorCode::invalid_argument, "store: object " + util::quoted(object.name) + " must be an array or a graph");
+    }
+    if (!names.insert(object.name).second) {
+      throw_error(ErrorCode::invalid_argument, "store: an object named " + util::quoted(object.name) + " already exists");
+    }
+  }
+}
+
+// Writes array's words and a zero padding word at the next aligned offset after end; returns its entry.
+BlockEntry write_block(const File& file, const SmartArray& array, const std::string& name, std::uint64_t& end) {
+  if (array.replicas() == 0) throw_error(ErrorCode::invalid_argument, "store: " + name + " is an emptied (moved-from) array");
+  BlockEntry block;
+  block.bits = array.bits();
+  block.length = array.length();
+  if (!detail::block_byte_length(block.length, block.bits, block.byte_length)) {
+    throw_error(ErrorCode::invalid_argument, "store: " + name + " is too large for the format");
+  }
+  const std::uint64_t alignment = block.byte_length >= detail::huge_block_alignment ? detail::huge_block_alignment
+                                                                                      : detail::block_alignment;
+  block.offset = align_up(end, alignment);
+  const std::uint64_t stream_bytes = block.byte_length - 8;
+  const std::uint64_t padding = 0;
+  file.write_at(array.replica(0), stream_bytes, block.offset);
+  file.write_at(&padding, sizeof padding, block.offset + stream_bytes);
+  block.crc = detail::crc32c(&padding, sizeof padding, detail::crc32c(array.replica(0), stream_bytes));
+  end = block.offset + block.byte_length;
+  return block;
+}
+
+// Appends objects' blocks from end on, then the directory of catalogue plus them, syncs, writes the
+// trailer and syncs again: the trailer is the commit point.
+void write_objects(const File& file, Catalogue catalogue, const std::vector<Object>& objects, std::uint64_t end) {
+  for (const Object& object : objects) {
+    ObjectEntry entry;
+    entry.name = object.name;
+    if (object.array != nullptr) {
+      entry.kind = detail::object_kind_array;
+      entry.blocks[0] = static_cast<std::uint32_t>(catalogue.blocks.size());
+      catalogue.blocks.push_back(write_block(file, *object.array, "array " + util::quoted(object.name), end));
+    } else {
+      const graph::CsrGraph& g = *object.graph;
+      entry.kind = detail::object_kind_graph;
+      entry.directed = g.directed();
+      entry.vertices = g.vertices();
+      entry.edges = g.edges();
+      entry.variant = static_cast<std::uint32_t>(g.variant());
+      for (std::size_t k = 0; k < detail::graph_blocks; ++k) {
+        const auto which = static_cast<graph::GraphArray>(k);
+        entry.blocks[k] = static_cast<std::uint32_t>(catalogue.blocks.size());
+        catalogue.blocks.push_back(write_block(file, g.array(which),
+                                               "graph " + util::quoted(object.name) + " array " + graph::to_string(which), end));
+      }
+    }
+    catalogue.objects.push_back(std::move(entry));
+  }
+  const std::uint64_t directory_offset = align_up(end, 8);
+  const std::vector<std::uint8_t> directory = detail::encode_directory(catalogue);
+  file.write_at(directory.data(), directory.size(), directory_offset);
+  file.sync();
+  const auto trailer = detail::encode_trailer(directory_offset, directory);
+  file.write_at(trailer.data(), trailer.size(), directory_offset + directory.size());
+  file.sync();
+}
+
+// Makes a rename durable: the directory entry is synced too.
+void sync_parent(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  const std::string parent = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const int fd = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) fail("open the folder of", path, errno);
+  const int rc = ::fsync(fd);
+  const int err = errno;
+  ::close(fd);
+  if (rc != 0) fail("sync the folder of", path, err);
+}
+
+}  // namespace
+
+void Store::write(const std::string& path, const std::vector<Object>& objects) {
+  check_names(objects, {});
+  const std::string temporary = path + ".partial-" + std::to_string(::getpid());
+  try {
+    const File file(temporary, O_WRONLY | O_CREAT | O_TRUNC);
+    const auto header = detail::encode_header();
+    file.write_at(header.data(), header.size(), 0);
+    write_objects(file, {}, objects, header.size());
+  } catch (...) {
+    ::unlink(temporary.c_str());
+    throw;
+  }
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(temporary.c_str());
+    fail("rename the new store to", path, err);
+  }
+  sync_parent(path);
+}
+
+void Store::append(const std::string& path, const std::vector<Object>& objects) {
+  const File file(path, O_RDWR);
+  Catalogue catalogue;
+  std::uint64_t size = 0;
+  {
+    const os::MappedFile mapped = os::MappedFile::open(path);
+    catalogue = detail::read_catalogue(mapped.data(), mapped.size());
+    size = mapped.size();
+  }
+  check_names(objects, catalogue);
+  // The remains of an interrupted append are dropped, so the new blocks follow the committed part.
+  if (size > catalogue.committed_bytes) file.truncate(catalogue.committed_bytes);
+  const std::uint64_t end = catalogue.committed_bytes;
+  write_objects(file, std::move(catalogue), objects, end);
+}
+
+}  // namespace smartarrays::store

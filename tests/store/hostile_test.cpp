@@ -1,0 +1,222 @@
+// Tests that opening never trusts a store file: each malformed header, trailer, directory and
+// block is refused with a message naming the object or block and the offset; verify reports
+// corrupt blocks; and what a mapped store does when its file is truncated after opening.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "smartarrays/error.hpp"
+#include "smartarrays/graph/build.hpp"
+#include "smartarrays/graph/generators.hpp"
+#include "smartarrays/store/store.hpp"
+#include "store_support.hpp"
+
+namespace smartarrays {
+namespace {
+
+using store::Mode;
+using store::Store;
+using test::ScratchFile;
+
+// Directory layout (docs/compact-format.md): 16-byte head, 40-byte block descriptors, objects.
+constexpr std::size_t blocks_at = 16;
+constexpr std::size_t block_bytes = 40;
+
+class HostileStore : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const SmartArray a = SmartArray::from_values(std::vector<std::uint64_t>(300, 5), {});
+    const graph::CsrGraph g = graph::build_csr(graph::generate_uniform({.vertices = 50, .average_degree = 2, .seed = 3}));
+    Store::write(file_.path(), {{"numbers", a}, {"g", g}});
+    good_ = test::read_bytes(file_.path());
+  }
+
+  // Writes bytes and expects both modes to refuse them with a message holding every part.
+  void expect_refused(const std::vector<std::uint8_t>& bytes, const std::vector<std::string>& parts) {
+    test::write_bytes(file_.path(), bytes);
+    for (Mode mode : {Mode::map, Mode::load}) {
+      try {
+        Store::open(file_.path(), mode);
+        ADD_FAILURE() << "opened a hostile store";
+      } catch (const Error& e) {
+        EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+        for (const std::string& part : parts) EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+      }
+    }
+  }
+
+  std::size_t object_entry(std::size_t index) const {
+    const std::size_t dir = test::directory_offset(good_);
+    std::uint32_t blocks;
+    std::memcpy(&blocks, good_.data() + dir + 8, 4);
+    std::size_t at = dir + blocks_at + blocks * block_bytes;
+    for (std::size_t k = 0; k < index; ++k) {
+      std::uint32_t name;
+      std::memcpy(&name, good_.data() + at + 4, 4);
+      at += 56 + (name + 7) / 8 * 8;
+    }
+    return at;
+  }
+
+  ScratchFile file_{"hostile"};
+  std::vector<std::uint8_t> good_;
+};
+
+TEST_F(HostileStore, RefusesShortFilesAndForeignHeaders) {
+  expect_refused({}, {"0 bytes is too short"});
+  expect_refused(std::vector<std::uint8_t>(good_.begin(), good_.begin() + 40), {"40 bytes is too short"});
+  auto bytes = good_;
+  bytes[0] = 'X';
+  expect_refused(bytes, {"not a smartarrays store: magic 'XASTORE\\x00' at offset 0"});
+  bytes = good_;
+  test::put_at<std::uint32_t>(bytes, 12, 0x04030201);
+  expect_refused(bytes, {"big-endian", "at offset 12"});
+  bytes = good_;
+  test::put_at<std::uint32_t>(bytes, 8, 2);
+  expect_refused(bytes, {"format version 2 at offset 8 is newer than this reader's (1)"});
+  bytes = good_;
+  test::put_at<std::uint64_t>(bytes, 16, 4);
+  expect_refused(bytes, {"unknown header flags 0x4 at offset 16"});
+  bytes = good_;
+  bytes[25] ^= 1;
+  expect_refused(bytes, {"header checksum", "at offset 24"});
+}
+
+TEST_F(HostileStore, RefusesATruncatedFileAndABadTrailerOrDirectory) {
+  // Cut inside the only version's directory: no trailer is left.
+  expect_refused(std::vector<std::uint8_t>(good_.begin(), good_.end() - 40), {"no trailer", "truncated"});
+  auto bytes = good_;
+  bytes[test::directory_offset(good_) + 20] ^= 0xff;  // a descriptor byte, checksum left stale
+  expect_refused(bytes, {"directory at offset " + std::to_string(test::directory_offset(good_)), "checksum"});
+}
+
+TEST_F(HostileStore, RefusesBadBlockDescriptors) {
+  const std::size_t d0 = test::directory_offset(good_) + blocks_at;
+  auto patched = [&](std::size_t field, auto value) {
+    auto bytes = good_;
+    test::patch_directory(bytes, [&](std::vector<std::uint8_t>& b, std::size_t) { test::put_at(b, d0 + field, value); });
+    return bytes;
+  };
+  const std::string descriptor = "block 0 (descriptor at offset " + std::to_string(d0) + ")";
+  expect_refused(patched(4, std::uint32_t{0}), {descriptor, "bit width 0 out of range 1..64"});
+  expect_refused(patched(4, std::uint32_t{65}), {descriptor, "bit width 65"});
+  expect_refused(patched(0, std::uint32_t{9}), {descriptor, "unknown block kind 9"});
+  expect_refused(patched(8, std::uint64_t{100'000}), {descriptor, "byte length", "disagrees with 100000 values"});
+  expect_refused(patched(8, ~std::uint64_t{0}), {descriptor, "exceed the format's 2^58 words"});
+  expect_refused(patched(16, std::uint64_t{4100}), {descriptor, "data offset 4100 is not a positive multiple of 4096"});
+  expect_refused(patched(16, std::uint64_t{1} << 62), {descriptor, "runs past the directory"});
+  expect_refused(patched(16, ~std::uint64_t{0} / 4096 * 4096), {descriptor, "runs past the directory"});
+  // Block 1 moved onto block 0.
+  auto bytes = good_;
+  test::patch_directory(bytes, [&](std::vector<std::uint8_t>& b, std::size_t) {
+    test::put_at(b, d0 + block_bytes + 16, test::u64_at(b, d0 + 16));
+  });
+  expect_refused(bytes, {"overlaps block"});
+}
+
+TEST_F(HostileStore, RefusesBadObjects) {
+  const std::size_t numbers = object_entry(0);
+  const std::size_t g = object_entry(1);
+  auto patched = [&](std::size_t at, auto value) {
+    auto bytes = good_;
+    test::patch_directory(bytes, [&](std::vector<std::uint8_t>& b, std::size_t) { test::put_at(b, at, value); });
+    return bytes;
+  };
+  const std::string array_entry = "array 'numbers' (entry at offset " + std::to_string(numbers) + ")";
+  expect_refused(patched(numbers + 8, std::uint32_t{99}), {array_entry, "names block 99, but the directory has 6 blocks"});
+  expect_refused(patched(numbers + 8, std::uint32_t{1}), {"already belongs to another object"});
+  expect_refused(patched(numbers, std::uint32_t{7}), {"object 0 (entry at offset " + std::to_string(numbers) + ")", "unknown object kind 7"});
+  expect_refused(patched(numbers + 4, std::uint32_t{0}), {"name length 0 out of range"});
+  expect_refused(patched(numbers + 4, std::uint32_t{5000}), {"name length 5000 out of range"});
+  expect_refused(patched(numbers + 4, std::uint32_t{900}), {"the directory ends inside the name"});
+  expect_refused(patched(numbers + 4, std::uint32_t{1}), {"array 'n'", "the name's padding is not zero"});
+  auto renamed = good_;  // "numbers" renamed "g", padded with zeros: the graph's name is then taken twice
+  test::patch_directory(renamed, [&](std::vector<std::uint8_t>& b, std::size_t) {
+    test::put_at(b, numbers + 4, std::uint32_t{1});
+    test::put_at(b, numbers + 56, std::uint64_t{'g'});
+  });
+  expect_refused(renamed, {"graph 'g' (entry at offset " + std::to_string(g) + ")", "the name is used twice"});
+  expect_refused(patched(g + 32, std::uint64_t{49}), {"graph 'g'", "array begin", "holds 51 values", "n = 49"});
+  expect_refused(patched(g + 32, ~std::uint64_t{0}), {"graph 'g'", "leaves no room"});
+  expect_refused(patched(g + 48, std::uint32_t{3}), {"graph 'g'", "variant 3"});
+  expect_refused(patched(g + 28, std::uint32_t{6}), {"graph 'g'", "unknown graph flags 0x6"});
+  // An object count beyond what the directory holds.
+  expect_refused(patched(test::directory_offset(good_) + 12, std::uint32_t{1'000'000}), {"objects do not fit"});
+  expect_refused(patched(test::directory_offset(good_) + 12, std::uint32_t{1}), {"bytes after its last object"});
+}
+
+TEST_F(HostileStore, VerifyReportsCorruptBlocksAndLoadRefusesThem) {
+  auto bytes = good_;
+  bytes[4096 + 3] ^= 0x10;  // inside the first block's words
+  test::write_bytes(file_.path(), bytes);
+  const store::VerifyReport report = store::verify(file_.path(), true);
+  ASSERT_EQ(report.problems.size(), 1u);
+  EXPECT_NE(report.problems[0].find("array 'numbers': checksum"), std::string::npos) << report.problems[0];
+  EXPECT_NE(report.problems[0].find("offset 4096"), std::string::npos) << report.problems[0];
+  // Mapped mode reads no block, so it opens; load checks every block it copies.
+  EXPECT_NO_THROW(Store::open(file_.path(), Mode::map));
+  try {
+    Store::open(file_.path(), Mode::load);
+    FAIL() << "loaded a corrupt block";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("array 'numbers': the block at offset 4096 has checksum"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(HostileStore, DeepVerifyFindsABrokenGraph) {
+  // A graph whose reverse arrays are not the transpose: CsrGraph checks only lengths, so it writes.
+  const Store good = Store::open(file_.path());
+  const graph::CsrGraph& g = good.graph("g");
+  auto copy = [](const SmartArray& a, bool break_first) {
+    std::vector<std::uint64_t> values(a.length());
+    a.decode(0, values.size(), values.data());
+    if (break_first) values[0] = values[0] == 0 ? 1 : 0;
+    ArrayOptions options;
+    options.bits = a.bits();
+    return SmartArray::from_values(values, options);
+  };
+  const graph::CsrGraph broken({copy(g.begin(), false), copy(g.edge(), false), copy(g.rbegin(), false),
+                                copy(g.redge(), true), copy(g.out_degree(), false)},
+                               g.directed());
+  ScratchFile other("broken-graph");
+  Store::write(other.path(), {{"broken", broken}});
+  EXPECT_TRUE(store::verify(other.path()).ok());
+  const store::VerifyReport deep = store::verify(other.path(), true);
+  ASSERT_EQ(deep.problems.size(), 1u);
+  EXPECT_EQ(deep.problems[0].rfind("graph 'broken': ", 0), 0u) << deep.problems[0];
+}
+
+// A mapped array's pages are the file's: truncating the file under it makes a read raise SIGBUS
+// (the library installs no handler), while a loaded store owns its copy and is unaffected.
+TEST(StoreTruncatedAfterOpen, MappedReadsDieWithSigbusLoadedStoresAreUnaffected) {
+  ScratchFile file("truncated");
+  std::vector<std::uint64_t> values(200'000);
+  for (std::uint64_t i = 0; i < values.size(); ++i) values[i] = i;
+  const SmartArray array = SmartArray::from_values(values, {});
+  Store::write(file.path(), {{"big", array}});
+  const Store loaded = Store::open(file.path(), Mode::load);
+  EXPECT_EXIT(
+      {
+        const Store mapped = Store::open(file.path(), Mode::map);
+        std::filesystem::resize_file(file.path(), 4096);
+        std::exit(mapped.array("big").get(values.size() - 1) == 0 ? 3 : 4);
+      },
+      [](int status) {
+        // A plain build dies of SIGBUS; under ASan its handler reports the signal and exits non-zero.
+        return (WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS) ||
+               (WIFEXITED(status) && WEXITSTATUS(status) != 3 && WEXITSTATUS(status) != 4 && WEXITSTATUS(status) != 0);
+      },
+      "");
+  std::filesystem::resize_file(file.path(), 4096);
+  EXPECT_EQ(loaded.array("big").get(values.size() - 1), values.size() - 1);
+  EXPECT_EQ(loaded.array("big").sum(), values.size() * (values.size() - 1) / 2);
+  EXPECT_THROW(Store::open(file.path(), Mode::load), Error);
+}
+
+}  // namespace
+}  // namespace smartarrays

@@ -1,0 +1,77 @@
+// Owns the store tests' helpers: scratch files removed after each test, reading and writing whole
+// files, and patching a store's directory with its checksums recomputed (to build hostile files).
+#pragma once
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "store/crc32c.hpp"
+
+namespace smartarrays::test {
+
+/// A path in the temporary folder, removed (with any leftover) on destruction.
+class ScratchFile {
+ public:
+  /// A path unique to this process and tag.
+  explicit ScratchFile(const std::string& tag)
+      : path_((std::filesystem::temp_directory_path() / ("sa-store-" + std::to_string(::getpid()) + "-" + tag)).string()) {
+    std::filesystem::remove(path_);
+  }
+  ~ScratchFile() { std::filesystem::remove(path_); }
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+  /// The path.
+  const std::string& path() const noexcept { return path_; }
+
+ private:
+  std::string path_;
+};
+
+/// The bytes of the file at path.
+inline std::vector<std::uint8_t> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Replaces the file at path with bytes.
+inline void write_bytes(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+/// Reads a little-endian u64 at offset.
+inline std::uint64_t u64_at(const std::vector<std::uint8_t>& bytes, std::size_t offset) {
+  std::uint64_t v;
+  std::memcpy(&v, bytes.data() + offset, sizeof v);
+  return v;
+}
+
+/// Writes a little-endian value at offset.
+template <typename T>
+void put_at(std::vector<std::uint8_t>& bytes, std::size_t offset, T v) {
+  std::memcpy(bytes.data() + offset, &v, sizeof v);
+}
+
+/// The file offset of the directory of a store whose last 32 bytes are its trailer.
+inline std::size_t directory_offset(const std::vector<std::uint8_t>& bytes) { return u64_at(bytes, bytes.size() - 24); }
+
+/// Applies patch to the store's bytes (given the directory's offset), then recomputes the
+/// directory checksum and the trailer's, so only the patched fields are wrong.
+inline void patch_directory(std::vector<std::uint8_t>& bytes, const std::function<void(std::vector<std::uint8_t>&, std::size_t)>& patch) {
+  const std::size_t trailer = bytes.size() - 32;
+  const std::size_t dir = directory_offset(bytes);
+  patch(bytes, dir);
+  const std::uint64_t dir_bytes = u64_at(bytes, trailer + 16);
+  put_at<std::uint32_t>(bytes, trailer + 24, store::detail::crc32c(bytes.data() + dir, dir_bytes));
+  put_at<std::uint32_t>(bytes, trailer + 28, store::detail::crc32c(bytes.data() + trailer, 28));
+}
+
+}  // namespace smartarrays::test
