@@ -1,4 +1,4 @@
-// Benchmarks the runtime and the aggregation workload against the issue's ratio targets, each pair
+// Benchmarks the runtime and the aggregation workload against their ratio targets, each pair
 // measured side by side in one run: parallel_for empty-body overhead vs a parallel 64-bit sum;
 // 64-bit aggregation vs a plain two-thread std::vector sum written with std::thread; 2 vs 1 threads
 // for b <= 33; b = 10 vs b = 64; and each bit width against min(memory bound, 2 x decode bound).
@@ -25,7 +25,7 @@ namespace rt = smartarrays::runtime;
 namespace {
 
 struct Config {
-  std::uint64_t loop_indices = 100'000'000;  // the overhead loop and its 64-bit sum (issue: 10^8)
+  std::uint64_t loop_indices = 100'000'000;  // the overhead loop and its 64-bit sum (10^8 indices)
   std::uint64_t agg_length = 1ull << 25;     // values per aggregation array
   int repetitions = 7;
   std::string out_dir = sb::default_out_dir;
@@ -35,7 +35,7 @@ struct Config {
 };
 
 int parse(int argc, char** argv, Config& c) {
-  CLI::App app("Benchmarks the runtime and the aggregation workload against the issue's ratio targets.",
+  CLI::App app("Benchmarks the runtime and the aggregation workload against their ratio targets.",
                "bench_runtime");
   app.add_option("--loop-indices", c.loop_indices, "indices of the overhead loop and its 64-bit sum (default 100000000)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
@@ -55,7 +55,7 @@ int parse(int argc, char** argv, Config& c) {
   return code;
 }
 
-// The baseline the issue names: two std::threads, each summing a1[i] + a2[i] over its half.
+// The plain baseline: two std::threads, each summing a1[i] + a2[i] over its half.
 std::uint64_t vector_sum_threads(const std::vector<std::uint64_t>& a1, const std::vector<std::uint64_t>& a2,
                                  unsigned threads) {
   std::vector<std::uint64_t> partial(threads * 8, 0);  // 8 words apart: one cache line each
@@ -177,7 +177,7 @@ Aggregation measure_aggregation(const Config& cfg, const Limits& l, rt::ThreadPo
     const double decode_bound = 2.0 * n / (2 * l.decode_values_per_s.at(bits));
     row.bound_s = std::max(memory_bound, decode_bound);
     if (bits == 64) {
-      // The issue's baseline, timed alternately with the 64-bit aggregation on the same data.
+      // The plain baseline, timed alternately with the 64-bit aggregation on the same data.
       std::tie(a.agg64_paired, a.vector_paired) = sm::run_alternating(
           cfg.trials(), [&] { sb::keep(sa::algo::aggregate(a1, a2, two)); }, [&] { sb::keep(vector_sum_threads(l.v1, l.v2, 2)); });
     }

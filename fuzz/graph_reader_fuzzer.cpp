@@ -5,9 +5,6 @@
 // its own memfd, and read back: it must be the same CSR, or the input showed data loss. A
 // smartarrays::Error is the right answer to bad input; a crash, a sanitizer report, a failed round
 // trip, a timeout or memory beyond libFuzzer's -rss_limit_mb / -malloc_limit_mb is a finding.
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fuzz/memory_file.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/formats.hpp"
 #include "smartarrays/graph/source.hpp"
@@ -23,6 +21,7 @@
 namespace {
 
 using namespace smartarrays;
+using fuzz::MemoryFile;
 
 // The memory the library may assume (SMARTARRAYS_MEMORY_LIMIT_MB): far below -rss_limit_mb even
 // with ASan's overhead and two graphs alive during a round trip, and small enough that the largest
@@ -34,28 +33,6 @@ runtime::ThreadPool& pool() {
   static runtime::ThreadPool p(runtime::PoolOptions{.threads = 1});
   return p;
 }
-
-// A file in memory reachable by path, closed on destruction.
-class MemoryFile {
- public:
-  MemoryFile() : fd_(memfd_create("fuzz", 0)) {
-    if (fd_ < 0) std::abort();
-  }
-  MemoryFile(const std::uint8_t* data, std::size_t size) : MemoryFile() {
-    for (std::size_t done = 0; done < size;) {
-      const ssize_t n = write(fd_, data + done, size - done);
-      if (n <= 0) std::abort();
-      done += static_cast<std::size_t>(n);
-    }
-  }
-  ~MemoryFile() { close(fd_); }
-  MemoryFile(const MemoryFile&) = delete;
-  MemoryFile& operator=(const MemoryFile&) = delete;
-  std::string path() const { return "/proc/self/fd/" + std::to_string(fd_); }
-
- private:
-  int fd_;
-};
 
 // Every array of a graph, decoded, and its directedness: what a round trip must preserve.
 struct Decoded {

@@ -3,45 +3,25 @@
 // object touched (every array summed and read at its ends, every graph's sizes), then verified
 // deeply. A smartarrays::Error is the right answer to bad input; a crash, a sanitizer report, a
 // timeout or memory beyond libFuzzer's -rss_limit_mb is a finding.
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 
+#include "fuzz/memory_file.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/runtime/thread_pool.hpp"
 #include "smartarrays/store/store.hpp"
 
 namespace {
 
+using smartarrays::fuzz::MemoryFile;
+
 // One worker: the harness runs one input at a time, and a single thread keeps runs repeatable.
 smartarrays::runtime::ThreadPool& pool() {
   static smartarrays::runtime::ThreadPool p(smartarrays::runtime::PoolOptions{.threads = 1});
   return p;
 }
-
-// A file holding data, reachable by path, closed on destruction.
-class MemoryFile {
- public:
-  MemoryFile(const std::uint8_t* data, std::size_t size) : fd_(memfd_create("fuzz-store", 0)) {
-    if (fd_ < 0) std::abort();
-    for (std::size_t done = 0; done < size;) {
-      const ssize_t n = write(fd_, data + done, size - done);
-      if (n <= 0) std::abort();
-      done += static_cast<std::size_t>(n);
-    }
-  }
-  ~MemoryFile() { close(fd_); }
-  MemoryFile(const MemoryFile&) = delete;
-  MemoryFile& operator=(const MemoryFile&) = delete;
-  std::string path() const { return "/proc/self/fd/" + std::to_string(fd_); }
-
- private:
-  int fd_;
-};
 
 // Reads every object: sums and end values of arrays, sizes and one neighbour list of graphs.
 std::uint64_t touch(const smartarrays::store::Store& store) {

@@ -126,10 +126,9 @@ SMARTARRAYS_API int32_t sa_current_node(void);
 SMARTARRAYS_API sa_status sa_pin_thread_to_node(int32_t node);
 
 /* ---- Parallel runtime: loops driven by external threads ---------------------------------------
-   (runtime layer; implemented in src/capi/runtime_capi.cpp)
-   A loop hands out the indices [begin, end) exactly once, in batches, to any number of threads
-   calling sa_loop_next concurrently -- for instance a Java binding's worker threads, as
-   Callisto-RTS's Java workers did. The range is split into one part per NUMA node (in proportion
+   (runtime layer) A loop hands out the indices [begin, end) exactly once, in batches, to any
+   number of threads calling sa_loop_next concurrently -- for instance a Java binding's worker
+   threads, as Callisto-RTS's Java workers did. The range is split into one part per NUMA node (in proportion
    to the node's usable CPUs); a thread names its node and gets batches of that node's part
    first, then steals from the other nodes' parts, nearest first. Batch boundaries fall on
    multiples of 64 indices, so a batch never splits a 64-value chunk of a bit-compressed array. */
@@ -149,7 +148,7 @@ SMARTARRAYS_API sa_status sa_loop_cancel(sa_loop *loop);
 SMARTARRAYS_API void sa_loop_free(sa_loop *loop);
 
 /* ---- Graphs ------------------------------------------------------------------------------------
-   (graph and algo layers; implemented in src/capi/graph.cpp) A directed graph in CSR form as a
+   (graph and algo layers) A directed graph in CSR form as a
    bundle of smart arrays (docs/graph.md): read from an edge list, Matrix Market or GAP .sg file,
    generated, or built from edge arrays, each array with its own placement and bit width; its
    memory report, degree centrality and PageRank. An sa_graph belongs to the caller from creation
@@ -252,7 +251,7 @@ SMARTARRAYS_API sa_status sa_graph_pagerank(const sa_graph *g, const sa_pagerank
                                             sa_pagerank_result *result);
 
 /* ---- Java binding support ---------------------------------------------------------------------
-   (implemented in src/capi/java_support.cpp) What the Java binding (java/) needs beyond the entry
+   What the Java binding (java/) needs beyond the entry
    points above, so that it re-implements no runtime policy in Java. */
 
 /** The logical node of each worker of the default pool (its pinning plan), up to max of them, into nodes

@@ -1,4 +1,4 @@
-"""Hostile input through the package (issue 10): vertex counts near 2**64 and files that declare more
+"""Hostile input through the package: vertex counts near 2**64 and files that declare more
 than they hold give Python errors naming the problem, never a crash; Ctrl-C (SIGINT) interrupts a
 graph load with KeyboardInterrupt."""
 

@@ -65,6 +65,14 @@ struct WrittenGraph {
   double seconds = 0;
 };
 
+// Writes g to w's path in w's format and records its sizes in w.
+void write_graph(const graph::CsrGraph& g, WrittenGraph& w) {
+  graph::save_graph(g, w.path, w.format);
+  w.vertices = g.vertices();
+  w.edges = g.edges();
+  w.directed = g.directed();
+}
+
 void print_written(const WrittenGraph& w) {
   std::cout << "wrote " << w.path << " (" << graph::to_string(w.format) << "): " << w.vertices << " vertices, " << w.edges
             << " edges, " << (w.directed ? "directed" : "undirected") << ", " << std::fixed << std::setprecision(2)
@@ -125,10 +133,7 @@ int generate(GenerateFlags f) {
                                                 : graph::GraphSource::uniform(f.uniform, f.undirected, pool))
                                   .build(f.build, pool);
     if (!f.quiet) std::cerr << "writing " << f.output << "\n";
-    graph::save_graph(g, f.output, w.format);
-    w.vertices = g.vertices();
-    w.edges = g.edges();
-    w.directed = g.directed();
+    write_graph(g, w);
   });
   print_written(w);
   return 0;
@@ -187,11 +192,7 @@ int convert(ConvertFlags f) {
   WrittenGraph w{.path = f.files[1], .format = *f.to};
   auto pool = graph_cli::make_pool(f.load);
   w.seconds = measure::time_once([&] {
-    const graph::CsrGraph g = load_graph(f.load, *pool);
-    graph::save_graph(g, w.path, w.format);
-    w.vertices = g.vertices();
-    w.edges = g.edges();
-    w.directed = g.directed();
+    write_graph(load_graph(f.load, *pool), w);
   });
   print_written(w);
   return 0;

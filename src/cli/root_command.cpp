@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "smartarrays.h"
+#include "smartarrays/util/settings.hpp"
 
 namespace {
 
@@ -25,15 +26,33 @@ const char* const main_header =
     "  graph ...         CSR graphs as smart arrays: generate, convert, info, degree, pagerank (Fig. 11, 12)\n"
     "  help [COMMAND]    show help for a command\n";
 
-const char* const main_footer =
-    "environment:\n"
-    "  SMARTARRAYS_THREADS    default number of worker threads (default: every usable CPU)\n"
-    "  SMARTARRAYS_TOPOLOGY   fake topology for testing, e.g. nodes=2 or cpus=0;1\n"
-    "\n"
-    "  SMARTARRAYS_ISA        codec kernels, scalar or avx2 (default: the best this CPU runs)\n"
-    "\n"
+const char* const exit_codes =
     "Run 'smartarrays <command> --help' for a command's options. Exit codes: 0 success,\n"
     "1 error reported by the library, 2 bad command line or environment variable.\n";
+
+// The root help's footer: every SMARTARRAYS_* variable of util::settings (name, what it changes,
+// what it accepts), words wrapped under the name column, then the exit codes.
+std::string main_footer() {
+  constexpr std::size_t indent = 4, width = 100;
+  std::string text = "environment (docs/settings.md):\n";
+  for (const smartarrays::util::Setting& s : smartarrays::util::settings) {
+    text += "  " + std::string(s.name) + "\n";
+    std::string line(indent, ' ');
+    const std::string words = std::string(s.meaning) + "; accepts " + std::string(s.values);
+    for (std::size_t at = 0; at < words.size();) {
+      const std::size_t space = words.find(' ', at);
+      const std::string word = words.substr(at, space == std::string::npos ? std::string::npos : space - at);
+      if (line.size() > indent && line.size() + 1 + word.size() > width) {
+        text += line + "\n";
+        line.assign(indent, ' ');
+      }
+      line += (line.size() > indent ? " " : "") + word;
+      at = space == std::string::npos ? words.size() : space + 1;
+    }
+    text += line + "\n";
+  }
+  return text + "\n" + exit_codes;
+}
 
 const char* const help_header =
     "usage: smartarrays help [COMMAND]\n"
@@ -68,7 +87,7 @@ void add_help(CommandTree& tree) {
 namespace smartarrays::cli {
 
 std::unique_ptr<CommandTree> make_command_tree() {
-  auto tree = std::make_unique<CommandTree>(main_header, main_footer);
+  auto tree = std::make_unique<CommandTree>(main_header, main_footer());
   add_root(*tree);
   add_topology_command(*tree);
   add_bench_command(*tree);

@@ -320,7 +320,7 @@ TEST(GraphCapi, BadInputsAreErrorsNamingThem) {
   expect_failure(sa_graph_from_edges(src, dst, 2, 3, nullptr, &made), SA_EINVAL, "sa_graph_from_edges",
                  "edge 1 (5 -> 2) has a vertex id not below the vertex count 3");
   expect_failure(sa_graph_from_edges(src, dst, 2, 0, nullptr, nullptr), SA_EINVAL, "sa_graph_from_edges", "out is NULL");
-  // Vertex counts near 2^64 (issue 10): an error naming the overflow, not a write through empty offsets.
+  // Vertex counts near 2^64: an error naming the overflow, not a write through empty offsets.
   expect_failure(sa_graph_from_edges(src, dst, 2, UINT64_MAX, nullptr, &made), SA_ENOMEM, "sa_graph_from_edges",
                  "18446744073709551615 + 1 does not fit in 64 bits");
   expect_failure(sa_graph_from_edges(src, dst, 2, uint64_t{1} << 56, nullptr, &made), SA_ENOMEM, "sa_graph_from_edges",

@@ -1,4 +1,4 @@
-// Regression tests of issue 10's hostile inputs, each a file or call that once crashed, lost data
+// Regression tests of hostile inputs, each a file or call that once crashed, lost data
 // or allocated memory by a number it held (the same inputs are in fuzz/corpus/): vertex counts of
 // 2^64 - 1 and ids of 2^64 - 2 from files and API arguments (class 1), an asymmetric undirected
 // .sg and the undirected edge-list convention (class 2), declared counts beyond what the file

@@ -1,6 +1,6 @@
 // Owns `make bench-java`: runs the JMH benchmarks (Figure 3 single-threaded scans, then the
 // Java-driven parallel aggregation interleaved bit width by bit width with the C++-driven one of
-// `smartarrays bench aggregate`), prints the tables with the targets, and writes JSON:
+// `smartarrays bench aggregate`), prints the tables with their ratio targets, and writes JSON:
 // the Java aggregation series in the command's format (docs/cli.md) and a summary (docs/java.md).
 package org.smartarrays.bench;
 
@@ -76,7 +76,7 @@ public final class BenchMain {
     }
   }
 
-  /** One Figure 3 benchmark: its method, what it measures, and the limit on its ratio (0 = none). */
+  /** One Figure 3 benchmark: its method, what it measures, and the limit on its ratio (0 = none). */
   record Scan(String method, String label, double limit) {}
 
   static final List<Scan> SCANS = List.of(

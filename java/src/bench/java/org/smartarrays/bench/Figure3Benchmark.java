@@ -1,4 +1,4 @@
-// Owns the single-threaded scans of the paper's Figure 3 (and the targets): a sum over a
+// Owns the single-threaded scans of the paper's Figure 3 (with their ratio targets): a sum over a
 // Java long[], over native memory read through a MemorySegment, through one downcall per element
 // (the JNI-style path), and over smart arrays through the cursor, asSegment() and the bulk sum.
 package org.smartarrays.bench;
