@@ -305,16 +305,8 @@ U64Array decode_to_numpy(const SmartArray& array, std::uint64_t start, std::uint
   return out;
 }
 
-void bind_array(nb::module_& m) {
-  nb::class_<ChunkIterator>(m, "ChunkIterator", "Iterator over a SmartArray in batches of decoded values.")
-      .def("__iter__", [](nb::handle self) { return self; }, nb::sig("def __iter__(self) -> ChunkIterator"),
-           "Returns the iterator itself.")
-      .def("__next__", &ChunkIterator::next, "The next batch as a uint64 ndarray.");
-
-  nb::class_<ArrayHandle> cls(m, "SmartArray", nb::type_slots(array_slots), nb::is_weak_referenceable(),
-                              "A NUMA-placed, bit-compressed array of unsigned 64-bit values; make one with "
-                              "smartarrays.array().");
-  bind_closeable(cls, "SmartArray", "Releases the memory (once no zero-copy view uses it); idempotent.");
+// SmartArray's metadata: length, bits, placement, nodes, replicas, bytes, pages per node.
+void bind_metadata(nb::class_<ArrayHandle>& cls) {
   cls.def("__len__", [](const ArrayHandle& self) { return self.get()->length(); }, "Number of values.")
       .def_prop_ro("bits", [](const ArrayHandle& self) { return self.get()->bits(); }, "Bits per value (1..64).")
       .def_prop_ro("placement", [](const ArrayHandle& self) { return std::string(to_string(self.get()->placement())); },
@@ -332,10 +324,12 @@ void bind_array(nb::module_& m) {
             nb::gil_scoped_release release;
             return array->pages_per_node();
           },
-          "Pages of each replica on each kernel NUMA node: result[replica][node].")
-      .def("__getitem__", &getitem, "key"_a,
-           "Value at an int index (checked, negative from the end), or an ndarray for a slice or integer array.")
-      .def(
+          "Pages of each replica on each kernel NUMA node: result[replica][node].");
+}
+
+// SmartArray's views and copies for numpy and DLPack, and its packed words.
+void bind_exports(nb::class_<ArrayHandle>& cls) {
+  cls.def(
           "to_numpy",
           [](const ArrayHandle& self) {
             const SharedArray array = self.get();  // keeps the memory mapped should another thread close()
@@ -368,7 +362,13 @@ void bind_array(nb::module_& m) {
             return packed_words(array, replica.value_or(array->local_replica_index()));
           },
           "replica"_a = nb::none(),
-          "Read-only zero-copy view of a replica's packed words (docs/bit-layout.md); default: the local one.")
+          "Read-only zero-copy view of a replica's packed words (docs/bit-layout.md); default: the local one.");
+}
+
+// SmartArray's reads: indexing, sum, unpack into an ndarray, batched iteration, repr.
+void bind_reads(nb::class_<ArrayHandle>& cls) {
+  cls.def("__getitem__", &getitem, "key"_a,
+           "Value at an int index (checked, negative from the end), or an ndarray for a slice or integer array.")
       .def(
           "sum",
           [](const ArrayHandle& self) {
@@ -405,6 +405,21 @@ void bind_array(nb::module_& m) {
           },
           "size"_a = 65536, "Iterates over the values in decoded batches of size (the last may be shorter).")
       .def("__repr__", &repr, "Length, bits and placement.");
+}
+
+void bind_array(nb::module_& m) {
+  nb::class_<ChunkIterator>(m, "ChunkIterator", "Iterator over a SmartArray in batches of decoded values.")
+      .def("__iter__", [](nb::handle self) { return self; }, nb::sig("def __iter__(self) -> ChunkIterator"),
+           "Returns the iterator itself.")
+      .def("__next__", &ChunkIterator::next, "The next batch as a uint64 ndarray.");
+
+  nb::class_<ArrayHandle> cls(m, "SmartArray", nb::type_slots(array_slots), nb::is_weak_referenceable(),
+                              "A NUMA-placed, bit-compressed array of unsigned 64-bit values; make one with "
+                              "smartarrays.array().");
+  bind_closeable(cls, "SmartArray", "Releases the memory (once no zero-copy view uses it); idempotent.");
+  bind_metadata(cls);
+  bind_exports(cls);
+  bind_reads(cls);
 
   m.def("_from_u64", &from_u64, "values"_a.noconvert(), "bits"_a, "placement"_a, "nodes"_a, "huge_pages"_a,
         "A SmartArray holding a contiguous uint64 array (bits 0 = the fewest that hold the data).");

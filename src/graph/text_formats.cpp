@@ -104,7 +104,16 @@ EdgeList parse_edge_list(detail::LineReader& reader) {
   return list;
 }
 
-EdgeList parse_matrix_market(detail::LineReader& reader) {
+// What a Matrix Market banner says: how many value fields follow each entry's indices, the field
+// type's name (for messages), and whether the matrix is general (directed) or symmetric in a way.
+struct MatrixMarketBanner {
+  std::size_t value_fields = 0;
+  std::string field;
+  bool general = true;
+};
+
+// Reads and checks the %%MatrixMarket banner line.
+MatrixMarketBanner read_banner(detail::LineReader& reader) {
   std::string_view line;
   if (!reader.next(line)) reader.fail("empty file (expected a %%MatrixMarket header)");
   std::string_view rest = line;
@@ -115,13 +124,14 @@ EdgeList parse_matrix_market(detail::LineReader& reader) {
   if (header[2] != "coordinate") {
     reader.fail("format " + quoted(header[2]) + " is not supported (a graph needs coordinate format)");
   }
-  std::size_t value_fields = 0;
+  MatrixMarketBanner banner;
+  banner.field = header[3];
   if (header[3] == "pattern") {
-    value_fields = 0;
+    banner.value_fields = 0;
   } else if (header[3] == "real" || header[3] == "integer") {
-    value_fields = 1;
+    banner.value_fields = 1;
   } else if (header[3] == "complex") {
-    value_fields = 2;
+    banner.value_fields = 2;
   } else {
     reader.fail("field " + quoted(header[3]) + " is not one of pattern, integer, real, complex");
   }
@@ -129,14 +139,24 @@ EdgeList parse_matrix_market(detail::LineReader& reader) {
   if (symmetry != "general" && symmetry != "symmetric" && symmetry != "skew-symmetric" && symmetry != "hermitian") {
     reader.fail("symmetry " + quoted(symmetry) + " is not one of general, symmetric, skew-symmetric, hermitian");
   }
+  banner.general = symmetry == "general";
+  return banner;
+}
 
-  // The size line comes after any comments.
+// The size line (after any comments): the square matrix's order with its line, and the entry count.
+struct MatrixMarketSize {
+  Counted rows;
+  std::uint64_t entries = 0;
+};
+
+// Reads and checks the size line: square, and no more entries than the file's bytes can hold.
+MatrixMarketSize read_size_line(detail::LineReader& reader) {
+  std::string_view line, rest;
   bool have_size = false;
   while (!have_size && reader.next(line)) {
     rest = line;
     const std::string_view first = detail::next_field(rest);
-    if (first.empty() || first[0] == '%') continue;
-    have_size = true;
+    have_size = !first.empty() && first[0] != '%';
   }
   if (!have_size) reader.fail("missing the size line (rows columns entries)");
   rest = line;
@@ -147,15 +167,22 @@ EdgeList parse_matrix_market(detail::LineReader& reader) {
   if (rows != cols) {
     reader.fail("the matrix is " + std::to_string(rows) + " x " + std::to_string(cols) + "; a graph needs a square matrix");
   }
-  const Counted size_line{rows, reader.line_number()};
   // The entries must fit in the file, and their graph in memory, before any is held.
   if (reader.size() != 0 && entries > (reader.size() + 1) / min_entry_bytes) {
     reader.fail(std::to_string(entries) + " entries declared, more than a file of " + std::to_string(reader.size()) +
                 " bytes can hold (an entry takes at least " + std::to_string(min_entry_bytes) + " bytes)");
   }
+  return {{rows, reader.line_number()}, entries};
+}
+
+EdgeList parse_matrix_market(detail::LineReader& reader) {
+  const MatrixMarketBanner banner = read_banner(reader);
+  const MatrixMarketSize size = read_size_line(reader);
+  const std::uint64_t rows = size.rows.value, entries = size.entries;
+  const Counted& size_line = size.rows;
   EdgeList list;
   list.vertices = rows;
-  list.directed = symmetry == "general";
+  list.directed = banner.general;
   // At least one stored edge per entry (the exact count, with loops stored once, is known at the end).
   check_build_memory(rows, entries, reader.where(size_line.line));
   // Only a regular file's size bounds the count; a pipe's edges grow with what arrives.
@@ -163,8 +190,8 @@ EdgeList parse_matrix_market(detail::LineReader& reader) {
 
   std::uint64_t ids_end = 0;
   std::uint64_t self_loops = 0;
-  while (reader.next(line)) {
-    rest = line;
+  for (std::string_view line; reader.next(line);) {
+    std::string_view rest = line;
     const std::string_view first = detail::next_field(rest);
     if (first.empty() || first[0] == '%') continue;
     if (list.edges.size() == entries) {
@@ -177,9 +204,9 @@ EdgeList parse_matrix_market(detail::LineReader& reader) {
         reader.fail("index " + std::to_string(index) + " is outside 1.." + std::to_string(rows));
       }
     }
-    for (std::size_t k = 0; k < value_fields; ++k) {
+    for (std::size_t k = 0; k < banner.value_fields; ++k) {
       const std::string_view value = detail::next_field(rest);
-      if (value.empty()) reader.fail("missing value of a " + header[3] + " entry");
+      if (value.empty()) reader.fail("missing value of a " + banner.field + " entry");
       if (!detail::is_number(value)) reader.fail("bad value " + quoted(value) + " (expected a number)");
     }
     const std::string_view extra = detail::next_field(rest);
