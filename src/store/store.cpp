@@ -17,27 +17,9 @@
 #include "graph/compact_hooks.hpp"
 #include "store/crc32c.hpp"
 #include "store/format.hpp"
+#include "store/state.hpp"
 
 namespace smartarrays::store {
-
-struct Store::State {
-  struct Entry {
-    std::string name;
-    ObjectKind kind;
-    std::optional<SmartArray> array;
-    std::unique_ptr<graph::CsrGraph> graph;
-  };
-  Mode mode = Mode::map;
-  std::vector<Entry> entries;
-  std::uint64_t uncommitted_bytes = 0;
-
-  const Entry& find(std::string_view name) const {
-    for (const Entry& e : entries) {
-      if (e.name == name) return e;
-    }
-    throw_error(ErrorCode::invalid_argument, "store: no object named " + util::quoted(name));
-  }
-};
 
 namespace {
 

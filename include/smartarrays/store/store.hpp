@@ -37,6 +37,17 @@ struct SMARTARRAYS_API Object {
   const graph::CsrGraph* graph = nullptr;   ///< the graph, or nullptr for an array
 };
 
+/// How Store::receive takes a stream.
+struct ReceiveOptions {
+  /// Where the one region holding the stream goes: os_default, single_node, interleaved or
+  /// partitioned (replicated needs copies; bits ignored).
+  ArrayOptions placement{};
+  /// The largest stream accepted, in bytes; 0 = the process memory limit (os::memory_limit).
+  std::uint64_t max_bytes = 0;
+  /// Check every block's CRC32C before the store is returned (as Mode::load does).
+  bool verify_blocks = true;
+};
+
 /// An open store: its objects as arrays and graphs, in directory order. Move-only.
 class SMARTARRAYS_API Store {
  public:
@@ -58,6 +69,23 @@ class SMARTARRAYS_API Store {
   static graph::CsrGraph open_graph(const std::string& path, std::string_view name = {}, Mode mode = Mode::map,
                                     const graph::GraphLayout& placement = {},
                                     runtime::ThreadPool& pool = runtime::default_pool());
+
+  /// Sends objects over fd (socket, pipe or file) as one store stream (docs/compact-format.md,
+  /// "Streams"): a 16-byte preamble, then the bytes of a store file whose blocks are written with
+  /// writev straight from the arrays' memory (no staging copy). SIGPIPE is held off for the call,
+  /// so a peer that closed is Error(os_error) naming the bytes sent, not a signal.
+  static void send(int fd, const std::vector<Object>& objects);
+  /// Sends the committed part of the store file at path over fd as one stream, with sendfile (the
+  /// kernel copies from the page cache). Throws Error like open for a malformed file, like send otherwise.
+  static void send_file(int fd, const std::string& path);
+  /// Receives one store stream from fd into one region placed as options say, checks it as open
+  /// checks a file (and every block's checksum unless options.verify_blocks is false) and returns
+  /// its objects as read-only arrays and graphs over that region, used in place (mode() is
+  /// Mode::load). Throws Error(invalid_argument) for a malformed or oversized stream, Error(os_error)
+  /// when fd fails or ends early (naming the bytes received), Error(cancelled) when interrupted.
+  static Store receive(int fd, const ReceiveOptions& options = {});
+  /// Sends this store's objects over fd as one stream (as send(fd, objects)).
+  void send(int fd) const;
 
   Store(Store&&) noexcept;
   Store& operator=(Store&&) noexcept;
