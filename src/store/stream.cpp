@@ -78,44 +78,65 @@ class SigpipeHeld {
   bool was_pending_ = false;
 };
 
-// Writes every piece with writev, IOV_MAX at a time, resuming after short writes.
-void write_all(int fd, std::vector<iovec> pieces, std::uint64_t total) {
-  std::uint64_t sent = 0;
-  std::size_t first = 0;
-  while (first < pieces.size()) {
-    const int count = static_cast<int>(std::min<std::size_t>(pieces.size() - first, IOV_MAX));
-    const ssize_t n = ::writev(fd, pieces.data() + first, count);
-    if (n < 0 && errno == EINTR) {
-      runtime::check_interrupt();
-      continue;
-    }
-    if (n < 0) fail("sent " + std::to_string(sent) + " of " + std::to_string(total) + " bytes, then writev failed", errno);
-    sent += static_cast<std::uint64_t>(n);
-    auto left = static_cast<std::size_t>(n);
-    while (first < pieces.size() && left >= pieces[first].iov_len) {
-      left -= pieces[first].iov_len;
-      ++first;
-    }
-    if (left > 0) {
-      pieces[first].iov_base = static_cast<std::uint8_t*>(pieces[first].iov_base) + left;
-      pieces[first].iov_len -= left;
+// Writes a stream of pieces with writev, batched (up to IOV_MAX pieces, flushed once batch_bytes
+// are pending) and resumed after short writes; counts the bytes for messages.
+class StreamWriter {
+ public:
+  /// Bytes of pending pieces that trigger a write: small enough that a chunk checksummed just
+  /// before is still in the cache when the kernel copies it.
+  static constexpr std::uint64_t batch_bytes = std::uint64_t{256} << 10;
+
+  StreamWriter(int fd, std::uint64_t total) : fd_(fd), total_(total) {}
+
+  /// Queues len bytes at data (nothing for 0), writing when enough are pending.
+  void add(const void* data, std::uint64_t len) {
+    if (len == 0) return;
+    pending_.push_back({const_cast<void*>(data), static_cast<std::size_t>(len)});
+    pending_bytes_ += len;
+    if (pending_bytes_ >= batch_bytes || pending_.size() == IOV_MAX) flush();
+  }
+  /// Queues n zero bytes, from the shared zero page.
+  void add_zeros(std::uint64_t n) {
+    while (n > 0) {
+      const std::uint64_t len = std::min<std::uint64_t>(n, sizeof zeros);
+      add(zeros, len);
+      n -= len;
     }
   }
-}
-
-// Adds len bytes at data to pieces (nothing for 0).
-void add_piece(std::vector<iovec>& pieces, const void* data, std::uint64_t len) {
-  if (len > 0) pieces.push_back({const_cast<void*>(data), static_cast<std::size_t>(len)});
-}
-
-// Adds n zero bytes, from the shared zero page.
-void add_zeros(std::vector<iovec>& pieces, std::uint64_t n) {
-  while (n > 0) {
-    const std::uint64_t len = std::min<std::uint64_t>(n, sizeof zeros);
-    add_piece(pieces, zeros, len);
-    n -= len;
+  /// Writes everything pending.
+  void flush() {
+    std::size_t first = 0;
+    while (first < pending_.size()) {
+      const ssize_t n = ::writev(fd_, pending_.data() + first, static_cast<int>(pending_.size() - first));
+      if (n < 0 && errno == EINTR) {
+        runtime::check_interrupt();
+        continue;
+      }
+      if (n < 0) fail("sent " + std::to_string(sent_) + " of " + std::to_string(total_) + " bytes, then writev failed", errno);
+      sent_ += static_cast<std::uint64_t>(n);
+      auto left = static_cast<std::size_t>(n);
+      while (first < pending_.size() && left >= pending_[first].iov_len) {
+        left -= pending_[first].iov_len;
+        ++first;
+      }
+      if (left > 0) {
+        pending_[first].iov_base = static_cast<std::uint8_t*>(pending_[first].iov_base) + left;
+        pending_[first].iov_len -= left;
+      }
+    }
+    pending_.clear();
+    pending_bytes_ = 0;
   }
-}
+  /// Bytes written so far.
+  std::uint64_t sent() const noexcept { return sent_; }
+
+ private:
+  int fd_;
+  std::uint64_t total_;
+  std::uint64_t sent_ = 0;
+  std::vector<iovec> pending_;
+  std::uint64_t pending_bytes_ = 0;
+};
 
 std::array<std::uint8_t, preamble_bytes> preamble(std::uint64_t length) {
   std::array<std::uint8_t, preamble_bytes> p{};
@@ -124,7 +145,8 @@ std::array<std::uint8_t, preamble_bytes> preamble(std::uint64_t length) {
   return p;
 }
 
-// One array to send: its block entry (offset in the stream's store) and its words.
+// One array to send: its block entry (offset in the stream's store; the CRC is computed while
+// sending) and its words.
 struct Outgoing {
   BlockEntry block;
   const std::uint64_t* words;
@@ -139,8 +161,6 @@ Outgoing plan_block(const SmartArray& array, const std::string& name, std::uint6
     throw_error(ErrorCode::invalid_argument, "store: " + name + " is too large for the format");
   }
   out.block.offset = align_up(end, stream_alignment);
-  const std::uint64_t zero = 0;
-  out.block.crc = detail::crc32c(&zero, sizeof zero, detail::crc32c(out.words, out.block.byte_length - 8));
   end = out.block.offset + out.block.byte_length;
   return out;
 }
@@ -223,28 +243,40 @@ void Store::send(int fd, const std::vector<Object>& objects) {
     }
     catalogue.objects.push_back(std::move(entry));
   }
+  // The directory's size does not depend on the CRCs, so the length is known before any block is read.
   const std::uint64_t directory_offset = align_up(end, 8);
-  const std::vector<std::uint8_t> directory = detail::encode_directory(catalogue);
-  const auto trailer = detail::encode_trailer(directory_offset, directory);
-  const auto header = detail::encode_header();
-  const std::uint64_t length = directory_offset + directory.size() + trailer.size();
+  const std::uint64_t length = directory_offset + detail::encode_directory(catalogue).size() + detail::trailer_bytes;
   const auto pre = preamble(length);
-  std::vector<iovec> pieces;
-  add_piece(pieces, pre.data(), pre.size());
-  add_piece(pieces, header.data(), header.size());
+  const auto header = detail::encode_header();
+  const SigpipeHeld held;
+  StreamWriter out(fd, preamble_bytes + length);
+  out.add(pre.data(), pre.size());
+  out.add(header.data(), header.size());
   std::uint64_t at = header.size();
+  // Each block is checksummed chunk by chunk just before the chunk is written, so its words are
+  // read from memory once; the directory with the CRCs follows the blocks.
   for (std::size_t i = 0; i < catalogue.blocks.size(); ++i) {
-    const BlockEntry& b = catalogue.blocks[i];
-    add_zeros(pieces, b.offset - at);
-    add_piece(pieces, words[i], b.byte_length - 8);
-    add_piece(pieces, zeros, 8);
+    BlockEntry& b = catalogue.blocks[i];
+    out.add_zeros(b.offset - at);
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(words[i]);
+    const std::uint64_t stream_bytes = b.byte_length - 8;
+    std::uint32_t crc = 0;
+    for (std::uint64_t done = 0; done < stream_bytes;) {
+      const std::uint64_t chunk = std::min(stream_bytes - done, StreamWriter::batch_bytes);
+      crc = detail::crc32c(bytes + done, chunk, crc);
+      out.add(bytes + done, chunk);
+      done += chunk;
+    }
+    b.crc = detail::crc32c(zeros, 8, crc);
+    out.add(zeros, 8);
     at = b.offset + b.byte_length;
   }
-  add_zeros(pieces, directory_offset - at);
-  add_piece(pieces, directory.data(), directory.size());
-  add_piece(pieces, trailer.data(), trailer.size());
-  const SigpipeHeld held;
-  write_all(fd, std::move(pieces), preamble_bytes + length);
+  const std::vector<std::uint8_t> directory = detail::encode_directory(catalogue);
+  const auto trailer = detail::encode_trailer(directory_offset, directory);
+  out.add_zeros(directory_offset - at);
+  out.add(directory.data(), directory.size());
+  out.add(trailer.data(), trailer.size());
+  out.flush();
 }
 
 void Store::send_file(int fd, const std::string& path) {
@@ -261,7 +293,9 @@ void Store::send_file(int fd, const std::string& path) {
   });
   const SigpipeHeld held;
   const auto pre = preamble(length);
-  write_all(fd, {{const_cast<std::uint8_t*>(pre.data()), pre.size()}}, preamble_bytes + length);
+  StreamWriter out(fd, preamble_bytes + length);
+  out.add(pre.data(), pre.size());
+  out.flush();
   off_t offset = 0;
   while (static_cast<std::uint64_t>(offset) < length) {
     const std::size_t chunk = static_cast<std::size_t>(std::min<std::uint64_t>(length - static_cast<std::uint64_t>(offset), std::uint64_t{1} << 30));

@@ -1,6 +1,7 @@
 // Owns writing stores: Store::write (a new file beside the target, synced, then renamed over it)
 // and Store::append (new blocks after the committed part, then a new directory, synced, then the
-// trailer that commits them, synced), so a crash at any moment leaves a readable version.
+// trailer that commits them, synced), so a crash at any moment leaves a readable version; and the
+// check of objects to write or send (names, kinds, duplicates).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
