@@ -108,8 +108,9 @@ def bench_send(n: int, repetitions: int) -> list[dict[str, object]]:
 
         return once
 
+    # The received region on huge pages: 4 KiB faults on a fresh gigabyte cost more than its transfer.
     def store_stream(array: sa.SmartArray) -> Callable[[], None]:
-        return run(lambda: sa.send(client, {"a": array}), lambda: int(sa.recv(server)["a"][n - 1]))
+        return run(lambda: sa.send(client, {"a": array}), lambda: int(sa.recv(server, huge_pages=True)["a"][n - 1]))
 
     def plain_receive() -> int:
         view = memoryview(received).cast("B")
@@ -138,7 +139,7 @@ def bench_send(n: int, repetitions: int) -> list[dict[str, object]]:
         writer.write_batch(pa.record_batch([pa.array(values)], names=["v"]))
     cases = [("sa.send, 10-bit", store_stream(a10), stream_bytes(a10)),
              ("sa.send, 64-bit", store_stream(a64), stream_bytes(a64)),
-             ("sendall of the uint64 buffer", run(lambda: client.sendall(values), plain_receive), values.nbytes),
+             ("sendall, into a warm buffer", run(lambda: client.sendall(values), plain_receive), values.nbytes),
              ("pyarrow IPC stream", run(arrow_send, arrow_receive), arrow_bytes.getvalue().size)]
     rows = []
     for name, f, wire in cases:
@@ -177,8 +178,8 @@ def main() -> int:
               f"{r['values_per_s'] / 1e6:>11.0f}")
     by = {r["case"]: r for r in send_rows}
     open_ms = open_rows[0]["median_s"] * 1e3
-    send_ratio = by["sa.send, 64-bit"]["mib_per_s"] / by["sendall of the uint64 buffer"]["mib_per_s"]
-    fewer = by["sendall of the uint64 buffer"]["wire_bytes"] / by["sa.send, 10-bit"]["wire_bytes"]
+    send_ratio = by["sa.send, 64-bit"]["mib_per_s"] / by["sendall, into a warm buffer"]["mib_per_s"]
+    fewer = by["sendall, into a warm buffer"]["wire_bytes"] / by["sa.send, 10-bit"]["wire_bytes"]
     checks = [
         {"target": "sa.open (map) + first value, ms", "value": open_ms, "goal": f"<= {TARGET_OPEN_MS}", "met": open_ms <= TARGET_OPEN_MS},
         {"target": "64-bit stream MiB/s / sendall MiB/s", "value": send_ratio, "goal": f">= {TARGET_SEND_RATIO}",
