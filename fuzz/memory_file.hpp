@@ -32,6 +32,11 @@ class MemoryFile {
   MemoryFile& operator=(const MemoryFile&) = delete;
   /// The path that opens this file.
   std::string path() const { return "/proc/self/fd/" + std::to_string(fd_); }
+  /// The descriptor, positioned at the file's start (for readers of a stream).
+  int rewound() const {
+    if (lseek(fd_, 0, SEEK_SET) != 0) std::abort();
+    return fd_;
+  }
 
  private:
   int fd_;

@@ -1,12 +1,15 @@
 // Owns the libFuzzer harness of the store reader: the input bytes become a file in memory (a
 // memfd, opened through /proc/self/fd like any path), opened as a store mapped and loaded, every
 // object touched (every array summed and read at its ends, every graph's sizes), then verified
-// deeply. A smartarrays::Error is the right answer to bad input; a crash, a sanitizer report, a
+// deeply; and the same bytes behind a stream preamble are received from a memfd as a store stream
+// and touched. A smartarrays::Error is the right answer to bad input; a crash, a sanitizer report, a
 // timeout or memory beyond libFuzzer's -rss_limit_mb is a finding.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "fuzz/memory_file.hpp"
 #include "smartarrays/error.hpp"
@@ -56,6 +59,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)smartarrays::store::verify(file.path(), true);
   } catch (const smartarrays::Error&) {
     // A malformed header, directory or trailer throws, like open.
+  }
+  // The input as a stream: "SASTREAM", its length, then the bytes.
+  std::vector<std::uint8_t> stream(16 + size);
+  std::memcpy(stream.data(), "SASTREAM", 8);
+  const std::uint64_t length = size;
+  std::memcpy(stream.data() + 8, &length, sizeof length);
+  if (size > 0) std::memcpy(stream.data() + 16, data, size);
+  const MemoryFile streamed(stream.data(), stream.size());
+  try {
+    smartarrays::store::ReceiveOptions options;
+    options.max_bytes = std::uint64_t{1} << 26;
+    const auto store = smartarrays::store::Store::receive(streamed.rewound(), options);
+    volatile std::uint64_t sink = touch(store);
+    (void)sink;
+  } catch (const smartarrays::Error&) {
+    // A malformed stream is refused like a malformed file.
   }
   return 0;
 }

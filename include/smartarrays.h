@@ -179,7 +179,8 @@ typedef struct {
     sa_options_init, no overrides. */
 SMARTARRAYS_API void sa_graph_options_init(sa_graph_options *o);
 
-/** Reads the graph file path in format ("el", "mtx" or "sg"; NULL = from the extension) into *out (o may be NULL). */
+/** Reads the graph file path in format ("el", "mtx", "sg" or "compact"; NULL = from the extension) into *out
+    (o may be NULL); a compact file's graph is rebuilt in o's layout (sa_store_graph uses it in place). */
 SMARTARRAYS_API sa_status sa_graph_load(const char *path, const char *format, const sa_graph_options *o, sa_graph **out);
 /** An R-MAT graph (Graph500 parameters) of 2^scale vertices (1..40) and edge_factor * 2^scale edges. */
 SMARTARRAYS_API sa_status sa_graph_generate_rmat(uint32_t scale, uint64_t edge_factor, uint64_t seed,
@@ -191,7 +192,7 @@ SMARTARRAYS_API sa_status sa_graph_generate_uniform(uint64_t vertices, double av
     be NULL when m is 0. */
 SMARTARRAYS_API sa_status sa_graph_from_edges(const uint64_t *src, const uint64_t *dst, uint64_t m, uint64_t vertices,
                                               const sa_graph_options *o, sa_graph **out);
-/** Writes the graph to path in format ("el", "mtx" or "sg"; NULL = from the extension). */
+/** Writes the graph to path in format ("el", "mtx", "sg" or "compact"; NULL = from the extension). */
 SMARTARRAYS_API sa_status sa_graph_save(const sa_graph *g, const char *path, const char *format);
 /** Frees a graph and all its arrays; NULL is fine. */
 SMARTARRAYS_API void sa_graph_free(sa_graph *g);
@@ -249,6 +250,60 @@ typedef struct {
     sa_graph_vertices(g) (ranks may be NULL when 0); o may be NULL for the defaults, result may be NULL. */
 SMARTARRAYS_API sa_status sa_graph_pagerank(const sa_graph *g, const sa_pagerank_options *o, double *ranks, uint64_t n,
                                             sa_pagerank_result *result);
+
+/* ---- Stores: the compact form ------------------------------------------------------------------
+   (store layer; implemented in src/capi/store.cpp) Files and streams of named arrays and graphs that
+   are mapped back or received and used in place, with no parsing (docs/compact-format.md). An
+   sa_store belongs to the caller until sa_store_close; the arrays and graphs taken from it are new
+   handles (free them as usual) that stay valid after the store is closed, and are read-only. */
+
+/** An open store; create with sa_store_open or sa_store_recv, release with sa_store_close. */
+typedef struct sa_store sa_store;
+
+/** How sa_store_open makes the arrays of a file. */
+typedef enum {
+  SA_STORE_MAP = 0, /**< read-only views over the file's pages: no copy, only header and directory read */
+  SA_STORE_LOAD = 1 /**< copies (checksums checked) into the given placement, in parallel */
+} sa_store_mode;
+
+/** What a named object of a store is. */
+typedef enum { SA_STORE_ARRAY = 1, SA_STORE_GRAPH = 2 } sa_store_object_kind;
+
+/** One named object to write or send: exactly one of array and graph is non-NULL. */
+typedef struct {
+  const char *name;       /**< 1..1024 bytes, unique in the store */
+  const sa_array *array;  /**< the array, or NULL */
+  const sa_graph *graph;  /**< the graph, or NULL */
+} sa_store_object;
+
+/** Writes objects[0..n) as a new store at path (replacing any file there once it is complete). */
+SMARTARRAYS_API sa_status sa_store_write(const char *path, const sa_store_object *objects, uint64_t n);
+/** Adds objects[0..n) to the store at path without rewriting it; names must be new. */
+SMARTARRAYS_API sa_status sa_store_append(const char *path, const sa_store_object *objects, uint64_t n);
+/** Opens the store at path mapped or loaded into placement (NULL = os_default; its bits must be 0). */
+SMARTARRAYS_API sa_status sa_store_open(const char *path, sa_store_mode mode, const sa_options *placement, sa_store **out);
+/** Closes a store; arrays and graphs taken from it stay valid. NULL is fine. */
+SMARTARRAYS_API void sa_store_close(sa_store *s);
+/** Number of named objects (0 for NULL). */
+SMARTARRAYS_API uint64_t sa_store_count(const sa_store *s);
+/** The name of object i (directory order), NULL when i is out of range; valid until sa_store_close. */
+SMARTARRAYS_API const char *sa_store_name(const sa_store *s, uint64_t i);
+/** The kind of the object named name into *kind. */
+SMARTARRAYS_API sa_status sa_store_kind(const sa_store *s, const char *name, sa_store_object_kind *kind);
+/** The array named name as a new read-only handle sharing the store's memory (no copy). */
+SMARTARRAYS_API sa_status sa_store_array(const sa_store *s, const char *name, sa_array **out);
+/** The graph named name as a new read-only handle sharing the store's memory (no copy). */
+SMARTARRAYS_API sa_status sa_store_graph(const sa_store *s, const char *name, sa_graph **out);
+/** Checks every block's checksum (deep nonzero: also every graph's CSR) of the store at path; *problems
+    gets the number of problems found (0 = sound). A malformed header or directory is an error. */
+SMARTARRAYS_API sa_status sa_store_verify(const char *path, int32_t deep, uint64_t *problems);
+/** Sends objects[0..n) over fd (socket, pipe, file) as one store stream, blocks straight from memory. */
+SMARTARRAYS_API sa_status sa_store_send(int32_t fd, const sa_store_object *objects, uint64_t n);
+/** Sends the store file at path over fd as one stream, with sendfile. */
+SMARTARRAYS_API sa_status sa_store_send_file(int32_t fd, const char *path);
+/** Receives one store stream from fd into one region placed as placement says (NULL = os_default),
+    accepting at most max_bytes (0 = the memory limit); every block's checksum is checked. */
+SMARTARRAYS_API sa_status sa_store_recv(int32_t fd, const sa_options *placement, uint64_t max_bytes, sa_store **out);
 
 /* ---- Java binding support ---------------------------------------------------------------------
    What the Java binding (java/) needs beyond the entry

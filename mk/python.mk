@@ -19,9 +19,14 @@ test-python: build python
 	@echo "== Python tests (pytest)"
 	@SMARTARRAYS_CLI=$(abspath $(BUILD))/bin/smartarrays .venv/bin/python -m pytest -q python/tests
 
+# What only the benchmarks need (the compact form's comparisons with pyarrow).
+PYTHON_BENCH_PACKAGES := pyarrow
+
 bench-python: python
 	@echo "== Python benchmarks"
+	@scripts/python-venv.sh $(PYTHON_BENCH_PACKAGES) >/dev/null
 	@.venv/bin/python python/bench/bench_arrays.py --out $(BUILD)/bench-results
+	@.venv/bin/python python/bench/bench_store.py --out $(BUILD)/bench-results --dir $(BUILD)/bench-store-python
 
 EXTRA_TESTS += test-python
 EXTRA_BENCHES += bench-python

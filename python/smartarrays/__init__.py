@@ -18,6 +18,7 @@ from . import _core
 from ._args import Nodes, Placement, bits_arg, flag, node_list, unsigned_values
 from ._core import ChunkIterator, SmartArray, codec_isa, current_node, set_fake_topology
 from .graph import ArrayMemory, Graph, GraphMemory, GraphOptions, Variant
+from .store import Store, VerifyReport, append, open, recv, save, send, verify
 
 __version__: str = _core.__version__
 
@@ -31,13 +32,21 @@ __all__ = [
     "Nodes",
     "Placement",
     "SmartArray",
+    "Store",
     "Topology",
+    "VerifyReport",
+    "append",
     "array",
     "codec_isa",
     "current_node",
     "machine_facts",
+    "open",
+    "recv",
+    "save",
+    "send",
     "set_fake_topology",
     "topology",
+    "verify",
     "Variant",
 ]
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/graph/csr_graph.hpp"
 #include "smartarrays/runtime/interrupt.hpp"
 
 namespace smartarrays::python {
@@ -84,6 +85,11 @@ using ArrayHandle = Handle<SmartArray, smart_array_name>;
 /// A core array shared by its Python handle, running kernels and zero-copy views.
 using SharedArray = ArrayHandle::Shared;
 
+/// The name of the Python Graph class.
+inline constexpr char graph_name[] = "Graph";
+/// The object behind a Python Graph.
+using GraphHandle = Handle<graph::CsrGraph, graph_name>;
+
 /// Runs f() with the GIL released and Ctrl-C honoured: the core polls the thread's interrupt check
 /// between its batches, and the check runs Python's pending signal handlers (taking the GIL
 /// briefly). When a handler raises (KeyboardInterrupt), the core stops with Error(cancelled) and
@@ -129,5 +135,8 @@ void bind_array(nb::module_& m);
 void bind_topology(nb::module_& m);
 /// Registers the graph class, its constructors and its analytics.
 void bind_graph(nb::module_& m);
+/// Registers the store calls (save, append, open, verify, send, receive) and the rebuilding of
+/// arrays and graphs from their packed words (unpickling).
+void bind_store(nb::module_& m);
 
 }  // namespace smartarrays::python

@@ -27,9 +27,6 @@ namespace {
 
 using namespace nb::literals;
 
-constexpr char graph_name[] = "Graph";
-/// The object behind a Python Graph.
-using GraphHandle = Handle<graph::CsrGraph, graph_name>;
 using ArrayLine = std::tuple<std::string, std::uint64_t, unsigned, std::string, std::size_t, std::uint64_t>;
 
 /// The arguments every graph factory shares (variant, duplicates, self-loops, placement), translated once.

@@ -43,4 +43,5 @@ NB_MODULE(_core, m) {
   py::bind_array(m);
   py::bind_topology(m);
   py::bind_graph(m);
+  py::bind_store(m);
 }

@@ -6,16 +6,12 @@
 #include <vector>
 
 #include "capi/guard.hpp"
+#include "capi/handles.hpp"
 #include "capi/options.hpp"
 #include "smartarrays.h"
 #include "smartarrays/array/smart_array.hpp"
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
-
-// The opaque handle: one SmartArray on the C++ heap.
-struct sa_array {
-  smartarrays::SmartArray array;
-};
 
 namespace {
 
@@ -32,7 +28,7 @@ ArrayOptions to_array_options(const sa_options* o) { return smartarrays::capi::t
 
 const SmartArray& array_of(const sa_array* a) {
   require(a, "a");
-  return a->array;
+  return *a->array;
 }
 
 }  // namespace
@@ -108,7 +104,8 @@ sa_status sa_array_get(const sa_array* a, uint64_t i, uint64_t* out) {
 sa_status sa_array_set(sa_array* a, uint64_t i, uint64_t v) {
   return guarded(__func__, [&] {
     require(a, "a");
-    a->array.init(i, v);
+    if (!a->owned) throw_error(ErrorCode::invalid_argument, "a is an array of a store, which is read-only");
+    a->owned->init(i, v);
   });
 }
 

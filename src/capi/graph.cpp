@@ -10,18 +10,13 @@
 #include <utility>
 
 #include "capi/guard.hpp"
+#include "capi/handles.hpp"
 #include "capi/options.hpp"
 #include "smartarrays.h"
 #include "smartarrays/algo/degree_centrality.hpp"
 #include "smartarrays/algo/pagerank.hpp"
 #include "smartarrays/graph/layout_spec.hpp"
 #include "smartarrays/graph/source.hpp"
-
-// The opaque handle: a graph, and the spec that also places the arrays its analytics make.
-struct sa_graph {
-  smartarrays::graph::CsrGraph graph;
-  smartarrays::graph::LayoutSpec layout;
-};
 
 namespace {
 
@@ -113,7 +108,7 @@ std::optional<graph::GraphFormat> format_of(const char* format) {
 
 const graph::CsrGraph& graph_of(const sa_graph* g) {
   require(g, "g");
-  return g->graph;
+  return *g->graph;
 }
 
 // Checks that a caller's buffer of n values (NULL allowed when n is 0) fits the graph's vertices.

@@ -17,5 +17,7 @@ void add_topology_command(CommandTree& tree);
 void add_bench_command(CommandTree& tree);
 /// `smartarrays graph generate|convert|info|degree|pagerank ...`.
 void add_graph_command(CommandTree& tree);
+/// `smartarrays store list|info|verify|append ...`.
+void add_store_command(CommandTree& tree);
 
 }  // namespace smartarrays::cli

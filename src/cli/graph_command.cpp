@@ -27,7 +27,8 @@ const char* const graph_header =
     "\n"
     "subcommands:\n"
     "  generate   write an R-MAT (Graph500) or uniform random graph to a file\n"
-    "  convert    convert between edge lists (.el), Matrix Market (.mtx) and GAP binary (.sg)\n"
+    "  convert    convert between edge lists (.el), Matrix Market (.mtx), GAP binary (.sg) and\n"
+    "             the compact form (.sa: mapped back in place, docs/compact-format.md)\n"
     "  info       vertices, edges, degrees and the memory of each compression variant\n"
     "  degree     degree centrality (out-degree + in-degree of every vertex)\n"
     "  pagerank   PageRank (pull over reverse edges), variants side by side\n"
@@ -48,13 +49,15 @@ const char* const convert_header =
     "usage: smartarrays graph convert INPUT OUTPUT [options]\n"
     "\n"
     "Reads INPUT, builds its CSR (sorted neighbour lists) and writes OUTPUT. Formats come from the\n"
-    "extensions (.el .txt .edges .tsv / .mtx / .sg) unless given.\n";
+    "extensions (.el .txt .edges .tsv / .mtx / .sg / .sa) unless given. A compact (.sa) input is\n"
+    "mapped and written as stored; a compact output is a store holding the graph as \"graph\".\n";
 
 const char* const info_header =
     "usage: smartarrays graph info INPUT [options]\n"
     "\n"
     "Loads INPUT once per variant and prints vertices, edges, the largest degrees, the memory of\n"
-    "every array side by side, and the paper's memory formula with its saving over U.\n";
+    "every array side by side, and the paper's memory formula with its saving over U. A compact\n"
+    "(.sa) INPUT is mapped and shown as stored unless --variant or --bits asks for a rebuild.\n";
 
 // What generate and convert say about the file they wrote.
 struct WrittenGraph {
@@ -151,7 +154,7 @@ void add_generate(CommandTree& tree, CLI::App& graph) {
   add_value<std::string>(app, "--output", "FILE", f->output, [](const std::string& s) { return s; },
                          "where to write it (format from the extension, or --format)");
   add_value<std::optional<graph::GraphFormat>>(app, "--format", "FMT", f->format, graph::parse_graph_format,
-                                               "output format: el, mtx or sg");
+                                               "output format: el, mtx, sg or compact");
   add_value<std::string>(app, "--kind", "KIND", f->kind, graph_kind,
                          "rmat (Kronecker, Graph500 a=0.57 b=0.19 c=0.19) or uniform (default rmat)");
   add_value(app, "--scale", "S", f->rmat.scale, whole_number<unsigned>(1, 40), "rmat: 2^S vertices (default 16)");
@@ -175,9 +178,12 @@ struct ConvertFlags {
   std::optional<graph::GraphFormat> to;
 };
 
-// convert's loading: the file read once, built with the flags' duplicate and self-loop rules.
+// convert's loading: the file read once, built with the flags' duplicate and self-loop rules (a
+// compact file's graph is written as stored unless a rule asks for a rebuild).
 graph::CsrGraph load_graph(const LoadFlags& flags, runtime::ThreadPool& pool) {
-  return graph_cli::open_source(flags, pool).build({.dedup = flags.dedup, .drop_self_loops = flags.drop_self_loops}, pool);
+  graph::GraphSource source = graph_cli::open_source(flags, pool);
+  if (source.stored() && graph_cli::uses_stored_graph(flags)) return std::move(source).take_stored();
+  return std::move(source).build({.dedup = flags.dedup, .drop_self_loops = flags.drop_self_loops}, pool);
 }
 
 // The check of graph convert: two files, the input's format and the output's.
@@ -205,7 +211,7 @@ void add_convert(CommandTree& tree, CLI::App& graph) {
   app.add_option("FILES", f->files);
   graph_cli::add_read_flags(app, f->load, "options");
   add_value<std::optional<graph::GraphFormat>>(app, "--to", "FMT", f->to, graph::parse_graph_format,
-                                               "output format: el, mtx or sg");
+                                               "output format: el, mtx, sg or compact");
 }
 
 struct InfoVariant {

@@ -21,8 +21,22 @@ namespace {
 void add_format_flag(CLI::App& app, LoadFlags& f, const std::string& group) {
   add_value<std::optional<graph::GraphFormat>>(
       app, "--format", "FMT", f.format, [](const std::string& s) { return graph::parse_graph_format(s); },
-      "input format: el (edge list), mtx (Matrix Market), sg (GAP binary);\n"
-      "default from the extension (.el .txt .edges .tsv / .mtx / .sg)")
+      "input format: el (edge list), mtx (Matrix Market), sg (GAP binary),\n"
+      "compact (store file); default from the extension (.el .txt .edges .tsv /\n"
+      ".mtx / .sg / .sa)")
+      ->group(group);
+}
+
+// --mode, --load and --object: how a compact file's graph is opened.
+void add_compact_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
+  add_value<std::optional<graph::OpenMode>>(
+      app, "--mode", "MODE", f.mode, [](const std::string& s) { return graph::parse_open_mode(s); },
+      "compact files: map (use the file's pages in place, the default) or load\n"
+      "(copy into --placement, checksums checked)")
+      ->group(group);
+  add_flag(app, "--load", f.load, "compact files: the same as --mode load")->group(group);
+  add_value<std::string>(app, "--object", "NAME", f.object, [](const std::string& s) { return s; },
+                         "compact files: the graph's name in the store (default: its only graph)")
       ->group(group);
 }
 
@@ -38,7 +52,11 @@ void add_build_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
 
 // --variant LIST, and --variants as its hidden spelling.
 void add_variant_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
-  const Parser<std::vector<graph::Variant>> variants = list_of<graph::Variant>(graph::parse_variant);
+  const Parser<std::vector<graph::Variant>> list = list_of<graph::Variant>(graph::parse_variant);
+  const Parser<std::vector<graph::Variant>> variants = [&f, list](const std::string& text) {
+    f.variants_given = true;
+    return list(text);
+  };
   add_value(app, "--variant", "LIST", f.variants, variants,
             "compression variants, run side by side: U (64-bit offsets and degrees,\n"
             "32-bit ids), V (offsets and degrees in minimum bits), V+E (ids too)\n"
@@ -50,7 +68,11 @@ void add_variant_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
 // --placement, --node and --bits: where each array goes and how wide it is.
 void add_layout_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
   add_each(
-      app, "--placement", "LIST", [&f](const std::string& text) { f.layout.add_placements(text); },
+      app, "--placement", "LIST",
+      [&f](const std::string& text) {
+        f.layout.add_placements(text);
+        f.placement_given = true;
+      },
       "PLACEMENT for every array and/or ARRAY=PLACEMENT overrides; placements\n"
       "os_default, single_node, interleaved, replicated, partitioned; arrays\n"
       "begin, edge, rbegin, redge, out_degree, contributions, ranks, degrees\n"
@@ -62,7 +84,11 @@ void add_layout_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
       "the node of single_node placements (default 0)")
       ->group(group);
   add_each(
-      app, "--bits", "LIST", [&f](const std::string& text) { f.layout.add_bits(text); },
+      app, "--bits", "LIST",
+      [&f](const std::string& text) {
+        f.layout.add_bits(text);
+        f.bits_given = true;
+      },
       "ARRAY=B overrides of the variant's widths (1..64), e.g. edge=24")
       ->group(group);
 }
@@ -71,6 +97,7 @@ void add_layout_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
 
 void add_read_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
   add_format_flag(app, f, group);
+  add_compact_flags(app, f, group);
   add_build_flags(app, f, group);
   add_flag(app, "--quiet", f.quiet, "no progress on stderr")->group(group);
 }
@@ -79,6 +106,7 @@ void add_load_flags(CLI::App& app, LoadFlags& f) {
   const std::string group = "graph flags";
   app.add_option("INPUT", f.inputs);
   add_format_flag(app, f, group);
+  add_compact_flags(app, f, group);
   add_variant_flags(app, f, group);
   add_layout_flags(app, f, group);
   add_build_flags(app, f, group);
@@ -99,10 +127,30 @@ void finish_load_flags(LoadFlags& flags) {
   }
   flags.input = flags.inputs.front();
   try {
-    flags.format = graph::SourceOptions{flags.format, flags.undirected, {}}.format_of(flags.input);
+    graph::SourceOptions options;
+    options.format = flags.format;
+    options.undirected = flags.undirected;
+    flags.format = options.format_of(flags.input);
   } catch (const Error& e) {
     throw UsageError(e.what());
   }
+  if (flags.load) {
+    if (flags.mode == graph::OpenMode::map) throw UsageError("--load contradicts --mode map");
+    flags.mode = graph::OpenMode::load;
+  }
+  if (flags.format != graph::GraphFormat::compact) {
+    if (flags.mode) throw UsageError("--mode/--load: only compact files are mapped or loaded; " + util::quoted(flags.input) + " is not one");
+    if (!flags.object.empty()) throw UsageError("--object: only compact files hold named graphs; " + util::quoted(flags.input) + " is not one");
+    return;
+  }
+  if (uses_stored_graph(flags) && flags.placement_given && flags.mode.value_or(graph::OpenMode::map) == graph::OpenMode::map) {
+    throw UsageError("--placement: a mapped compact graph stays in the file's pages; add --load to copy it into a placement");
+  }
+}
+
+bool uses_stored_graph(const LoadFlags& flags) {
+  return flags.format == graph::GraphFormat::compact && !flags.variants_given && !flags.bits_given && !flags.dedup &&
+         !flags.drop_self_loops;
 }
 
 std::unique_ptr<runtime::ThreadPool> make_pool(const LoadFlags& flags) {
@@ -114,13 +162,26 @@ graph::BuildOptions build_options(const LoadFlags& flags, graph::Variant variant
 }
 
 graph::GraphSource open_source(const LoadFlags& flags, runtime::ThreadPool& pool) {
-  graph::SourceOptions options{flags.format, flags.undirected, {}};
+  graph::SourceOptions options;
+  options.format = flags.format;
+  options.undirected = flags.undirected;
+  options.mode = flags.mode.value_or(graph::OpenMode::map);
+  options.placement = flags.layout.layout(graph::Variant::U);
+  options.object = flags.object;
   if (!flags.quiet) options.read.progress = graph::progress_writer(flags.input, std::cerr, ::isatty(STDERR_FILENO) == 1);
   return graph::GraphSource::open(flags.input, options, pool);
 }
 
 void load_variants(const LoadFlags& flags, runtime::ThreadPool& pool, const VariantVisitor& each) {
-  const graph::GraphSource source = open_source(flags, pool);
+  std::optional<graph::GraphSource> opened;
+  const double open_seconds = measure::time_once([&] { opened.emplace(open_source(flags, pool)); });
+  if (opened->stored() && uses_stored_graph(flags)) {
+    graph::CsrGraph g = std::move(*opened).take_stored();
+    const graph::Variant v = g.variant();
+    each(v, std::move(g), open_seconds);
+    return;
+  }
+  const graph::GraphSource& source = *opened;
   for (graph::Variant v : flags.variants) {
     std::optional<graph::CsrGraph> g;
     const double seconds = measure::time_once([&] { g.emplace(source.build(build_options(flags, v), pool)); });

@@ -36,7 +36,17 @@ struct LoadFlags {
   runtime::PinPolicy pinning = runtime::PinPolicy::sparse;  ///< --pinning
   bool quiet = false;                           ///< --quiet
   std::string json_path;                        ///< --json FILE ('-' = stdout)
+  std::optional<graph::OpenMode> mode;          ///< --mode (or --load): how a compact file's graph is opened
+  bool load = false;                            ///< --load
+  std::string object;                           ///< --object: the graph's name in a compact file
+  bool variants_given = false;                  ///< --variant was given
+  bool bits_given = false;                      ///< --bits was given
+  bool placement_given = false;                 ///< --placement was given
 };
+
+/// True when a compact file's graph is used as stored (mapped, or loaded with --load) rather than
+/// rebuilt: no --variant, --bits, --dedup or --drop-self-loops asks for another layout.
+bool uses_stored_graph(const LoadFlags& flags);
 
 /// Adds the flags of reading a graph file (--format, --undirected, --dedup, --drop-self-loops,
 /// --threads, --quiet) to app, in group.
@@ -65,7 +75,9 @@ graph::GraphSource open_source(const LoadFlags& flags, runtime::ThreadPool& pool
 using VariantVisitor = std::function<void(graph::Variant, graph::CsrGraph&&, double)>;
 
 /// The one place info, degree and pagerank load graphs: reads flags.input once and calls
-/// each(variant, graph, build_seconds) for every --variant in order, each graph built in turn on pool.
+/// each(variant, graph, build_seconds) for every --variant in order, each graph built in turn on pool;
+/// a compact file's graph used as stored (uses_stored_graph) is passed once, with its own variant
+/// and the seconds opening it took.
 void load_variants(const LoadFlags& flags, runtime::ThreadPool& pool, const VariantVisitor& each);
 
 /// "12.3 MiB".

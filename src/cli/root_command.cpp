@@ -24,6 +24,7 @@ const char* const main_header =
     "  topology          show NUMA nodes, CPUs, memory, distances, huge-page and NUMA-balancing settings\n"
     "  bench aggregate   time sum += a1[i] + a2[i] over bit widths x placements x threads (paper Fig. 10)\n"
     "  graph ...         CSR graphs as smart arrays: generate, convert, info, degree, pagerank (Fig. 11, 12)\n"
+    "  store ...         store files (.sa, the compact form): list, info, verify, append\n"
     "  help [COMMAND]    show help for a command\n";
 
 const char* const exit_codes =
@@ -92,6 +93,7 @@ std::unique_ptr<CommandTree> make_command_tree() {
   add_topology_command(*tree);
   add_bench_command(*tree);
   add_graph_command(*tree);
+  add_store_command(*tree);
   add_help(*tree);
   return tree;
 }

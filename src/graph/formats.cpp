@@ -16,16 +16,20 @@
 #include "smartarrays/graph/source.hpp"
 #include "smartarrays/util/names.hpp"
 #include "smartarrays/util/text.hpp"
+#include "graph/compact_hooks.hpp"
 
 namespace smartarrays::graph {
 
 namespace {
 
-constexpr util::NameTable<GraphFormat, 7> graph_format_names{
+constexpr util::NameTable<GraphFormat, 10> graph_format_names{
     "graph format",
     {{{GraphFormat::edge_list, "el"},
       {GraphFormat::matrix_market, "mtx"},
       {GraphFormat::gap_sg, "sg"},
+      {GraphFormat::compact, "compact"},
+      {GraphFormat::compact, "sa"},
+      {GraphFormat::compact, "store"},
       {GraphFormat::edge_list, "edgelist"},
       {GraphFormat::edge_list, "snap"},
       {GraphFormat::edge_list, "txt"},
@@ -173,8 +177,9 @@ GraphFormat format_of_path(std::string_view path) {
   if (ext == "el" || ext == "txt" || ext == "edges" || ext == "tsv") return GraphFormat::edge_list;
   if (ext == "mtx") return GraphFormat::matrix_market;
   if (ext == "sg") return GraphFormat::gap_sg;
+  if (ext == "sa") return GraphFormat::compact;
   throw_error(ErrorCode::invalid_argument, "cannot tell the format of " + util::quoted(path, 4096) +
-                                               " from its extension (.el, .txt, .edges, .tsv, .mtx or .sg); name it explicitly");
+                                               " from its extension (.el, .txt, .edges, .tsv, .mtx, .sg or .sa); name it explicitly");
 }
 
 CsrGraph load_graph(const std::string& path, GraphFormat format, const BuildOptions& options,
@@ -257,6 +262,8 @@ void save_graph(const CsrGraph& graph, const std::string& path, GraphFormat form
       return write_matrix_market(graph, path);
     case GraphFormat::gap_sg:
       return write_gap_sg(graph, path);
+    case GraphFormat::compact:
+      return detail::write_compact(graph, path);
   }
   throw_error(ErrorCode::invalid_argument, "unknown graph format " + std::to_string(static_cast<int>(format)));
 }

@@ -7,13 +7,27 @@
 #include <memory>
 #include <utility>
 
+#include "graph/compact_hooks.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/checked.hpp"
+#include "smartarrays/util/names.hpp"
 #include "smartarrays/util/text.hpp"
 
 namespace smartarrays::graph {
 
 namespace {
+
+constexpr util::NameTable<OpenMode, 2> open_mode_names{"open mode", {{{OpenMode::map, "map"}, {OpenMode::load, "load"}}}};
+
+// The forward CSR of a stored graph, decoded, for rebuilding it in another layout.
+CsrParts forward_parts(const CsrGraph& graph) {
+  CsrParts parts;
+  parts.offsets.resize(graph.begin().length());
+  parts.targets.resize(graph.edge().length());
+  if (!parts.offsets.empty()) graph.begin().decode(0, parts.offsets.size(), parts.offsets.data());
+  if (!parts.targets.empty()) graph.edge().decode(0, parts.targets.size(), parts.targets.data());
+  return parts;
+}
 
 std::string mib(std::uint64_t bytes) {
   char text[32];
@@ -23,10 +37,15 @@ std::string mib(std::uint64_t bytes) {
 
 }  // namespace
 
+const char* to_string(OpenMode mode) noexcept { return open_mode_names.c_name(mode); }
+
+OpenMode parse_open_mode(std::string_view name) { return open_mode_names.parse(name); }
+
 GraphFormat SourceOptions::format_of(std::string_view path) const {
   const GraphFormat resolved = format ? *format : format_of_path(path);
-  if (undirected && resolved == GraphFormat::gap_sg) {
-    throw_error(ErrorCode::invalid_argument, "undirected applies to edge lists and Matrix Market files; the .sg file " +
+  if (undirected && (resolved == GraphFormat::gap_sg || resolved == GraphFormat::compact)) {
+    throw_error(ErrorCode::invalid_argument, std::string("undirected applies to edge lists and Matrix Market files; the ") +
+                                                 (resolved == GraphFormat::gap_sg ? ".sg" : "compact") + " file " +
                                                  util::quoted(path, 4096) + " says itself whether it is directed");
   }
   return resolved;
@@ -48,6 +67,12 @@ GraphSource GraphSource::open(const std::string& path, const SourceOptions& opti
       source.is_csr_ = true;
       source.vertices_ = contents.vertices;
       source.directed_ = contents.directed;
+      return source;
+    }
+    case GraphFormat::compact: {
+      source.stored_.emplace(detail::open_compact(path, options, pool));
+      source.vertices_ = source.stored_->vertices();
+      source.directed_ = source.stored_->directed();
       return source;
     }
     default:
@@ -100,12 +125,26 @@ GraphSource GraphSource::from_edges(std::span<const std::uint64_t> src, std::spa
   return from_edges(std::move(list));
 }
 
+const CsrGraph& GraphSource::stored_graph() const {
+  if (!stored_) throw_error(ErrorCode::invalid_argument, "this graph source holds no stored graph (only compact files do)");
+  return *stored_;
+}
+
+CsrGraph GraphSource::take_stored() && {
+  if (!stored_) throw_error(ErrorCode::invalid_argument, "this graph source holds no stored graph (only compact files do)");
+  CsrGraph graph = std::move(*stored_);
+  stored_.reset();
+  return graph;
+}
+
 CsrGraph GraphSource::build(const BuildOptions& options, runtime::ThreadPool& pool) const& {
+  if (stored_) return build_csr(forward_parts(*stored_), directed_, options, pool);
   if (is_csr_) return build_csr(csr_, directed_, options, pool);
   return build_csr(edges_, options, pool);
 }
 
 CsrGraph GraphSource::build(const BuildOptions& options, runtime::ThreadPool& pool) && {
+  if (stored_) return build_csr(forward_parts(*stored_), directed_, options, pool);
   if (is_csr_) return build_csr(std::move(csr_), directed_, options, pool);
   return build_csr(edges_, options, pool);
 }

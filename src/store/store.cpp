@@ -1,6 +1,7 @@
 // Owns opening stores: the catalogue read from a read-only mapping, then per block either a
 // read-only array over the mapping's pages (Mode::map) or a checksummed copy built in parallel
-// into the requested placement (Mode::load); and the lookups by name.
+// into the requested placement (Mode::load); the lookups by name; opening one graph alone, which
+// is the compact graph format's reader that this layer registers with the graph layer.
 #include "smartarrays/store/store.hpp"
 
 #include <memory>
@@ -11,30 +12,14 @@
 #include "smartarrays/codec/kernels.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/mapped_file.hpp"
+#include "smartarrays/util/names.hpp"
 #include "smartarrays/util/text.hpp"
+#include "graph/compact_hooks.hpp"
 #include "store/crc32c.hpp"
 #include "store/format.hpp"
+#include "store/state.hpp"
 
 namespace smartarrays::store {
-
-struct Store::State {
-  struct Entry {
-    std::string name;
-    ObjectKind kind;
-    std::optional<SmartArray> array;
-    std::unique_ptr<graph::CsrGraph> graph;
-  };
-  Mode mode = Mode::map;
-  std::vector<Entry> entries;
-  std::uint64_t uncommitted_bytes = 0;
-
-  const Entry& find(std::string_view name) const {
-    for (const Entry& e : entries) {
-      if (e.name == name) return e;
-    }
-    throw_error(ErrorCode::invalid_argument, "store: no object named " + util::quoted(name));
-  }
-};
 
 namespace {
 
@@ -75,7 +60,59 @@ SmartArray load_block(const BlockEntry& block, const os::MappedFile& file, const
   }, pool);
 }
 
+// The array of block slot k of object: a view over the mapping or a copy in placement.
+SmartArray open_block(const detail::Catalogue& catalogue, const ObjectEntry& object, std::size_t k, Mode mode,
+                      const std::shared_ptr<const os::MappedFile>& file, const ArrayOptions& placement,
+                      runtime::ThreadPool& pool) {
+  const BlockEntry& block = catalogue.blocks[object.blocks[k]];
+  return mode == Mode::map ? map_block(block, file) : load_block(block, *file, block_name(object, k), placement, pool);
+}
+
+// The graph of object, its arrays each opened with placement[array].
+graph::CsrGraph open_graph_object(const detail::Catalogue& catalogue, const ObjectEntry& object, Mode mode,
+                                  const std::shared_ptr<const os::MappedFile>& file, const graph::GraphLayout& placement,
+                                  runtime::ThreadPool& pool) {
+  auto make = [&](std::size_t k) {
+    return open_block(catalogue, object, k, mode, file, placement.arrays[k], pool);
+  };
+  std::array<SmartArray, graph::graph_array_count> arrays{make(0), make(1), make(2), make(3), make(4)};
+  try {
+    return graph::CsrGraph(std::move(arrays), object.directed);
+  } catch (const Error& e) {
+    throw_error(ErrorCode::invalid_argument, "store: graph " + util::quoted(object.name) + " (entry at offset " +
+                                                 std::to_string(object.entry_offset) + "): " + e.what());
+  }
+}
+
+constexpr util::NameTable<Mode, 2> mode_names{"store mode", {{{Mode::map, "map"}, {Mode::load, "load"}}}};
+
+// The compact graph format's reader and writer, registered with the graph layer when this layer is linked.
+graph::CsrGraph open_compact_graph(const std::string& path, const graph::SourceOptions& options, runtime::ThreadPool& pool) {
+  return Store::open_graph(path, options.object, options.mode == graph::OpenMode::map ? Mode::map : Mode::load,
+                           options.placement, pool);
+}
+
+void write_compact_graph(const graph::CsrGraph& graph, const std::string& path) { Store::write(path, {{"graph", graph}}); }
+
 }  // namespace
+}  // namespace smartarrays::store
+
+/// Set when this file's static initialisation registered the compact graph format with the graph
+/// layer. Programs linking the static archive name it with -Wl,--undefined so that this file is
+/// linked even when they call no store function themselves (src/measure/CMakeLists.txt).
+extern "C" const bool smartarrays_store_registered = [] {
+  smartarrays::graph::detail::register_compact_hooks(
+      {&smartarrays::store::open_compact_graph, &smartarrays::store::write_compact_graph});
+  return true;
+}();
+
+namespace smartarrays::store {
+
+const char* to_string(Mode mode) noexcept { return mode_names.c_name(mode); }
+
+Mode parse_mode(std::string_view name) { return mode_names.parse(name); }
+
+const char* to_string(ObjectKind kind) noexcept { return detail::object_kind_name(static_cast<std::uint32_t>(kind)); }
 
 Store::Store(std::unique_ptr<State> state) : state_(std::move(state)) {}
 Store::Store(Store&&) noexcept = default;
@@ -88,26 +125,72 @@ Store Store::open(const std::string& path, Mode mode, const ArrayOptions& placem
   auto state = std::make_unique<State>();
   state->mode = mode;
   state->uncommitted_bytes = file->size() - catalogue.committed_bytes;
+  graph::GraphLayout layout;
+  layout.set_placement(placement);
   for (const ObjectEntry& object : catalogue.objects) {
-    auto make = [&](std::size_t k) {
-      const BlockEntry& block = catalogue.blocks[object.blocks[k]];
-      return mode == Mode::map ? map_block(block, file) : load_block(block, *file, block_name(object, k), placement, pool);
-    };
     State::Entry entry{object.name, static_cast<ObjectKind>(object.kind), std::nullopt, nullptr};
     if (object.kind == detail::object_kind_array) {
-      entry.array.emplace(make(0));
+      entry.array.emplace(open_block(catalogue, object, 0, mode, file, placement, pool));
     } else {
-      std::array<SmartArray, graph::graph_array_count> arrays{make(0), make(1), make(2), make(3), make(4)};
-      try {
-        entry.graph = std::make_unique<graph::CsrGraph>(std::move(arrays), object.directed);
-      } catch (const Error& e) {
-        throw_error(ErrorCode::invalid_argument, "store: graph " + util::quoted(object.name) + " (entry at offset " +
-                                                     std::to_string(object.entry_offset) + "): " + e.what());
-      }
+      entry.graph = std::make_unique<graph::CsrGraph>(open_graph_object(catalogue, object, mode, file, layout, pool));
     }
     state->entries.push_back(std::move(entry));
   }
   return Store(std::move(state));
+}
+
+graph::CsrGraph Store::open_graph(const std::string& path, std::string_view name, Mode mode,
+                                  const graph::GraphLayout& placement, runtime::ThreadPool& pool) {
+  auto file = std::make_shared<const os::MappedFile>(os::MappedFile::open(path));
+  const detail::Catalogue catalogue = detail::read_catalogue(file->data(), file->size());
+  const ObjectEntry* found = nullptr;
+  std::size_t graphs = 0;
+  for (const ObjectEntry& object : catalogue.objects) {
+    if (!name.empty() && object.name == name) found = &object;
+    if (object.kind != detail::object_kind_graph) continue;
+    ++graphs;
+    if (name.empty()) found = &object;
+  }
+  const std::string where = "store " + util::quoted(path, 4096);
+  if (!name.empty() && found == nullptr) throw_error(ErrorCode::invalid_argument, where + " has no object named " + util::quoted(name));
+  if (!name.empty() && found->kind != detail::object_kind_graph) {
+    throw_error(ErrorCode::invalid_argument, where + ": " + util::quoted(name) + " is an array, not a graph");
+  }
+  if (name.empty() && graphs != 1) {
+    throw_error(ErrorCode::invalid_argument, where + " holds " + std::to_string(graphs) +
+                                                 " graphs; name the one to open" + (graphs == 0 ? " (it has none)" : ""));
+  }
+  return open_graph_object(catalogue, *found, mode, file, placement, pool);
+}
+
+StoreInfo describe(const std::string& path) {
+  const os::MappedFile file = os::MappedFile::open(path);
+  const detail::Catalogue catalogue = detail::read_catalogue(file.data(), file.size());
+  StoreInfo info;
+  info.version = detail::format_version;
+  info.file_bytes = file.size();
+  info.directory_offset = catalogue.directory_offset;
+  info.directory_bytes = catalogue.committed_bytes - detail::trailer_bytes - catalogue.directory_offset;
+  info.uncommitted_bytes = file.size() - catalogue.committed_bytes;
+  for (const ObjectEntry& object : catalogue.objects) {
+    ObjectInfo o;
+    o.name = object.name;
+    o.kind = static_cast<ObjectKind>(object.kind);
+    const bool is_graph = object.kind == detail::object_kind_graph;
+    for (std::size_t k = 0; k < (is_graph ? detail::graph_blocks : 1); ++k) {
+      const BlockEntry& b = catalogue.blocks[object.blocks[k]];
+      o.blocks.push_back({is_graph ? graph::to_string(static_cast<graph::GraphArray>(k)) : "", b.length, b.bits, b.offset,
+                          b.byte_length, b.crc});
+    }
+    if (is_graph) {
+      o.vertices = object.vertices;
+      o.edges = object.edges;
+      o.directed = object.directed;
+      o.variant = static_cast<graph::Variant>(object.variant);
+    }
+    info.objects.push_back(std::move(o));
+  }
+  return info;
 }
 
 Mode Store::mode() const noexcept { return state_->mode; }

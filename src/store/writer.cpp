@@ -1,6 +1,7 @@
 // Owns writing stores: Store::write (a new file beside the target, synced, then renamed over it)
 // and Store::append (new blocks after the committed part, then a new directory, synced, then the
-// trailer that commits them, synced), so a crash at any moment leaves a readable version.
+// trailer that commits them, synced), so a crash at any moment leaves a readable version; and the
+// check of objects to write or send (names, kinds, duplicates).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include "smartarrays/util/text.hpp"
 #include "store/crc32c.hpp"
 #include "store/format.hpp"
+#include "store/state.hpp"
 
 namespace smartarrays::store {
 namespace {
@@ -64,7 +66,9 @@ class File {
 
 std::uint64_t align_up(std::uint64_t offset, std::uint64_t alignment) { return (offset + alignment - 1) / alignment * alignment; }
 
-void check_names(const std::vector<Object>& objects, const Catalogue& existing) {
+}  // namespace
+
+void detail::check_objects(const std::vector<Object>& objects, const Catalogue& existing) {
   std::set<std::string> names;
   for (const ObjectEntry& o : existing.objects) names.insert(o.name);
   for (const Object& object : objects) {
@@ -81,6 +85,8 @@ void check_names(const std::vector<Object>& objects, const Catalogue& existing) 
     }
   }
 }
+
+namespace {
 
 // Writes array's words and a zero padding word at the next aligned offset after end; returns its entry.
 BlockEntry write_block(const File& file, const SmartArray& array, const std::string& name, std::uint64_t& end) {
@@ -153,7 +159,7 @@ void sync_parent(const std::string& path) {
 }  // namespace
 
 void Store::write(const std::string& path, const std::vector<Object>& objects) {
-  check_names(objects, {});
+  detail::check_objects(objects, {});
   const std::string temporary = path + ".partial-" + std::to_string(::getpid());
   try {
     const File file(temporary, O_WRONLY | O_CREAT | O_TRUNC);
@@ -181,7 +187,7 @@ void Store::append(const std::string& path, const std::vector<Object>& objects) 
     catalogue = detail::read_catalogue(mapped.data(), mapped.size());
     size = mapped.size();
   }
-  check_names(objects, catalogue);
+  detail::check_objects(objects, catalogue);
   // The remains of an interrupted append are dropped, so the new blocks follow the committed part.
   if (size > catalogue.committed_bytes) file.truncate(catalogue.committed_bytes);
   const std::uint64_t end = catalogue.committed_bytes;

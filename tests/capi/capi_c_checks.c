@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "smartarrays.h"
 
@@ -151,5 +153,96 @@ int capi_c_graph_round_trip(const char *path, char *error, size_t error_size) {
   }
   sa_graph_free(g);
   sa_graph_free(NULL);
+  return 0;
+}
+
+void capi_c_store_layout(size_t layout[2]) {
+  layout[0] = sizeof(sa_store_object);
+  layout[1] = offsetof(sa_store_object, graph);
+}
+
+/* Checks the arrays and graph of an open store s against the originals; 0 when they match. */
+static int check_store(const sa_store *s, uint64_t expected_third, uint64_t vertices, char *error, size_t error_size,
+                       int step) {
+  sa_store_object_kind kind = SA_STORE_GRAPH;
+  sa_array *a = NULL;
+  sa_graph *g = NULL;
+  uint64_t v = 0;
+  if (sa_store_count(s) != 2 || strcmp(sa_store_name(s, 0), "values") != 0 || strcmp(sa_store_name(s, 1), "tiny") != 0 ||
+      sa_store_name(s, 2) != NULL) {
+    return fail(error, error_size, step, "names");
+  }
+  if (sa_store_kind(s, "values", &kind) != SA_OK || kind != SA_STORE_ARRAY) return fail(error, error_size, step + 1, "kind");
+  if (sa_store_array(s, "values", &a) != SA_OK) return fail(error, error_size, step + 2, "sa_store_array");
+  if (sa_store_graph(s, "tiny", &g) != SA_OK) return fail(error, error_size, step + 3, "sa_store_graph");
+  if (sa_array_get(a, 2, &v) != SA_OK || v != expected_third || sa_array_bits(a) != 7) {
+    return fail(error, error_size, step + 4, "array value");
+  }
+  if (sa_array_set(a, 0, 1) != SA_EINVAL) return fail(error, error_size, step + 5, "a store's array is read-only");
+  if (sa_graph_vertices(g) != vertices) return fail(error, error_size, step + 6, "graph vertices");
+  sa_array_free(a);
+  sa_graph_free(g);
+  return 0;
+}
+
+int capi_c_store_round_trip(const char *path, const char *store_path, char *error, size_t error_size) {
+  enum { n = 100 };
+  uint64_t values[n];
+  uint64_t problems = 1;
+  double ranks[6];
+  sa_options options;
+  sa_array *a = NULL;
+  sa_graph *g = NULL;
+  sa_graph *mapped_graph = NULL;
+  sa_store *s = NULL;
+  sa_store_object objects[2];
+  int fds[2];
+  size_t i;
+  int rc;
+
+  for (i = 0; i < n; ++i) values[i] = (uint64_t)(i * 5u % 128u);
+  sa_options_init(&options);
+  options.bits = 7;
+  if (sa_array_from_u64(values, n, &options, &a) != SA_OK) return fail(error, error_size, 1, "sa_array_from_u64");
+  if (sa_graph_load(path, NULL, NULL, &g) != SA_OK) return fail(error, error_size, 2, "sa_graph_load");
+  objects[0].name = "values";
+  objects[0].array = a;
+  objects[0].graph = NULL;
+  objects[1].name = "tiny";
+  objects[1].array = NULL;
+  objects[1].graph = g;
+  if (sa_store_write(store_path, objects, 2) != SA_OK) return fail(error, error_size, 3, "sa_store_write");
+  if (sa_store_open(store_path, SA_STORE_MAP, NULL, &s) != SA_OK) return fail(error, error_size, 4, "sa_store_open map");
+  rc = check_store(s, values[2], sa_graph_vertices(g), error, error_size, 10);
+  if (rc != 0) return rc;
+  if (sa_store_graph(s, "tiny", &mapped_graph) != SA_OK) return fail(error, error_size, 20, "sa_store_graph");
+  sa_store_close(s); /* the graph handle keeps the mapping */
+  if (sa_graph_pagerank(mapped_graph, NULL, ranks, 6, NULL) != SA_OK || !(ranks[0] > 0)) {
+    return fail(error, error_size, 21, "PageRank on a mapped graph after close");
+  }
+  sa_graph_free(mapped_graph);
+  sa_options_init(&options);
+  options.placement = SA_INTERLEAVED;
+  if (sa_store_open(store_path, SA_STORE_LOAD, &options, &s) != SA_OK) return fail(error, error_size, 30, "sa_store_open load");
+  rc = check_store(s, values[2], sa_graph_vertices(g), error, error_size, 31);
+  if (rc != 0) return rc;
+  sa_store_close(s);
+  if (sa_store_verify(store_path, 1, &problems) != SA_OK || problems != 0) return fail(error, error_size, 40, "sa_store_verify");
+  if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0) return fail(error, error_size, 50, "socketpair");
+  /* A stream this small fits in the socket's buffer, so one thread can send, then receive. */
+  if (sa_store_send(fds[1], objects, 2) != SA_OK) return fail(error, error_size, 51, "sa_store_send");
+  if (sa_store_recv(fds[0], NULL, 0, &s) != SA_OK) return fail(error, error_size, 52, "sa_store_recv");
+  rc = check_store(s, values[2], sa_graph_vertices(g), error, error_size, 53);
+  if (rc != 0) return rc;
+  sa_store_close(s);
+  if (sa_store_send_file(fds[1], store_path) != SA_OK) return fail(error, error_size, 60, "sa_store_send_file");
+  if (sa_store_recv(fds[0], NULL, 0, &s) != SA_OK) return fail(error, error_size, 61, "sa_store_recv of a file");
+  rc = check_store(s, values[2], sa_graph_vertices(g), error, error_size, 62);
+  if (rc != 0) return rc;
+  sa_store_close(s);
+  close(fds[0]);
+  close(fds[1]);
+  sa_array_free(a);
+  sa_graph_free(g);
   return 0;
 }

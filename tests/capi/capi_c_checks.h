@@ -25,6 +25,13 @@ void capi_c_graph_layout(size_t layout[8]);
     failing step with error filled. */
 int capi_c_graph_round_trip(const char *path, char *error, size_t error_size);
 
+/** The store entry points from C: writes an array and the graph of the edge list at path into the store
+    store_path, opens it mapped and loaded, reads both back, verifies it, and sends it over a socketpair:
+    0 on success, else the failing step with error filled. */
+int capi_c_store_round_trip(const char *path, const char *store_path, char *error, size_t error_size);
+/** sizeof(sa_store_object) and offsetof(sa_store_object, graph) as a C compiler lays them out. */
+void capi_c_store_layout(size_t layout[2]);
+
 #ifdef __cplusplus
 }
 #endif

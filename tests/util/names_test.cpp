@@ -50,7 +50,7 @@ TEST(NameTable, EveryEnumRejectsWithTheSameSentence) {
             "unknown pinning policy 'tight' (expected one of: none, sparse, dense)");
   EXPECT_EQ(error_of([] { graph::parse_variant("W"); }), "unknown variant 'W' (expected one of: U, V, V+E)");
   EXPECT_EQ(error_of([] { graph::parse_graph_format("csv"); }),
-            "unknown graph format 'csv' (expected one of: el, mtx, sg)");
+            "unknown graph format 'csv' (expected one of: el, mtx, sg, compact)");
   EXPECT_EQ(error_of([] { algo::parse_dangling_rule("drop"); }),
             "unknown dangling rule 'drop' (expected one of: none, uniform)");
 }
@@ -68,7 +68,8 @@ TEST(NameTable, EveryEnumRoundTripsInAnyCase) {
     EXPECT_EQ(graph::parse_variant(graph::to_string(v)), v);
   }
   EXPECT_EQ(graph::parse_variant("ve"), graph::Variant::VE);
-  for (auto f : {graph::GraphFormat::edge_list, graph::GraphFormat::matrix_market, graph::GraphFormat::gap_sg}) {
+  for (auto f : {graph::GraphFormat::edge_list, graph::GraphFormat::matrix_market, graph::GraphFormat::gap_sg,
+                 graph::GraphFormat::compact}) {
     EXPECT_EQ(graph::parse_graph_format(graph::to_string(f)), f);
   }
   EXPECT_EQ(graph::parse_graph_format("SNAP"), graph::GraphFormat::edge_list);

@@ -21,13 +21,15 @@ enum class GraphFormat : int {
   edge_list = 0,      ///< "src dst" per line, '#' or '%' comments, ids from 0 (SNAP, GAP .el)
   matrix_market = 1,  ///< %%MatrixMarket matrix coordinate, ids from 1, entry (i, j) = edge i -> j
   gap_sg = 2,         ///< GAP's serialized CSR: flag, m, n, offsets[n+1] (int64), ids (int32), twice if directed
+  compact = 3,        ///< a store file (docs/compact-format.md, extension .sa) holding the graph as stored smart arrays
 };
 
-/// "el", "mtx" or "sg".
+/// "el", "mtx", "sg" or "compact".
 SMARTARRAYS_API const char* to_string(GraphFormat format) noexcept;
-/// The format spelled "el" (also "edgelist", "snap", "txt"), "mtx" (also "mm") or "sg", any case; throws Error(invalid_argument).
+/// The format spelled "el" (also "edgelist", "snap", "txt"), "mtx" (also "mm"), "sg" or "compact" (also "sa",
+/// "store"), any case; throws Error(invalid_argument).
 SMARTARRAYS_API GraphFormat parse_graph_format(std::string_view name);
-/// The format a file name's extension names: .el, .txt, .edges, .tsv (edge list), .mtx, .sg; throws
+/// The format a file name's extension names: .el, .txt, .edges, .tsv (edge list), .mtx, .sg, .sa (compact); throws
 /// Error(invalid_argument) for an unknown extension.
 SMARTARRAYS_API GraphFormat format_of_path(std::string_view path);
 
@@ -80,7 +82,8 @@ SMARTARRAYS_API void write_edge_list(const CsrGraph& graph, const std::string& p
 SMARTARRAYS_API void write_matrix_market(const CsrGraph& graph, const std::string& path);
 /// Writes a GAP .sg file; throws Error(invalid_argument) if a vertex id does not fit GAP's int32.
 SMARTARRAYS_API void write_gap_sg(const CsrGraph& graph, const std::string& path);
-/// Writes graph to path in format.
+/// Writes graph to path in format; compact writes a new store holding the graph as "graph"
+/// (store::Store::write; needs the store layer, which libsmartarrays.so always has).
 SMARTARRAYS_API void save_graph(const CsrGraph& graph, const std::string& path, GraphFormat format);
 
 }  // namespace smartarrays::graph

@@ -20,15 +20,29 @@
 
 namespace smartarrays::graph {
 
+/// How a compact (store) file's graph is opened.
+enum class OpenMode : int {
+  map = 0,   ///< read-only views over the file's pages: no copy, nothing read but header and directory
+  load = 1,  ///< copied (checksums checked) into SourceOptions::placement, in parallel
+};
+
+/// "map" or "load".
+SMARTARRAYS_API const char* to_string(OpenMode mode) noexcept;
+/// The mode spelled "map" or "load" (any case); throws Error(invalid_argument) otherwise.
+SMARTARRAYS_API OpenMode parse_open_mode(std::string_view name);
+
 /// How GraphSource::open reads a file.
 struct SourceOptions {
   std::optional<GraphFormat> format;  ///< the file's format; none = the one its extension names
   bool undirected = false;            ///< store each edge of an edge list or Matrix Market file both ways
   ReadOptions read;                   ///< progress of the read
+  OpenMode mode = OpenMode::map;      ///< compact files: use the stored arrays mapped, or load them
+  GraphLayout placement{};            ///< compact files loaded: each array's placement (bits ignored: stored widths kept)
+  std::string object;                 ///< compact files: the graph's name in the store; empty = its only graph
 
   /// The format path is read in. Throws Error(invalid_argument) when the extension names none, or
-  /// when undirected is asked of a .sg file (which says itself whether it is directed); callers
-  /// may call it before reading to check their arguments.
+  /// when undirected is asked of a .sg or compact file (which says itself whether it is directed);
+  /// callers may call it before reading to check their arguments.
   SMARTARRAYS_API GraphFormat format_of(std::string_view path) const;
 };
 
@@ -36,8 +50,10 @@ struct SourceOptions {
 /// asked, each with its own layout. Move-only.
 class SMARTARRAYS_API GraphSource {
  public:
-  /// Reads path in options.format_of(path) on pool. Throws Error naming the file and the line or
-  /// byte offset of malformed input, or the option that does not fit.
+  /// Reads path in options.format_of(path) on pool. A compact file's graph is opened as stored
+  /// (options.mode: mapped, or loaded into options.placement) and is then stored_graph(); build()
+  /// makes other layouts of it. Throws Error naming the file and the line or byte offset of
+  /// malformed input, or the option that does not fit.
   static GraphSource open(const std::string& path, const SourceOptions& options = {},
                           runtime::ThreadPool& pool = runtime::default_pool());
   /// The R-MAT graph of options, generated on pool; undirected stores each edge both ways.
@@ -63,6 +79,13 @@ class SMARTARRAYS_API GraphSource {
   /// The same from a source used once: a .sg file's CSR is moved into the graph, not copied.
   CsrGraph build(const BuildOptions& options = {}, runtime::ThreadPool& pool = runtime::default_pool()) &&;
 
+  /// True for a compact file's graph, which is used as stored (stored_graph()) or built anew (build()).
+  bool stored() const noexcept { return stored_.has_value(); }
+  /// The compact file's graph as opened (mapped views or loaded copies); throws Error(invalid_argument) unless stored().
+  const CsrGraph& stored_graph() const;
+  /// Takes the compact file's graph out of the source (which is then empty); throws like stored_graph().
+  CsrGraph take_stored() &&;
+
   /// Number of vertices n.
   std::uint64_t vertices() const noexcept { return vertices_; }
   /// False when each edge stands for both directions.
@@ -73,6 +96,7 @@ class SMARTARRAYS_API GraphSource {
 
   EdgeList edges_;
   CsrParts csr_;  // a .sg file's out-edges (then edges_ is empty)
+  std::optional<CsrGraph> stored_;  // a compact file's graph as opened
   bool is_csr_ = false;
   std::uint64_t vertices_ = 0;
   bool directed_ = true;

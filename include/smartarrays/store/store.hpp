@@ -37,6 +37,17 @@ struct SMARTARRAYS_API Object {
   const graph::CsrGraph* graph = nullptr;   ///< the graph, or nullptr for an array
 };
 
+/// How Store::receive takes a stream.
+struct ReceiveOptions {
+  /// Where the one region holding the stream goes: os_default, single_node, interleaved or
+  /// partitioned (replicated needs copies; bits ignored).
+  ArrayOptions placement{};
+  /// The largest stream accepted, in bytes; 0 = the process memory limit (os::memory_limit).
+  std::uint64_t max_bytes = 0;
+  /// Check every block's CRC32C before the store is returned (as Mode::load does).
+  bool verify_blocks = true;
+};
+
 /// An open store: its objects as arrays and graphs, in directory order. Move-only.
 class SMARTARRAYS_API Store {
  public:
@@ -51,6 +62,30 @@ class SMARTARRAYS_API Store {
   /// on pool, each replica by its own node's workers. Throws Error naming the first problem.
   static Store open(const std::string& path, Mode mode = Mode::map, const ArrayOptions& placement = {},
                     runtime::ThreadPool& pool = runtime::default_pool());
+  /// Opens only the graph named name (empty: the store's only graph) of the store at path: mapped,
+  /// or loaded with each array into placement's options for it (their bits ignored: stored widths
+  /// kept). What graph::GraphSource::open does for a compact file. Throws Error(invalid_argument)
+  /// when there is no such graph, or name is empty and the store holds none or several.
+  static graph::CsrGraph open_graph(const std::string& path, std::string_view name = {}, Mode mode = Mode::map,
+                                    const graph::GraphLayout& placement = {},
+                                    runtime::ThreadPool& pool = runtime::default_pool());
+
+  /// Sends objects over fd (socket, pipe or file) as one store stream (docs/compact-format.md,
+  /// "Streams"): a 16-byte preamble, then the bytes of a store file whose blocks are written with
+  /// writev straight from the arrays' memory (no staging copy). SIGPIPE is held off for the call,
+  /// so a peer that closed is Error(os_error) naming the bytes sent, not a signal.
+  static void send(int fd, const std::vector<Object>& objects);
+  /// Sends the committed part of the store file at path over fd as one stream, with sendfile (the
+  /// kernel copies from the page cache). Throws Error like open for a malformed file, like send otherwise.
+  static void send_file(int fd, const std::string& path);
+  /// Receives one store stream from fd into one region placed as options say, checks it as open
+  /// checks a file (and every block's checksum unless options.verify_blocks is false) and returns
+  /// its objects as read-only arrays and graphs over that region, used in place (mode() is
+  /// Mode::load). Throws Error(invalid_argument) for a malformed or oversized stream, Error(os_error)
+  /// when fd fails or ends early (naming the bytes received), Error(cancelled) when interrupted.
+  static Store receive(int fd, const ReceiveOptions& options = {});
+  /// Sends this store's objects over fd as one stream (as send(fd, objects)).
+  void send(int fd) const;
 
   Store(Store&&) noexcept;
   Store& operator=(Store&&) noexcept;
@@ -76,6 +111,53 @@ class SMARTARRAYS_API Store {
   explicit Store(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;
 };
+
+/// One block of a store as its directory describes it.
+struct BlockInfo {
+  std::string array;            ///< "" for an array object, else the graph array's name ("begin", ...)
+  std::uint64_t length = 0;     ///< values
+  unsigned bits = 0;            ///< bits per value
+  std::uint64_t offset = 0;     ///< file offset of the block
+  std::uint64_t bytes = 0;      ///< the block's bytes (packed words and the padding word)
+  std::uint32_t crc = 0;        ///< its CRC32C as the directory states it
+};
+
+/// One named object of a store as its directory describes it.
+struct ObjectInfo {
+  std::string name;               ///< its name
+  ObjectKind kind = ObjectKind::array;  ///< array or graph
+  std::vector<BlockInfo> blocks;  ///< one for an array, five for a graph (GraphArray order)
+  std::uint64_t vertices = 0;     ///< graph: n
+  std::uint64_t edges = 0;        ///< graph: m (stored edges)
+  bool directed = false;          ///< graph: directed
+  graph::Variant variant = graph::Variant::U;  ///< graph: the stored variant
+  /// The bytes of its blocks.
+  std::uint64_t bytes() const noexcept {
+    std::uint64_t total = 0;
+    for (const BlockInfo& b : blocks) total += b.bytes;
+    return total;
+  }
+};
+
+/// What a store's header, trailer and directory say (describe()).
+struct StoreInfo {
+  std::uint32_t version = 0;            ///< format version
+  std::uint64_t file_bytes = 0;         ///< the file's size
+  std::uint64_t directory_offset = 0;   ///< where the directory in force lies
+  std::uint64_t directory_bytes = 0;    ///< its size
+  std::uint64_t uncommitted_bytes = 0;  ///< bytes after the trailer in force
+  std::vector<ObjectInfo> objects;      ///< in directory order
+};
+
+/// The catalogue of the store at path, checked as open checks it (no block is read). Throws Error like open.
+SMARTARRAYS_API StoreInfo describe(const std::string& path);
+
+/// "array" or "graph".
+SMARTARRAYS_API const char* to_string(ObjectKind kind) noexcept;
+/// "map" or "load".
+SMARTARRAYS_API const char* to_string(Mode mode) noexcept;
+/// The mode spelled "map" or "load" (any case); throws Error(invalid_argument) otherwise.
+SMARTARRAYS_API Mode parse_mode(std::string_view name);
 
 /// The outcome of verify().
 struct VerifyReport {

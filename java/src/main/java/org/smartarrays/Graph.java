@@ -79,7 +79,6 @@ public final class Graph implements AutoCloseable {
   }
 
   // Runs maker, then ties the new sa_graph to a fresh shared arena that close() closes.
-  @SuppressWarnings("restricted") // attaches sa_graph_free to the handle's lifetime
   private static Graph make(GraphOptions options, Maker maker) {
     Objects.requireNonNull(options, "options");
     MemorySegment pointer;
@@ -88,6 +87,12 @@ public final class Graph implements AutoCloseable {
       Native.check(maker.make(scratch, options.marshal(scratch), out));
       pointer = out.get(ADDRESS, 0);
     }
+    return adopt(pointer);
+  }
+
+  // Ties a new sa_graph pointer (from make, or a Store) to a fresh shared arena that close() closes.
+  @SuppressWarnings("restricted") // attaches sa_graph_free to the handle's lifetime
+  static Graph adopt(MemorySegment pointer) {
     Arena scope = Arena.ofShared();
     try {
       return new Graph(pointer.reinterpret(scope, GraphNative::free), scope);
@@ -140,6 +145,11 @@ public final class Graph implements AutoCloseable {
 
   private void ensureOpen() {
     if (!handle.scope().isAlive()) throw new IllegalStateException("the graph was already freed");
+  }
+
+  /** The sa_graph handle, scoped to this graph's lifetime (for the binding's own downcalls). */
+  MemorySegment handle() {
+    return handle;
   }
 
   /** Number of vertices n. */

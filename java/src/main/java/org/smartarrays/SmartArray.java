@@ -48,13 +48,14 @@ public final class SmartArray implements AutoCloseable {
   }
 
   /** A native call that makes an sa_array into out, given a scratch arena for its arguments. */
-  private interface Maker {
+  interface Maker {
     int make(Arena scratch, MemorySegment out);
   }
 
   // Runs maker, then ties the new sa_array to arena (or to a fresh shared arena when arena is null).
+  // Package-private for the other handles that hand out arrays (Store).
   @SuppressWarnings("restricted") // attaches sa_array_free to the handle's lifetime
-  private static SmartArray make(Arena arena, Maker maker) {
+  static SmartArray make(Arena arena, Maker maker) {
     MemorySegment pointer;
     try (Arena scratch = Arena.ofConfined()) {
       MemorySegment out = scratch.allocate(ADDRESS);

@@ -1,0 +1,204 @@
+// Owns the Java handle of an open store (the compact form, docs/compact-format.md) and the static
+// calls that write, append, verify, send and receive stores: thin over the C ABI's sa_store_*.
+package org.smartarrays;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A store file or stream of named smart arrays and graphs, used in place: opened mapped (the
+ * file's pages, no copy) or loaded into a placement, or received from a file descriptor into one
+ * region. Arrays and graphs taken from it are read-only handles of their own (close them as usual)
+ * that stay valid after the store is closed. Objects to write are given as a map of names to
+ * {@link SmartArray} and {@link Graph} values, in the map's iteration order.
+ */
+public final class Store implements AutoCloseable {
+  /** How {@link #open(Path, Mode, ArrayOptions)} makes the arrays of a file. */
+  public enum Mode {
+    /** Read-only views over the file's pages: no copy, only header and directory read. */
+    MAP,
+    /** Copies (checksums checked) into the given placement, in parallel. */
+    LOAD
+  }
+
+  private final MemorySegment handle;
+  private final Arena arena;
+
+  private Store(MemorySegment handle, Arena arena) {
+    this.handle = handle;
+    this.arena = arena;
+  }
+
+  /** A native call that opens or receives an sa_store into out, given a scratch arena for its arguments. */
+  private interface Opener {
+    int open(Arena scratch, MemorySegment out);
+  }
+
+  @SuppressWarnings("restricted") // attaches sa_store_close to the handle's lifetime
+  private static Store make(Opener opener) {
+    MemorySegment pointer;
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment out = scratch.allocate(ADDRESS);
+      Native.check(opener.open(scratch, out));
+      pointer = out.get(ADDRESS, 0);
+    }
+    Arena scope = Arena.ofShared();
+    try {
+      return new Store(pointer.reinterpret(scope, StoreNative::close), scope);
+    } catch (RuntimeException | Error e) {
+      StoreNative.close(pointer);
+      throw e;
+    }
+  }
+
+  // The sa_store_object list of objects, in scratch.
+  private static MemorySegment objects(Arena scratch, Map<String, ?> objects) {
+    Objects.requireNonNull(objects, "objects");
+    MemorySegment list = scratch.allocate(StoreNative.OBJECT, Math.max(1, objects.size()));
+    long i = 0;
+    for (Map.Entry<String, ?> e : objects.entrySet()) {
+      MemorySegment o = list.asSlice(i * StoreNative.OBJECT.byteSize(), StoreNative.OBJECT);
+      StoreNative.OBJECT_NAME.set(o, 0L, scratch.allocateFrom(Objects.requireNonNull(e.getKey(), "object name")));
+      StoreNative.OBJECT_ARRAY.set(o, 0L, MemorySegment.NULL);
+      StoreNative.OBJECT_GRAPH.set(o, 0L, MemorySegment.NULL);
+      switch (e.getValue()) {
+        case SmartArray a -> StoreNative.OBJECT_ARRAY.set(o, 0L, a.handle());
+        case Graph g -> StoreNative.OBJECT_GRAPH.set(o, 0L, g.handle());
+        case null -> throw new NullPointerException("object " + e.getKey() + " is null");
+        default -> throw new IllegalArgumentException(
+            "object " + e.getKey() + " is a " + e.getValue().getClass().getSimpleName() + ", not a SmartArray or a Graph");
+      }
+      i++;
+    }
+    return list;
+  }
+
+  private static MemorySegment placement(Arena scratch, ArrayOptions placement) {
+    return placement == null ? MemorySegment.NULL : SmartArray.marshal(placement, scratch);
+  }
+
+  /** Writes objects as a new store at path (replacing any file there once the new one is complete). */
+  public static void write(Path path, Map<String, ?> objects) {
+    Objects.requireNonNull(path, "path");
+    try (Arena scratch = Arena.ofConfined()) {
+      Native.check(StoreNative.write(scratch.allocateFrom(path.toString()), objects(scratch, objects), objects.size()));
+    }
+  }
+
+  /** Adds objects to the store at path without rewriting it; names must be new. */
+  public static void append(Path path, Map<String, ?> objects) {
+    Objects.requireNonNull(path, "path");
+    try (Arena scratch = Arena.ofConfined()) {
+      Native.check(StoreNative.append(scratch.allocateFrom(path.toString()), objects(scratch, objects), objects.size()));
+    }
+  }
+
+  /** Opens the store at path mapped. */
+  public static Store open(Path path) {
+    return open(path, Mode.MAP, null);
+  }
+
+  /** Opens the store at path: mapped, or loaded into placement (null = OS default; its bits must be 0). */
+  public static Store open(Path path, Mode mode, ArrayOptions placement) {
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(mode, "mode");
+    return make((scratch, out) -> StoreNative.open(scratch.allocateFrom(path.toString()),
+        mode == Mode.MAP ? StoreNative.MAP : StoreNative.LOAD, placement(scratch, placement), out));
+  }
+
+  /** The number of problems verify finds in the store at path (0: sound); deep also checks every graph's CSR. */
+  public static long verify(Path path, boolean deep) {
+    Objects.requireNonNull(path, "path");
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment problems = scratch.allocate(JAVA_LONG);
+      Native.check(StoreNative.verify(scratch.allocateFrom(path.toString()), deep ? 1 : 0, problems));
+      return problems.get(JAVA_LONG, 0);
+    }
+  }
+
+  /** Sends objects over the file descriptor fd as one store stream, blocks straight from native memory. */
+  public static void send(int fd, Map<String, ?> objects) {
+    try (Arena scratch = Arena.ofConfined()) {
+      Native.check(StoreNative.send(fd, objects(scratch, objects), objects.size()));
+    }
+  }
+
+  /** Sends the store file at path over fd as one stream, with sendfile. */
+  public static void sendFile(int fd, Path path) {
+    Objects.requireNonNull(path, "path");
+    try (Arena scratch = Arena.ofConfined()) {
+      Native.check(StoreNative.sendFile(fd, scratch.allocateFrom(path.toString())));
+    }
+  }
+
+  /** Receives one store stream from fd into one region in placement (null = OS default), at most
+   *  maxBytes (0 = the process memory limit). */
+  public static Store receive(int fd, ArrayOptions placement, long maxBytes) {
+    if (maxBytes < 0) throw new IllegalArgumentException("maxBytes " + maxBytes + " is negative");
+    return make((scratch, out) -> StoreNative.recv(fd, placement(scratch, placement), maxBytes, out));
+  }
+
+  private void ensureOpen() {
+    if (!handle.scope().isAlive()) throw new IllegalStateException("the store was already closed");
+  }
+
+  /** The objects' names, in directory order. */
+  public List<String> names() {
+    ensureOpen();
+    long n = StoreNative.count(handle);
+    List<String> names = new ArrayList<>();
+    for (long i = 0; i < n; i++) names.add(Native.string(StoreNative.name(handle, i)));
+    return List.copyOf(names);
+  }
+
+  /** True when the object named name is an array (false: a graph); IllegalArgumentException if there is none. */
+  public boolean isArray(String name) {
+    ensureOpen();
+    Objects.requireNonNull(name, "name");
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment kind = scratch.allocate(JAVA_INT);
+      Native.check(StoreNative.kind(handle, scratch.allocateFrom(name), kind));
+      return kind.get(JAVA_INT, 0) == StoreNative.KIND_ARRAY;
+    }
+  }
+
+  /** The array named name: a read-only handle sharing the store's memory; close it when done. */
+  public SmartArray array(String name) {
+    ensureOpen();
+    Objects.requireNonNull(name, "name");
+    return SmartArray.make(null, (scratch, out) -> StoreNative.array(handle, scratch.allocateFrom(name), out));
+  }
+
+  /** The graph named name: a read-only handle sharing the store's memory; close it when done. */
+  public Graph graph(String name) {
+    ensureOpen();
+    Objects.requireNonNull(name, "name");
+    MemorySegment pointer;
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment out = scratch.allocate(ADDRESS);
+      Native.check(StoreNative.graph(handle, scratch.allocateFrom(name), out));
+      pointer = out.get(ADDRESS, 0);
+    }
+    return Graph.adopt(pointer);
+  }
+
+  /** Closes the store; arrays and graphs taken from it stay valid. A no-op when already closed. */
+  @Override
+  public void close() {
+    if (arena.scope().isAlive()) arena.close();
+  }
+
+  @Override
+  public String toString() {
+    return handle.scope().isAlive() ? "Store" + names() : "Store[closed]";
+  }
+}

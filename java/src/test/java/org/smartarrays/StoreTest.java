@@ -1,0 +1,159 @@
+// Checks the Java Store over the C ABI: write, append, open mapped and loaded, names, kinds, arrays
+// and graphs that outlive the store, verify, send and receive over a pipe (made with libc through
+// the FFM API), and every error path mapped to the binding's exceptions with the native message.
+package org.smartarrays;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@SuppressWarnings("restricted") // the test makes pipes with libc's pipe(2) and close(2)
+class StoreTest {
+  private static final Path GRAPHS = Path.of(System.getProperty("smartarrays.graphs", "../tests/data/graph"));
+  private static final Linker LINKER = Linker.nativeLinker();
+  private static final MethodHandle PIPE =
+      LINKER.downcallHandle(LINKER.defaultLookup().find("pipe").orElseThrow(), FunctionDescriptor.of(JAVA_INT, ADDRESS));
+  private static final MethodHandle CLOSE =
+      LINKER.downcallHandle(LINKER.defaultLookup().find("close").orElseThrow(), FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+
+  @TempDir
+  Path dir;
+
+  private static int[] pipe() throws Throwable {
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment fds = arena.allocate(JAVA_INT, 2);
+      assertEquals(0, (int) PIPE.invokeExact(fds));
+      return new int[] {fds.getAtIndex(JAVA_INT, 0), fds.getAtIndex(JAVA_INT, 1)};
+    }
+  }
+
+  private static void close(int fd) throws Throwable {
+    assertEquals(0, (int) CLOSE.invokeExact(fd));
+  }
+
+  private static long[] values(int n) {
+    long[] v = new long[n];
+    for (int i = 0; i < n; i++) v[i] = (i * 7L) % 1000;
+    return v;
+  }
+
+  private static long[] decode(SmartArray a) {
+    long[] out = new long[(int) a.length()];
+    for (int i = 0; i < out.length; i++) out[i] = a.get(i);
+    return out;
+  }
+
+  @Test
+  void writeOpenMappedAndLoaded() {
+    Path path = dir.resolve("s.sa");
+    long[] v = values(5000);
+    try (SmartArray a = SmartArray.fromLongs(v, ArrayOptions.defaults().withBits(10));
+        Graph g = Graph.load(GRAPHS.resolve("tiny.el"), GraphOptions.defaults())) {
+      Map<String, Object> objects = new LinkedHashMap<>();
+      objects.put("values", a);
+      objects.put("tiny", g);
+      Store.write(path, objects);
+      Graph mappedGraph;
+      SmartArray mapped;
+      try (Store store = Store.open(path)) {
+        assertEquals(List.of("values", "tiny"), store.names());
+        assertTrue(store.isArray("values"));
+        assertFalse(store.isArray("tiny"));
+        mapped = store.array("values");
+        mappedGraph = store.graph("tiny");
+      }
+      // Both outlive the store.
+      assertEquals(10, mapped.bits());
+      assertArrayEquals(v, decode(mapped));
+      assertThrows(IllegalArgumentException.class, () -> mapped.set(0, 1));
+      assertArrayEquals(g.pagerank(PageRankOptions.defaults()).ranks(), mappedGraph.pagerank(PageRankOptions.defaults()).ranks());
+      mapped.close();
+      mappedGraph.close();
+      try (Store loaded = Store.open(path, Store.Mode.LOAD, ArrayOptions.interleaved());
+          SmartArray copy = loaded.array("values")) {
+        assertEquals(Placement.INTERLEAVED, copy.placement());
+        assertArrayEquals(v, decode(copy));
+      }
+      assertEquals(0, Store.verify(path, true));
+      Store.append(path, Map.of("more", a));
+      try (Store store = Store.open(path)) {
+        assertEquals(List.of("values", "tiny", "more"), store.names());
+      }
+    }
+  }
+
+  @Test
+  void sendAndReceiveOverAPipe() throws Throwable {
+    long[] v = values(100_000);
+    int[] fds = pipe();
+    try (SmartArray a = SmartArray.fromLongs(v, ArrayOptions.defaults().withBits(10))) {
+      Thread sender = new Thread(() -> Store.send(fds[1], Map.of("a", a)));
+      sender.start();
+      try (Store got = Store.receive(fds[0], null, 0); SmartArray back = got.array("a")) {
+        assertArrayEquals(v, decode(back));
+      }
+      sender.join();
+      Path path = dir.resolve("f.sa");
+      Store.write(path, Map.of("a", a));
+      Thread fileSender = new Thread(() -> Store.sendFile(fds[1], path));
+      fileSender.start();
+      try (Store got = Store.receive(fds[0], null, 0); SmartArray back = got.array("a")) {
+        assertArrayEquals(v, decode(back));
+      }
+      fileSender.join();
+    } finally {
+      close(fds[1]);
+    }
+    SmartArrayException closed = assertThrows(SmartArrayException.class, () -> Store.receive(fds[0], null, 0));
+    assertTrue(closed.getMessage().contains("the peer closed the stream after 0 of 16 bytes"), closed.getMessage());
+    close(fds[0]);
+  }
+
+  @Test
+  void errorsCarryTheNativeMessage() throws IOException {
+    Path path = dir.resolve("e.sa");
+    try (SmartArray a = SmartArray.fromLongs(new long[] {1, 2, 3}, ArrayOptions.defaults())) {
+      Store.write(path, Map.of("x", a));
+      IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> Store.append(path, Map.of("x", a)));
+      assertTrue(twice.getMessage().contains("already exists"), twice.getMessage());
+      IllegalArgumentException notObject =
+          assertThrows(IllegalArgumentException.class, () -> Store.write(path, Map.of("y", "text")));
+      assertTrue(notObject.getMessage().contains("not a SmartArray or a Graph"), notObject.getMessage());
+      IllegalArgumentException bits = assertThrows(IllegalArgumentException.class,
+          () -> Store.open(path, Store.Mode.LOAD, ArrayOptions.defaults().withBits(3)));
+      assertTrue(bits.getMessage().contains("stored widths"), bits.getMessage());
+      Path text = Files.writeString(dir.resolve("t.sa"), "not a store at all, just some text in a file\n");
+      IllegalArgumentException notStore = assertThrows(IllegalArgumentException.class, () -> Store.open(text));
+      assertTrue(notStore.getMessage().contains("store"), notStore.getMessage());
+      assertThrows(SmartArrayException.class, () -> Store.open(dir.resolve("missing.sa")));
+      try (Store store = Store.open(path)) {
+        IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> store.array("nothing"));
+        assertTrue(none.getMessage().contains("no object named 'nothing'"), none.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> store.graph("x"));
+      }
+      Store store = Store.open(path);
+      store.close();
+      store.close();
+      assertThrows(IllegalStateException.class, store::names);
+      assertThrows(IllegalArgumentException.class, () -> Store.receive(0, null, -1));
+    }
+  }
+}

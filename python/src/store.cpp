@@ -1,0 +1,176 @@
+// Owns the store part of smartarrays._core: writing and appending named arrays and graphs, opening
+// a store mapped or loaded and receiving a stream (their objects handed out as SmartArray and graph
+// handles that share the open store), verifying, sending over a file descriptor, and rebuilding an
+// array or graph from packed words (what unpickling calls). Every file and stream call runs with
+// the GIL released. The package's smartarrays/store.py wraps these.
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "binding.hpp"
+#include "smartarrays/codec/bitpack.hpp"
+#include "smartarrays/store/store.hpp"
+
+namespace smartarrays::python {
+namespace {
+
+using namespace nb::literals;
+
+/// (name, kind, handle): what opening or receiving yields per object.
+using OpenedObject = std::tuple<std::string, std::string, nb::object>;
+/// (length, bits, packed words) of one array, as pickles carry it.
+using PackedArray = std::tuple<std::uint64_t, unsigned, U64In>;
+
+// The core objects of (name, handle) pairs; a handle is a SmartArray or a native graph. The
+// shared pointers keep them alive while the GIL is released.
+struct Objects {
+  std::vector<store::Object> list;
+  std::vector<std::shared_ptr<const void>> keep;
+};
+
+Objects objects_of(const std::vector<std::string>& names, const std::vector<nb::object>& handles) {
+  if (names.size() != handles.size()) throw nb::value_error("names and objects differ in length");
+  Objects objects;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (nb::isinstance<ArrayHandle>(handles[i])) {
+      const SharedArray array = nb::cast<const ArrayHandle&>(handles[i]).get();
+      objects.list.emplace_back(names[i], *array);
+      objects.keep.push_back(array);
+    } else if (nb::isinstance<GraphHandle>(handles[i])) {
+      const GraphHandle::Shared graph = nb::cast<const GraphHandle&>(handles[i]).get();
+      objects.list.emplace_back(names[i], *graph);
+      objects.keep.push_back(graph);
+    } else {
+      throw nb::type_error(("object " + names[i] + " is neither a SmartArray nor a Graph").c_str());
+    }
+  }
+  return objects;
+}
+
+// The objects of an open store as handles sharing it.
+std::vector<OpenedObject> opened(store::Store opened_store) {
+  auto shared = std::make_shared<const store::Store>(std::move(opened_store));
+  std::vector<OpenedObject> objects;
+  for (const std::string& name : shared->names()) {
+    if (shared->kind(name) == store::ObjectKind::array) {
+      objects.emplace_back(name, "array", nb::cast(ArrayHandle(SharedArray(shared, &shared->array(name)))));
+    } else {
+      objects.emplace_back(name, "graph", nb::cast(GraphHandle(GraphHandle::Shared(shared, &shared->graph(name)))));
+    }
+  }
+  return objects;
+}
+
+void write(const std::string& path, const std::vector<std::string>& names, const std::vector<nb::object>& handles) {
+  const Objects objects = objects_of(names, handles);
+  nb::gil_scoped_release release;
+  store::Store::write(path, objects.list);
+}
+
+void append(const std::string& path, const std::vector<std::string>& names, const std::vector<nb::object>& handles) {
+  const Objects objects = objects_of(names, handles);
+  nb::gil_scoped_release release;
+  store::Store::append(path, objects.list);
+}
+
+ArrayOptions placement_of(std::string_view placement, std::vector<int> nodes, bool huge_pages) {
+  return make_options(0, placement, std::move(nodes), huge_pages);
+}
+
+std::vector<OpenedObject> open(const std::string& path, std::string_view mode, std::string_view placement,
+                               std::vector<int> nodes, bool huge_pages) {
+  const store::Mode how = store::parse_mode(mode);
+  const ArrayOptions options = placement_of(placement, std::move(nodes), huge_pages);
+  return opened(interruptible([&] { return store::Store::open(path, how, options); }));
+}
+
+std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::vector<std::string>> verify(const std::string& path,
+                                                                                                        bool deep) {
+  const store::VerifyReport r = interruptible([&] { return store::verify(path, deep); });
+  return {r.objects, r.blocks, r.bytes_checked, r.uncommitted_bytes, r.problems};
+}
+
+void send(int fd, const std::vector<std::string>& names, const std::vector<nb::object>& handles) {
+  const Objects objects = objects_of(names, handles);
+  interruptible([&] {
+    store::Store::send(fd, objects.list);
+    return 0;
+  });
+}
+
+std::vector<OpenedObject> receive(int fd, std::string_view placement, std::vector<int> nodes, bool huge_pages,
+                                  std::uint64_t max_bytes) {
+  store::ReceiveOptions options;
+  options.placement = placement_of(placement, std::move(nodes), huge_pages);
+  options.max_bytes = max_bytes;
+  return opened(interruptible([&] { return store::Store::receive(fd, options); }));
+}
+
+// A new array of length values of bits holding words (its packed stream, DESIGN.md §3) in placement;
+// ValueError when the words do not form such a stream.
+SmartArray array_from_words(std::uint64_t length, unsigned bits, const U64In& words, const ArrayOptions& placement) {
+  ArrayOptions options = placement;
+  options.bits = bits;
+  SmartArray array = SmartArray::allocate(length, options);
+  if (words.shape(0) != array.words_per_replica()) {
+    throw nb::value_error(("packed words: " + std::to_string(words.shape(0)) + " words cannot hold " + std::to_string(length) +
+                           " values of " + std::to_string(bits) + " bits (" + std::to_string(array.words_per_replica()) +
+                           " do)")
+                              .c_str());
+  }
+  for (std::size_t r = 0; r < array.replicas(); ++r) {
+    if (words.shape(0) > 0) std::memcpy(array.mutable_replica(r), words.data(), words.shape(0) * sizeof(std::uint64_t));
+  }
+  if (length % 64 != 0) {
+    std::array<std::uint64_t, 64> last{};
+    array.unpack(length / 64, last.data());
+    for (std::uint64_t k = length % 64; k < 64; ++k) {
+      if (last[k] != 0) throw nb::value_error("packed words: the value slots past the length are not zero");
+    }
+  }
+  return array;
+}
+
+ArrayHandle array_from_packed(std::uint64_t length, unsigned bits, const U64In& words, std::string_view placement,
+                              std::vector<int> nodes, bool huge_pages) {
+  return ArrayHandle(array_from_words(length, bits, words, placement_of(placement, std::move(nodes), huge_pages)));
+}
+
+GraphHandle graph_from_packed(const std::vector<PackedArray>& arrays, bool directed) {
+  if (arrays.size() != graph::graph_array_count) throw nb::value_error("a graph needs five packed arrays");
+  auto make = [&](std::size_t k) {
+    const auto& [length, bits, words] = arrays[k];
+    return array_from_words(length, bits, words, {});
+  };
+  return GraphHandle(graph::CsrGraph({make(0), make(1), make(2), make(3), make(4)}, directed));
+}
+
+}  // namespace
+
+void bind_store(nb::module_& m) {
+  m.def("_store_write", &write, "path"_a, "names"_a, "objects"_a, "Writes named SmartArrays and graphs as a new store.");
+  m.def("_store_append", &append, "path"_a, "names"_a, "objects"_a, "Adds named objects to a store.");
+  m.def("_store_open", &open, "path"_a, "mode"_a, "placement"_a, "nodes"_a, "huge_pages"_a,
+        "The objects of a store as (name, kind, handle), mapped or loaded.");
+  m.def("_store_verify", &verify, "path"_a, "deep"_a,
+        "(objects, blocks, bytes checked, uncommitted bytes, problems) of a store's check.");
+  m.def("_store_send", &send, "fd"_a, "names"_a, "objects"_a, "Sends named objects over a file descriptor as one stream.");
+  m.def("_store_recv", &receive, "fd"_a, "placement"_a, "nodes"_a, "huge_pages"_a, "max_bytes"_a,
+        "The objects of one stream received from a file descriptor, as (name, kind, handle).");
+  m.def("_array_from_packed", &array_from_packed, "length"_a, "bits"_a, "words"_a, "placement"_a, "nodes"_a,
+        "huge_pages"_a, "A SmartArray from its packed words (unpickling).");
+  m.def("_graph_from_packed", &graph_from_packed, "arrays"_a, "directed"_a,
+        "A native graph from its five arrays' (length, bits, packed words) (unpickling).");
+}
+
+}  // namespace smartarrays::python

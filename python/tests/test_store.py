@@ -1,0 +1,197 @@
+"""The compact form from Python: save/append/open (mapped and loaded), verify, send/recv over a
+socketpair and a pipe with hostile streams, pickling with protocol-5 out-of-band buffers, and
+arrays and graphs crossing multiprocessing."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import socket
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import smartarrays as sa
+
+
+def _values(n: int, bits: int) -> np.ndarray:
+    rng = np.random.default_rng(7)
+    return rng.integers(0, 2**bits, size=n, dtype=np.uint64) if bits < 64 else rng.integers(0, 2**63, size=n, dtype=np.uint64)
+
+
+def test_save_and_open_mapped_and_loaded(tmp_path: Path, test_data: Path) -> None:
+    values = _values(10_001, 10)
+    a = sa.array(values, bits=10)
+    g = sa.Graph.load(test_data / "graph" / "tiny.el")
+    path = tmp_path / "s.sa"
+    sa.save(path, {"values": a, "tiny": g})
+    with sa.open(path) as store:
+        assert list(store) == ["values", "tiny"]
+        assert store.mode == "map"
+        mapped = store["values"]
+        assert isinstance(mapped, sa.SmartArray)
+        assert mapped.bits == 10
+        np.testing.assert_array_equal(np.asarray(mapped), values)
+        assert mapped.sum() == int(values.sum())
+        np.testing.assert_array_equal(store["tiny"].pagerank(), g.pagerank())
+        np.testing.assert_array_equal(store["tiny"].degree_centrality(), g.degree_centrality())
+        with pytest.raises(KeyError):
+            store["missing"]
+    # Objects outlive the store that handed them out.
+    np.testing.assert_array_equal(mapped[:5], values[:5])
+    with pytest.raises(ValueError, match="closed Store"):
+        len(store)
+    loaded = sa.open(path, mode="load", placement="interleaved")
+    assert loaded["values"].placement == "interleaved"
+    np.testing.assert_array_equal(np.asarray(loaded["values"]), values)
+    assert sa.verify(path, deep=True).ok
+
+
+def test_single_objects_append_and_errors(tmp_path: Path) -> None:
+    path = tmp_path / "one.sa"
+    sa.save(path, sa.array([1, 2, 3]))
+    sa.append(path, {"more": sa.array([4, 5], bits=3)})
+    store = sa.open(path)
+    assert list(store) == ["array", "more"]
+    assert store["more"].bits == 3
+    with pytest.raises(ValueError, match="already exists"):
+        sa.append(path, {"more": sa.array([1])})
+    with pytest.raises(TypeError, match="not a SmartArray or a Graph"):
+        sa.save(path, {"x": [1, 2]})
+    with pytest.raises(TypeError, match="expected a SmartArray"):
+        sa.save(path, 5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="mode must be"):
+        sa.open(path, mode="mmap")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="apply to mode='load'"):
+        sa.open(path, placement="interleaved")
+    with pytest.raises(OSError):
+        sa.open(tmp_path / "missing.sa")
+    not_store = tmp_path / "x.sa"
+    not_store.write_bytes(b"hello" * 20)
+    with pytest.raises(ValueError, match="store"):
+        sa.open(not_store)
+
+
+def test_graph_load_reads_the_compact_format(tmp_path: Path, test_data: Path) -> None:
+    g = sa.Graph.load(test_data / "graph" / "tiny.el", "U")
+    path = tmp_path / "g.sa"
+    sa.save(path, g)
+    again = sa.Graph.load(path, "U")
+    np.testing.assert_array_equal(again.pagerank(), g.pagerank())
+
+
+def test_verify_finds_a_corrupt_block(tmp_path: Path) -> None:
+    path = tmp_path / "c.sa"
+    sa.save(path, {"a": sa.array(_values(1000, 12), bits=12)})
+    data = bytearray(path.read_bytes())
+    data[4096 + 3] ^= 0x10
+    path.write_bytes(bytes(data))
+    report = sa.verify(path)
+    assert not report.ok
+    assert "checksum" in report.problems[0]
+    with pytest.raises(ValueError, match="corrupt"):
+        sa.open(path, mode="load")
+
+
+def _send_in_thread(fd: int, objects: object) -> threading.Thread:
+    thread = threading.Thread(target=sa.send, args=(fd, objects))
+    thread.start()
+    return thread
+
+
+def test_send_and_recv_over_a_socketpair_and_a_pipe(test_data: Path) -> None:
+    ten = sa.array(_values(1 << 17, 10), bits=10)
+    wide = sa.array(_values(1000, 64), bits=64)
+    g = sa.Graph.rmat(8)
+    left, right = socket.socketpair()
+    with left, right:
+        thread = _send_in_thread(left.fileno(), {"ten": ten, "wide": wide, "g": g})
+        got = sa.recv(right)
+        thread.join()
+    assert got.mode == "recv"
+    np.testing.assert_array_equal(np.asarray(got["ten"]), np.asarray(ten))
+    np.testing.assert_array_equal(np.asarray(got["wide"]), np.asarray(wide))
+    np.testing.assert_array_equal(got["g"].pagerank(), g.pagerank())
+    read, write = os.pipe()
+    try:
+        thread = _send_in_thread(write, ten)
+        got = sa.recv(read, placement="interleaved")
+        thread.join()
+    finally:
+        os.close(read)
+        os.close(write)
+    np.testing.assert_array_equal(np.asarray(got["array"]), np.asarray(ten))
+
+
+def test_hostile_and_truncated_streams() -> None:
+    left, right = socket.socketpair()
+    with left, right:
+        left.sendall(b"NOTASTREAM" + bytes(6))
+        with pytest.raises(ValueError, match="not a store stream"):
+            sa.recv(right)
+    left, right = socket.socketpair()
+    with left, right:
+        left.sendall(b"SASTREAM" + (1 << 62).to_bytes(8, "little"))
+        with pytest.raises(ValueError, match="accepted"):
+            sa.recv(right)
+    left, right = socket.socketpair()
+    with right:
+        with left:
+            left.sendall(b"SASTREAM" + (8192).to_bytes(8, "little") + bytes(100))
+        with pytest.raises(OSError, match="closed the stream after 116 of 8208"):
+            sa.recv(right)
+    with pytest.raises(ValueError, match="max_bytes"):
+        sa.recv(0, max_bytes=-1)
+    with pytest.raises(ValueError, match="file descriptor"):
+        sa.send(-3, sa.array([1]))
+
+
+def test_send_to_a_closed_peer_raises_oserror() -> None:
+    big = sa.array(_values(4_000_000, 20), bits=20)
+    left, right = socket.socketpair()
+    right.close()
+    with left, pytest.raises(OSError, match="writev failed"):
+        sa.send(left, big)
+
+
+def test_pickle_protocol_5_carries_the_packed_words_out_of_band() -> None:
+    values = _values(100_003, 17)
+    a = sa.array(values, bits=17)
+    buffers: list[pickle.PickleBuffer] = []
+    data = pickle.dumps(a, protocol=5, buffer_callback=buffers.append)
+    assert len(buffers) == 1
+    assert buffers[0].raw().nbytes == a.words().nbytes  # the words themselves, not a copy of them
+    assert np.shares_memory(np.frombuffer(buffers[0].raw(), dtype=np.uint64), a.words())
+    assert len(data) < 200
+    back = pickle.loads(data, buffers=buffers)
+    assert back.bits == 17
+    np.testing.assert_array_equal(np.asarray(back), values)
+    in_band = pickle.loads(pickle.dumps(a, protocol=4))
+    np.testing.assert_array_equal(np.asarray(in_band), values)
+    g = sa.Graph.rmat(7, variant="V+E")
+    graph_buffers: list[pickle.PickleBuffer] = []
+    g_back = pickle.loads(pickle.dumps(g, protocol=5, buffer_callback=graph_buffers.append), buffers=graph_buffers)
+    assert len(graph_buffers) == 5
+    assert g_back.variant == "V+E"
+    np.testing.assert_array_equal(g_back.pagerank(), g.pagerank())
+    with pytest.raises(ValueError, match="cannot hold"):
+        sa.store._rebuild_array(1000, 17, bytes(8))
+
+
+def _sum_in_child(array: sa.SmartArray) -> int:
+    return array.sum()
+
+
+def _ranks_in_child(graph: sa.Graph) -> np.ndarray:
+    return graph.pagerank()
+
+
+def test_arrays_and_graphs_cross_multiprocessing() -> None:
+    a = sa.array(_values(50_000, 9), bits=9)
+    g = sa.Graph.rmat(7)
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        assert pool.apply(_sum_in_child, (a,)) == a.sum()
+        np.testing.assert_array_equal(pool.apply(_ranks_in_child, (g,)), g.pagerank())

@@ -1,0 +1,45 @@
+// Owns what an open Store holds (its objects by name, how it was opened), shared by the files that
+// make stores: opening a file (store.cpp) and receiving a stream (stream.cpp); and the check of
+// objects to write or send (writer.cpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "smartarrays/error.hpp"
+#include "smartarrays/store/store.hpp"
+#include "smartarrays/util/text.hpp"
+#include "store/format.hpp"
+
+namespace smartarrays::store {
+
+struct Store::State {
+  struct Entry {
+    std::string name;
+    ObjectKind kind;
+    std::optional<SmartArray> array;
+    std::unique_ptr<graph::CsrGraph> graph;
+  };
+  Mode mode = Mode::map;
+  std::vector<Entry> entries;
+  std::uint64_t uncommitted_bytes = 0;
+
+  const Entry& find(std::string_view name) const {
+    for (const Entry& e : entries) {
+      if (e.name == name) return e;
+    }
+    throw_error(ErrorCode::invalid_argument, "store: no object named " + util::quoted(name));
+  }
+};
+
+namespace detail {
+/// Checks objects before any byte is written: names of 1..1024 bytes without NUL, unique and not
+/// in existing, each an array or a graph. Throws Error(invalid_argument) naming the object.
+void check_objects(const std::vector<Object>& objects, const Catalogue& existing);
+}  // namespace detail
+
+}  // namespace smartarrays::store

@@ -1,0 +1,393 @@
+// Owns store streams (docs/compact-format.md, "Streams"): sending objects over a file descriptor as
+// a preamble and the bytes of a store file, blocks written with writev straight from the arrays'
+// memory; sending a store file with sendfile; and receiving a stream into one placed region whose
+// blocks become arrays in place, after the same checks as opening a file. SIGPIPE is held off
+// while sending so a closed peer is an error, not a signal.
+#include <pthread.h>
+#include <sys/sendfile.h>
+#include <sys/uio.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <memory>
+
+#include "smartarrays/error.hpp"
+#include "smartarrays/os/mapped_file.hpp"
+#include "smartarrays/os/memory_limit.hpp"
+#include "smartarrays/os/memory_region.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
+#include "smartarrays/store/store.hpp"
+#include "smartarrays/util/byte_size.hpp"
+#include "smartarrays/util/text.hpp"
+#include "store/crc32c.hpp"
+#include "store/format.hpp"
+#include "store/state.hpp"
+
+namespace smartarrays::store {
+namespace {
+
+using detail::BlockEntry;
+using detail::Catalogue;
+using detail::ObjectEntry;
+
+constexpr char stream_magic[8] = {'S', 'A', 'S', 'T', 'R', 'E', 'A', 'M'};
+constexpr std::size_t preamble_bytes = 16;
+// Stream blocks are page aligned only: a received region is page aligned, and huge-page alignment
+// would put up to 2 MiB of zeros on the wire per block.
+constexpr std::uint64_t stream_alignment = detail::block_alignment;
+alignas(8) constexpr std::uint8_t zeros[stream_alignment] = {};
+
+[[noreturn]] void fail(const std::string& what, int err) {
+  throw_error(ErrorCode::os_error, "store stream: " + what + ": " + std::strerror(err));
+}
+
+std::uint64_t align_up(std::uint64_t offset, std::uint64_t alignment) { return (offset + alignment - 1) / alignment * alignment; }
+
+// Holds SIGPIPE blocked in the calling thread for its lifetime; a SIGPIPE raised meanwhile (a
+// write to a closed peer) is consumed unless one was already pending, so the write's EPIPE is
+// the only trace.
+class SigpipeHeld {
+ public:
+  SigpipeHeld() {
+    sigemptyset(&pipe_);
+    sigaddset(&pipe_, SIGPIPE);
+    sigset_t pending;
+    sigpending(&pending);
+    was_pending_ = sigismember(&pending, SIGPIPE) == 1;
+    pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
+  }
+  ~SigpipeHeld() {
+    if (!was_pending_) {
+      const timespec none{0, 0};
+      while (sigtimedwait(&pipe_, nullptr, &none) == SIGPIPE) {
+      }
+    }
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  SigpipeHeld(const SigpipeHeld&) = delete;
+  SigpipeHeld& operator=(const SigpipeHeld&) = delete;
+
+ private:
+  sigset_t pipe_{}, old_{};
+  bool was_pending_ = false;
+};
+
+// Writes a stream of pieces with writev, batched (up to IOV_MAX pieces, flushed once batch_bytes
+// are pending) and resumed after short writes; counts the bytes for messages.
+class StreamWriter {
+ public:
+  /// Bytes of pending pieces that trigger a write: small enough that a chunk checksummed just
+  /// before is still in the cache when the kernel copies it.
+  static constexpr std::uint64_t batch_bytes = std::uint64_t{256} << 10;
+
+  StreamWriter(int fd, std::uint64_t total) : fd_(fd), total_(total) {}
+
+  /// Queues len bytes at data (nothing for 0), writing when enough are pending.
+  void add(const void* data, std::uint64_t len) {
+    if (len == 0) return;
+    pending_.push_back({const_cast<void*>(data), static_cast<std::size_t>(len)});
+    pending_bytes_ += len;
+    if (pending_bytes_ >= batch_bytes || pending_.size() == IOV_MAX) flush();
+  }
+  /// Queues n zero bytes, from the shared zero page.
+  void add_zeros(std::uint64_t n) {
+    while (n > 0) {
+      const std::uint64_t len = std::min<std::uint64_t>(n, sizeof zeros);
+      add(zeros, len);
+      n -= len;
+    }
+  }
+  /// Writes everything pending.
+  void flush() {
+    std::size_t first = 0;
+    while (first < pending_.size()) {
+      const ssize_t n = ::writev(fd_, pending_.data() + first, static_cast<int>(pending_.size() - first));
+      if (n < 0 && errno == EINTR) {
+        runtime::check_interrupt();
+        continue;
+      }
+      if (n < 0) fail("sent " + std::to_string(sent_) + " of " + std::to_string(total_) + " bytes, then writev failed", errno);
+      sent_ += static_cast<std::uint64_t>(n);
+      auto left = static_cast<std::size_t>(n);
+      while (first < pending_.size() && left >= pending_[first].iov_len) {
+        left -= pending_[first].iov_len;
+        ++first;
+      }
+      if (left > 0) {
+        pending_[first].iov_base = static_cast<std::uint8_t*>(pending_[first].iov_base) + left;
+        pending_[first].iov_len -= left;
+      }
+    }
+    pending_.clear();
+    pending_bytes_ = 0;
+  }
+  /// Bytes written so far.
+  std::uint64_t sent() const noexcept { return sent_; }
+
+ private:
+  int fd_;
+  std::uint64_t total_;
+  std::uint64_t sent_ = 0;
+  std::vector<iovec> pending_;
+  std::uint64_t pending_bytes_ = 0;
+};
+
+std::array<std::uint8_t, preamble_bytes> preamble(std::uint64_t length) {
+  std::array<std::uint8_t, preamble_bytes> p{};
+  std::memcpy(p.data(), stream_magic, sizeof stream_magic);
+  std::memcpy(p.data() + 8, &length, sizeof length);
+  return p;
+}
+
+// One array to send: its block entry (offset in the stream's store; the CRC is computed while
+// sending) and its words.
+struct Outgoing {
+  BlockEntry block;
+  const std::uint64_t* words;
+};
+
+Outgoing plan_block(const SmartArray& array, const std::string& name, std::uint64_t& end) {
+  if (array.replicas() == 0) throw_error(ErrorCode::invalid_argument, "store: " + name + " is an emptied (moved-from) array");
+  Outgoing out{{}, array.replica(0)};
+  out.block.bits = array.bits();
+  out.block.length = array.length();
+  if (!detail::block_byte_length(out.block.length, out.block.bits, out.block.byte_length)) {
+    throw_error(ErrorCode::invalid_argument, "store: " + name + " is too large for the format");
+  }
+  out.block.offset = align_up(end, stream_alignment);
+  end = out.block.offset + out.block.byte_length;
+  return out;
+}
+
+// Reads exactly size bytes into data, or throws naming how many came.
+void read_exactly(int fd, std::uint8_t* data, std::uint64_t size, std::uint64_t done_before, std::uint64_t total) {
+  std::uint64_t got = 0;
+  while (got < size) {
+    const std::size_t chunk = static_cast<std::size_t>(std::min<std::uint64_t>(size - got, std::uint64_t{1} << 30));
+    const ssize_t n = ::read(fd, data + got, chunk);
+    if (n < 0 && errno == EINTR) {
+      runtime::check_interrupt();
+      continue;
+    }
+    if (n < 0) fail("received " + std::to_string(done_before + got) + " of " + std::to_string(total) + " bytes, then read failed", errno);
+    if (n == 0) {
+      throw_error(ErrorCode::os_error, "store stream: the peer closed the stream after " + std::to_string(done_before + got) +
+                                           " of " + std::to_string(total) + " bytes");
+    }
+    got += static_cast<std::uint64_t>(n);
+  }
+}
+
+os::RegionOptions region_options(const ArrayOptions& placement) {
+  os::RegionOptions r;
+  r.huge_pages = placement.huge_pages;
+  switch (placement.placement) {
+    case Placement::os_default:
+      break;
+    case Placement::single_node:
+      r.policy = os::MemoryPolicy::bind;
+      r.nodes = {placement.node};
+      break;
+    case Placement::interleaved:
+      r.policy = os::MemoryPolicy::interleave;
+      r.nodes = placement.nodes;
+      break;
+    case Placement::partitioned:
+      r.policy = os::MemoryPolicy::partition;
+      r.nodes = placement.nodes;
+      break;
+    default:
+      throw_error(ErrorCode::invalid_argument, std::string("store stream: a received store is one region; placement ") +
+                                                   to_string(placement.placement) +
+                                                   " needs copies (open or build the arrays from it)");
+  }
+  return r;
+}
+
+}  // namespace
+
+void Store::send(int fd, const std::vector<Object>& objects) {
+  Catalogue catalogue;
+  detail::check_objects(objects, catalogue);
+  std::vector<const std::uint64_t*> words;
+  std::uint64_t end = detail::header_bytes;
+  for (const Object& object : objects) {
+    ObjectEntry entry;
+    entry.name = object.name;
+    auto add = [&](const SmartArray& array, const std::string& name) {
+      const Outgoing out = plan_block(array, name, end);
+      catalogue.blocks.push_back(out.block);
+      words.push_back(out.words);
+      return static_cast<std::uint32_t>(catalogue.blocks.size() - 1);
+    };
+    if (object.array != nullptr) {
+      entry.kind = detail::object_kind_array;
+      entry.blocks[0] = add(*object.array, "array " + util::quoted(object.name));
+    } else {
+      const graph::CsrGraph& g = *object.graph;
+      entry.kind = detail::object_kind_graph;
+      entry.directed = g.directed();
+      entry.vertices = g.vertices();
+      entry.edges = g.edges();
+      entry.variant = static_cast<std::uint32_t>(g.variant());
+      for (std::size_t k = 0; k < detail::graph_blocks; ++k) {
+        const auto which = static_cast<graph::GraphArray>(k);
+        entry.blocks[k] = add(g.array(which), "graph " + util::quoted(object.name) + " array " + graph::to_string(which));
+      }
+    }
+    catalogue.objects.push_back(std::move(entry));
+  }
+  // The directory's size does not depend on the CRCs, so the length is known before any block is read.
+  const std::uint64_t directory_offset = align_up(end, 8);
+  const std::uint64_t length = directory_offset + detail::encode_directory(catalogue).size() + detail::trailer_bytes;
+  const auto pre = preamble(length);
+  const auto header = detail::encode_header();
+  const SigpipeHeld held;
+  StreamWriter out(fd, preamble_bytes + length);
+  out.add(pre.data(), pre.size());
+  out.add(header.data(), header.size());
+  std::uint64_t at = header.size();
+  // Each block is checksummed chunk by chunk just before the chunk is written, so its words are
+  // read from memory once; the directory with the CRCs follows the blocks.
+  for (std::size_t i = 0; i < catalogue.blocks.size(); ++i) {
+    BlockEntry& b = catalogue.blocks[i];
+    out.add_zeros(b.offset - at);
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(words[i]);
+    const std::uint64_t stream_bytes = b.byte_length - 8;
+    std::uint32_t crc = 0;
+    for (std::uint64_t done = 0; done < stream_bytes;) {
+      const std::uint64_t chunk = std::min(stream_bytes - done, StreamWriter::batch_bytes);
+      crc = detail::crc32c(bytes + done, chunk, crc);
+      out.add(bytes + done, chunk);
+      done += chunk;
+    }
+    b.crc = detail::crc32c(zeros, 8, crc);
+    out.add(zeros, 8);
+    at = b.offset + b.byte_length;
+  }
+  const std::vector<std::uint8_t> directory = detail::encode_directory(catalogue);
+  const auto trailer = detail::encode_trailer(directory_offset, directory);
+  out.add_zeros(directory_offset - at);
+  out.add(directory.data(), directory.size());
+  out.add(trailer.data(), trailer.size());
+  out.flush();
+}
+
+void Store::send_file(int fd, const std::string& path) {
+  std::uint64_t length = 0;
+  {
+    const os::MappedFile mapped = os::MappedFile::open(path);
+    length = detail::read_catalogue(mapped.data(), mapped.size()).committed_bytes;
+  }
+  const int in = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) fail("cannot open " + util::quoted(path, 256), errno);
+  const std::unique_ptr<int, void (*)(int*)> closer(new int(in), [](int* f) {
+    ::close(*f);
+    delete f;
+  });
+  const SigpipeHeld held;
+  const auto pre = preamble(length);
+  StreamWriter out(fd, preamble_bytes + length);
+  out.add(pre.data(), pre.size());
+  out.flush();
+  off_t offset = 0;
+  while (static_cast<std::uint64_t>(offset) < length) {
+    const std::size_t chunk = static_cast<std::size_t>(std::min<std::uint64_t>(length - static_cast<std::uint64_t>(offset), std::uint64_t{1} << 30));
+    const ssize_t n = ::sendfile(fd, in, &offset, chunk);
+    if (n < 0 && errno == EINTR) {
+      runtime::check_interrupt();
+      continue;
+    }
+    if (n < 0) {
+      fail("sent " + std::to_string(preamble_bytes + static_cast<std::uint64_t>(offset)) + " of " +
+               std::to_string(preamble_bytes + length) + " bytes of " + util::quoted(path, 256) + ", then sendfile failed",
+           errno);
+    }
+    if (n == 0) throw_error(ErrorCode::os_error, "store stream: " + util::quoted(path, 256) + " became shorter while it was sent");
+  }
+}
+
+void Store::send(int fd) const {
+  std::vector<Object> objects;
+  for (const State::Entry& e : state_->entries) {
+    if (e.array) {
+      objects.emplace_back(e.name, *e.array);
+    } else {
+      objects.emplace_back(e.name, *e.graph);
+    }
+  }
+  send(fd, objects);
+}
+
+Store Store::receive(int fd, const ReceiveOptions& options) {
+  std::array<std::uint8_t, preamble_bytes> pre{};
+  const std::uint64_t limit = options.max_bytes != 0 ? options.max_bytes : os::memory_limit().bytes;
+  read_exactly(fd, pre.data(), pre.size(), 0, preamble_bytes);
+  if (std::memcmp(pre.data(), stream_magic, sizeof stream_magic) != 0) {
+    throw_error(ErrorCode::invalid_argument, "store stream: the first bytes " +
+                                                 util::quoted(std::string_view(reinterpret_cast<const char*>(pre.data()), 8)) +
+                                                 " are not 'SASTREAM' (not a store stream)");
+  }
+  std::uint64_t length = 0;
+  std::memcpy(&length, pre.data() + 8, sizeof length);
+  if (length < detail::header_bytes + detail::trailer_bytes) {
+    throw_error(ErrorCode::invalid_argument, "store stream: a length of " + std::to_string(length) +
+                                                 " bytes cannot hold a store's header and trailer");
+  }
+  if (length > limit) {
+    throw_error(ErrorCode::invalid_argument, "store stream: the stream announces " + util::format_bytes(length) +
+                                                 ", more than the " + util::format_bytes(limit) + " accepted");
+  }
+  const ArrayOptions& placement = options.placement;
+  auto region = std::make_shared<os::MemoryRegion>(
+      os::MemoryRegion::allocate(static_cast<std::size_t>(length), region_options(placement)));
+  auto* data = static_cast<std::uint8_t*>(region->data());
+  read_exactly(fd, data, length, preamble_bytes, preamble_bytes + length);
+  const Catalogue catalogue = detail::read_catalogue(data, static_cast<std::size_t>(length));
+  if (catalogue.committed_bytes != length) {
+    throw_error(ErrorCode::invalid_argument, "store stream: " + std::to_string(length - catalogue.committed_bytes) +
+                                                 " bytes follow the trailer at offset " +
+                                                 std::to_string(catalogue.committed_bytes - detail::trailer_bytes));
+  }
+  const std::shared_ptr<const void> owner = region;
+  auto array_of = [&](const ObjectEntry& object, std::size_t k) {
+    const BlockEntry& b = catalogue.blocks[object.blocks[k]];
+    if (options.verify_blocks) {
+      const std::uint32_t crc = detail::crc32c(data + b.offset, b.byte_length);
+      if (crc != b.crc) {
+        throw_error(ErrorCode::invalid_argument,
+                    "store stream: " + std::string(detail::object_kind_name(object.kind)) + " " + util::quoted(object.name) +
+                        ": the block at offset " + std::to_string(b.offset) + " has checksum " + std::to_string(crc) +
+                        ", the directory says " + std::to_string(b.crc) + " (the stream is corrupt)");
+      }
+    }
+    return SmartArray::over_region(b.length, b.bits, os::MemoryRegion::borrow(data + b.offset, b.byte_length, owner));
+  };
+  auto state = std::make_unique<State>();
+  state->mode = Mode::load;
+  for (const ObjectEntry& object : catalogue.objects) {
+    State::Entry entry{object.name, static_cast<ObjectKind>(object.kind), std::nullopt, nullptr};
+    if (object.kind == detail::object_kind_array) {
+      entry.array.emplace(array_of(object, 0));
+    } else {
+      std::array<SmartArray, graph::graph_array_count> arrays{array_of(object, 0), array_of(object, 1), array_of(object, 2),
+                                                              array_of(object, 3), array_of(object, 4)};
+      try {
+        entry.graph = std::make_unique<graph::CsrGraph>(std::move(arrays), object.directed);
+      } catch (const Error& e) {
+        throw_error(ErrorCode::invalid_argument, "store stream: graph " + util::quoted(object.name) + " (entry at offset " +
+                                                     std::to_string(object.entry_offset) + "): " + e.what());
+      }
+    }
+    state->entries.push_back(std::move(entry));
+  }
+  return Store(std::move(state));
+}
+
+}  // namespace smartarrays::store

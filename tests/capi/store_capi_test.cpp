@@ -1,0 +1,84 @@
+// Tests the sa_store entry points: the round trip from C (capi_c_checks.c), the C layout of
+// sa_store_object, and every argument and file error with its status and message.
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "capi/capi_c_checks.h"
+#include "smartarrays.h"
+#include "support/capi_expect.hpp"
+#include "support/graph_fixtures.hpp"
+
+namespace {
+
+using smartarrays::test::expect_failure;
+using smartarrays::test::graph_data;
+using smartarrays::test::ScratchDir;
+
+TEST(StoreCApi, RoundTripFromC) {
+  const ScratchDir dir;
+  char error[512] = "";
+  EXPECT_EQ(capi_c_store_round_trip(graph_data("tiny.el").c_str(), dir.file("c.sa").c_str(), error, sizeof error), 0) << error;
+  size_t layout[2];
+  capi_c_store_layout(layout);
+  EXPECT_EQ(layout[0], sizeof(sa_store_object));
+  EXPECT_EQ(layout[1], offsetof(sa_store_object, graph));
+}
+
+TEST(StoreCApi, ArgumentAndFileErrors) {
+  const ScratchDir dir;
+  const std::string path = dir.file("e.sa");
+  sa_array* a = nullptr;
+  const uint64_t values[3] = {1, 2, 3};
+  ASSERT_EQ(sa_array_from_u64(values, 3, nullptr, &a), SA_OK);
+  sa_store_object both{"x", a, nullptr};
+  expect_failure(sa_store_write(nullptr, &both, 1), SA_EINVAL, "sa_store_write", "path is NULL");
+  expect_failure(sa_store_write(path.c_str(), nullptr, 1), SA_EINVAL, "sa_store_write", "objects (with n > 0) is NULL");
+  sa_store_object neither{"x", nullptr, nullptr};
+  expect_failure(sa_store_write(path.c_str(), &neither, 1), SA_EINVAL, "sa_store_write", "objects[0] must have exactly one");
+  sa_store_object unnamed{nullptr, a, nullptr};
+  expect_failure(sa_store_write(path.c_str(), &unnamed, 1), SA_EINVAL, "sa_store_write", "objects[0].name is NULL");
+  ASSERT_EQ(sa_store_write(path.c_str(), &both, 1), SA_OK);
+  expect_failure(sa_store_append(path.c_str(), &both, 1), SA_EINVAL, "sa_store_append", "already exists");
+  sa_store* s = nullptr;
+  expect_failure(sa_store_open(path.c_str(), static_cast<sa_store_mode>(7), nullptr, &s), SA_EINVAL, "sa_store_open",
+                 "mode 7 is neither");
+  sa_options wide;
+  sa_options_init(&wide);
+  wide.bits = 3;
+  expect_failure(sa_store_open(path.c_str(), SA_STORE_LOAD, &wide, &s), SA_EINVAL, "sa_store_open", "keep their stored widths");
+  expect_failure(sa_store_open(graph_data("tiny.el").c_str(), SA_STORE_MAP, nullptr, &s), SA_EINVAL, "sa_store_open",
+                 "not a smartarrays store");
+  expect_failure(sa_store_open(dir.file("missing.sa").c_str(), SA_STORE_MAP, nullptr, &s), SA_EOS, "sa_store_open", "missing.sa");
+  ASSERT_EQ(sa_store_open(path.c_str(), SA_STORE_MAP, nullptr, &s), SA_OK);
+  sa_graph* g = nullptr;
+  expect_failure(sa_store_graph(s, "x", &g), SA_EINVAL, "sa_store_graph", "is an array, not a graph");
+  sa_array* b = nullptr;
+  expect_failure(sa_store_array(s, "y", &b), SA_EINVAL, "sa_store_array", "no object named 'y'");
+  expect_failure(sa_store_array(nullptr, "x", &b), SA_EINVAL, "sa_store_array", "s is NULL");
+  sa_store_object_kind kind;
+  expect_failure(sa_store_kind(s, nullptr, &kind), SA_EINVAL, "sa_store_kind", "name is NULL");
+  EXPECT_EQ(sa_store_count(nullptr), 0u);
+  EXPECT_EQ(sa_store_name(nullptr, 0), nullptr);
+  sa_store_close(s);
+  sa_store_close(nullptr);
+  uint64_t problems = 0;
+  expect_failure(sa_store_verify(path.c_str(), 0, nullptr), SA_EINVAL, "sa_store_verify", "problems is NULL");
+  int fds[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+  ASSERT_EQ(::write(fds[1], "NOTASTREAM......", 16), 16);
+  expect_failure(sa_store_recv(fds[0], nullptr, 0, &s), SA_EINVAL, "sa_store_recv", "not a store stream");
+  ::close(fds[1]);
+  expect_failure(sa_store_recv(fds[0], nullptr, 0, &s), SA_EOS, "sa_store_recv", "the peer closed the stream after 0 of 16");
+  ::close(fds[0]);
+  expect_failure(sa_store_send(-1, &both, 1), SA_EOS, "sa_store_send", "writev failed");
+  ASSERT_EQ(sa_store_verify(path.c_str(), 1, &problems), SA_OK);
+  EXPECT_EQ(problems, 0u);
+  sa_array_free(a);
+}
+
+}  // namespace

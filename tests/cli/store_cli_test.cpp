@@ -1,0 +1,173 @@
+// Tests the compact form on the command line as a user runs it: graph convert to and from .sa,
+// graph info|degree|pagerank on a store mapped (the default) and loaded, the flags that only fit
+// compact files, and store list|info|verify|append with their JSON, exit codes and messages.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string>
+
+#include "smartarrays/graph/formats.hpp"
+#include "support/graph_fixtures.hpp"
+#include "support/run_cli.hpp"
+
+namespace smartarrays {
+namespace {
+
+using test::CliRun;
+
+CliRun cli(const test::ScratchDir& dir, const std::string& args) { return test::run_cli(args, dir.file("stderr.txt")); }
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// A store holding tiny.el as "graph", written by graph convert.
+std::string tiny_store(const test::ScratchDir& dir) {
+  const std::string sa = dir.file("tiny.sa");
+  const CliRun run = cli(dir, "graph convert " + test::graph_data("tiny.el") + " " + sa);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(has(run.out, "(compact)")) << run.out;
+  return sa;
+}
+
+TEST(StoreCli, ConvertToAndFromTheCompactForm) {
+  const test::ScratchDir dir;
+  const std::string sa = tiny_store(dir);
+  EXPECT_EQ(test::decode(graph::load_graph(sa, graph::GraphFormat::compact)), test::tiny_graph());
+  const std::string sg = dir.file("back.sg"), other = dir.file("named.store");
+  ASSERT_EQ(cli(dir, "graph convert " + sa + " " + sg).exit_code, 0);
+  EXPECT_EQ(test::decode(graph::load_graph(sg, graph::GraphFormat::gap_sg)), test::tiny_graph());
+  const CliRun to = cli(dir, "graph convert " + sg + " " + other + " --to compact");
+  ASSERT_EQ(to.exit_code, 0) << to.err;
+  EXPECT_EQ(test::decode(graph::load_graph(other, graph::GraphFormat::compact)), test::tiny_graph());
+  const std::string gen = dir.file("gen.sa");
+  ASSERT_EQ(cli(dir, "graph generate --scale 6 --quiet --output " + gen).exit_code, 0);
+  EXPECT_EQ(graph::load_graph(gen, graph::GraphFormat::compact).vertices(), 64u);
+}
+
+TEST(StoreCli, GraphCommandsOpenAStoreMappedOrLoaded) {
+  const test::ScratchDir dir;
+  const std::string sa = tiny_store(dir);
+  const CliRun mapped = cli(dir, "graph info " + sa + " --json -");
+  ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
+  const auto info = nlohmann::json::parse(mapped.out);
+  EXPECT_EQ(info["vertices"], 6);
+  ASSERT_EQ(info["variants"].size(), 1u);
+  EXPECT_EQ(info["variants"][0]["variant"], "V+E");  // as stored: convert wrote minimum widths
+  EXPECT_EQ(info["variants"][0]["memory"]["arrays"][0]["placement"], "os_default");
+  const CliRun loaded = cli(dir, "graph info " + sa + " --load --placement interleaved --json -");
+  ASSERT_EQ(loaded.exit_code, 0) << loaded.err;
+  EXPECT_EQ(nlohmann::json::parse(loaded.out)["variants"][0]["memory"]["arrays"][0]["placement"], "interleaved");
+  const CliRun rebuilt = cli(dir, "graph info " + sa + " --variant U,V --json -");
+  ASSERT_EQ(rebuilt.exit_code, 0) << rebuilt.err;
+  EXPECT_EQ(nlohmann::json::parse(rebuilt.out)["variants"].size(), 2u);
+  const std::string ranks_el = dir.file("el.txt"), ranks_sa = dir.file("sa.txt"), ranks_load = dir.file("load.txt");
+  ASSERT_EQ(cli(dir, "graph pagerank " + test::graph_data("tiny.el") + " --variant V+E --quiet --output " + ranks_el).exit_code, 0);
+  ASSERT_EQ(cli(dir, "graph pagerank " + sa + " --quiet --output " + ranks_sa).exit_code, 0);
+  ASSERT_EQ(cli(dir, "graph pagerank " + sa + " --mode load --quiet --output " + ranks_load).exit_code, 0);
+  EXPECT_EQ(test::read_file(ranks_el), test::read_file(ranks_sa));
+  EXPECT_EQ(test::read_file(ranks_el), test::read_file(ranks_load));
+  const CliRun degree = cli(dir, "graph degree " + sa + " --quiet --top 1");
+  ASSERT_EQ(degree.exit_code, 0) << degree.err;
+  EXPECT_TRUE(has(degree.out, "V+E")) << degree.out;
+}
+
+TEST(StoreCli, CompactOnlyFlagsAreCheckedBeforeAnyWork) {
+  const test::ScratchDir dir;
+  const std::string sa = tiny_store(dir);
+  const CliRun placement = cli(dir, "graph info " + sa + " --placement interleaved");
+  EXPECT_EQ(placement.exit_code, 2);
+  EXPECT_TRUE(has(placement.err, "--placement: a mapped compact graph stays in the file's pages")) << placement.err;
+  const CliRun load_el = cli(dir, "graph info " + test::graph_data("tiny.el") + " --load");
+  EXPECT_EQ(load_el.exit_code, 2);
+  EXPECT_TRUE(has(load_el.err, "--mode/--load: only compact files")) << load_el.err;
+  const CliRun object_el = cli(dir, "graph info " + test::graph_data("tiny.el") + " --object g");
+  EXPECT_EQ(object_el.exit_code, 2);
+  EXPECT_TRUE(has(object_el.err, "--object")) << object_el.err;
+  const CliRun contradiction = cli(dir, "graph info " + sa + " --load --mode map");
+  EXPECT_EQ(contradiction.exit_code, 2);
+  EXPECT_TRUE(has(contradiction.err, "--load contradicts --mode map")) << contradiction.err;
+  const CliRun bad_mode = cli(dir, "graph info " + sa + " --mode mmap");
+  EXPECT_EQ(bad_mode.exit_code, 2);
+  EXPECT_TRUE(has(bad_mode.err, "--mode")) << bad_mode.err;
+  const CliRun undirected = cli(dir, "graph info " + sa + " --undirected");
+  EXPECT_EQ(undirected.exit_code, 2);
+  const CliRun missing = cli(dir, "graph info " + sa + " --object nothing");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_TRUE(has(missing.err, "no object named 'nothing'")) << missing.err;
+}
+
+TEST(StoreCli, ListInfoVerifyAndAppend) {
+  const test::ScratchDir dir;
+  const std::string sa = tiny_store(dir);
+  const CliRun appended = cli(dir, "store append " + sa + " " + test::graph_data("tiny.el") + " --name copy --variant U");
+  ASSERT_EQ(appended.exit_code, 0) << appended.err;
+  EXPECT_TRUE(has(appended.out, "appended copy")) << appended.out;
+  const CliRun list = cli(dir, "store list " + sa);
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_TRUE(has(list.out, "graph: 6 vertices, 7 edges, directed, V+E")) << list.out;
+  EXPECT_TRUE(has(list.out, "graph: 6 vertices, 7 edges, directed, U")) << list.out;
+  const auto json = nlohmann::json::parse(cli(dir, "store list " + sa + " --json").out);
+  EXPECT_EQ(json["format"], "smartarrays.store.list/1");
+  ASSERT_EQ(json["objects"].size(), 2u);
+  EXPECT_EQ(json["objects"][1]["name"], "copy");
+  const auto info = nlohmann::json::parse(cli(dir, "store info " + sa + " --json").out);
+  EXPECT_EQ(info["version"], 1);
+  EXPECT_EQ(info["objects"][0]["blocks"].size(), 5u);
+  EXPECT_EQ(info["objects"][0]["blocks"][0]["offset"].get<std::uint64_t>() % 4096, 0u);
+  const CliRun text_info = cli(dir, "store info " + sa);
+  EXPECT_TRUE(has(text_info.out, "store format version 1")) << text_info.out;
+  const CliRun verify = cli(dir, "store verify " + sa + " --deep");
+  EXPECT_EQ(verify.exit_code, 0) << verify.err;
+  EXPECT_TRUE(has(verify.out, ": ok (2 objects, 10 blocks")) << verify.out;
+  // A second graph makes the name necessary.
+  const CliRun ambiguous = cli(dir, "graph info " + sa);
+  EXPECT_EQ(ambiguous.exit_code, 1);
+  EXPECT_TRUE(has(ambiguous.err, "holds 2 graphs")) << ambiguous.err;
+  EXPECT_EQ(cli(dir, "graph info " + sa + " --object copy").exit_code, 0);
+  const CliRun again = cli(dir, "store append " + sa + " " + test::graph_data("tiny.el") + " --name copy");
+  EXPECT_EQ(again.exit_code, 1);
+  EXPECT_TRUE(has(again.err, "already exists")) << again.err;
+}
+
+TEST(StoreCli, VerifyFindsACorruptBlock) {
+  const test::ScratchDir dir;
+  const std::string sa = tiny_store(dir);
+  std::string bytes = test::read_file(sa);
+  bytes[4096 + 3] = static_cast<char>(bytes[4096 + 3] ^ 0x10);  // inside the first block
+  {
+    std::ofstream out(sa, std::ios::binary | std::ios::trunc);
+    out << bytes;
+  }
+  const CliRun verify = cli(dir, "store verify " + sa);
+  EXPECT_EQ(verify.exit_code, 1);
+  EXPECT_TRUE(has(verify.out, "problem: graph 'graph' array begin: checksum")) << verify.out;
+  EXPECT_TRUE(has(verify.out, "CORRUPT")) << verify.out;
+  const auto json = nlohmann::json::parse(cli(dir, "store verify " + sa + " --json").out);
+  EXPECT_EQ(json["ok"], false);
+  EXPECT_EQ(json["problems"].size(), 1u);
+  const CliRun load = cli(dir, "graph info " + sa + " --load");
+  EXPECT_EQ(load.exit_code, 1);
+  EXPECT_TRUE(has(load.err, "the file is corrupt")) << load.err;
+}
+
+TEST(StoreCli, BadStoreCommandLines) {
+  const test::ScratchDir dir;
+  const CliRun none = cli(dir, "store list");
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_TRUE(has(none.err, "missing the store FILE")) << none.err;
+  EXPECT_EQ(cli(dir, "store verify a.sa b.sa").exit_code, 2);
+  EXPECT_EQ(cli(dir, "store").exit_code, 2);
+  const CliRun append = cli(dir, "store append only.sa");
+  EXPECT_EQ(append.exit_code, 2);
+  EXPECT_TRUE(has(append.err, "expected the STORE file and the INPUT graph file")) << append.err;
+  const CliRun not_store = cli(dir, "store info " + test::graph_data("tiny.el"));
+  EXPECT_EQ(not_store.exit_code, 1);
+  EXPECT_TRUE(has(not_store.err, "store")) << not_store.err;
+  const CliRun help = cli(dir, "store --help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_TRUE(has(help.out, "verify")) << help.out;
+}
+
+}  // namespace
+}  // namespace smartarrays

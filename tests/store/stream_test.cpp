@@ -1,0 +1,271 @@
+// Tests store streams: arrays and graphs sent over a socketpair and a pipe arrive equal and are
+// used in place (PageRank on a received graph), a store file sent with sendfile, an open store
+// resent, and hostile streams: another magic, lengths too short or too large, a peer closing
+// mid-stream, a corrupt block, bytes after the trailer, a sender whose peer closed (an error, not
+// SIGPIPE), a placement that needs copies.
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "smartarrays/algo/pagerank.hpp"
+#include "smartarrays/error.hpp"
+#include "smartarrays/graph/build.hpp"
+#include "smartarrays/graph/generators.hpp"
+#include "smartarrays/store/store.hpp"
+#include "store_support.hpp"
+
+namespace smartarrays {
+namespace {
+
+using store::Object;
+using store::ReceiveOptions;
+using store::Store;
+
+// Two connected file descriptors, closed on destruction unless closed before.
+struct Channel {
+  int fds[2] = {-1, -1};
+  static Channel sockets() {
+    Channel c;
+    EXPECT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, c.fds), 0);
+    return c;
+  }
+  static Channel pipe() {
+    Channel c;
+    EXPECT_EQ(::pipe(c.fds), 0);  // fds[0] reads, fds[1] writes
+    return c;
+  }
+  int reader() const { return fds[0]; }
+  int writer() const { return fds[1]; }
+  void close_end(int k) {
+    if (fds[k] >= 0) ::close(fds[k]);
+    fds[k] = -1;
+  }
+  ~Channel() {
+    close_end(0);
+    close_end(1);
+  }
+};
+
+std::vector<std::uint64_t> sample(std::uint64_t n, unsigned bits) {
+  std::vector<std::uint64_t> values(n);
+  const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+  std::uint64_t x = 88172645463325252ULL;
+  for (auto& v : values) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    v = x & mask;
+  }
+  return values;
+}
+
+SmartArray array_of(const std::vector<std::uint64_t>& values, unsigned bits) {
+  ArrayOptions options;
+  options.bits = bits;
+  return SmartArray::from_values(values, options);
+}
+
+std::vector<std::uint64_t> values_of(const SmartArray& a) {
+  std::vector<std::uint64_t> out(a.length());
+  if (!out.empty()) a.decode(0, out.size(), out.data());
+  return out;
+}
+
+std::vector<double> ranks_of(const graph::CsrGraph& g) {
+  const algo::PageRankResult result = algo::pagerank(g.rbegin(), g.redge(), g.out_degree());
+  std::vector<double> ranks(g.vertices());
+  for (std::uint64_t v = 0; v < g.vertices(); ++v) ranks[v] = algo::rank_at(result.ranks, v);
+  return ranks;
+}
+
+// Every byte a reader of fd gets until EOF.
+std::vector<std::uint8_t> drain(int fd) {
+  std::vector<std::uint8_t> bytes;
+  std::uint8_t buffer[65536];
+  for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) bytes.insert(bytes.end(), buffer, buffer + n);
+  return bytes;
+}
+
+// The stream send() writes for objects, captured.
+std::vector<std::uint8_t> stream_of(const std::vector<Object>& objects) {
+  Channel c = Channel::sockets();
+  std::thread sender([&] {
+    Store::send(c.writer(), objects);
+    c.close_end(1);
+  });
+  std::vector<std::uint8_t> bytes = drain(c.reader());
+  sender.join();
+  return bytes;
+}
+
+// What receive() makes of bytes written by another thread (which then closes its end).
+Store receive_bytes(const std::vector<std::uint8_t>& bytes, const ReceiveOptions& options = {}) {
+  Channel c = Channel::sockets();
+  std::thread writer([&] {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::write(c.writer(), bytes.data() + done, bytes.size() - done);
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    c.close_end(1);
+  });
+  try {
+    Store s = Store::receive(c.reader(), options);
+    writer.join();
+    return s;
+  } catch (...) {
+    c.close_end(0);
+    writer.join();
+    throw;
+  }
+}
+
+std::string error_of(const std::vector<std::uint8_t>& bytes, ErrorCode expected, const ReceiveOptions& options = {}) {
+  try {
+    receive_bytes(bytes, options);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), expected) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "the stream was accepted";
+  return {};
+}
+
+TEST(StoreStream, ArraysAndAGraphOverASocketArriveEqualAndRunInPlace) {
+  const std::vector<std::uint64_t> ten = sample(100'003, 10), wide = sample(777, 64);
+  const SmartArray a10 = array_of(ten, 10), a64 = array_of(wide, 64), empty = array_of({}, 3);
+  const graph::CsrGraph g = graph::build_csr(graph::generate_rmat({.scale = 9, .edge_factor = 8}));
+  Channel c = Channel::sockets();
+  std::thread sender([&] { Store::send(c.writer(), {{"ten", a10}, {"wide", a64}, {"empty", empty}, {"g", g}}); });
+  const Store got = Store::receive(c.reader());
+  sender.join();
+  EXPECT_EQ(got.names(), (std::vector<std::string>{"ten", "wide", "empty", "g"}));
+  EXPECT_EQ(got.array("ten").bits(), 10u);
+  EXPECT_EQ(values_of(got.array("ten")), ten);
+  EXPECT_EQ(values_of(got.array("wide")), wide);
+  EXPECT_EQ(got.array("empty").length(), 0u);
+  EXPECT_TRUE(got.array("ten").read_only());
+  EXPECT_THROW(const_cast<SmartArray&>(got.array("ten")).init(0, 1), Error);
+  EXPECT_EQ(ranks_of(got.graph("g")), ranks_of(g));
+  got.graph("g").validate();
+}
+
+TEST(StoreStream, OverAPipeInOneRegionOnAPlacement) {
+  const std::vector<std::uint64_t> values = sample(300'000, 17);
+  const SmartArray a = array_of(values, 17);
+  Channel c = Channel::pipe();
+  std::thread sender([&] { Store::send(c.writer(), {{"a", a}}); });
+  ReceiveOptions options;
+  options.placement.placement = Placement::interleaved;
+  const Store got = Store::receive(c.reader(), options);
+  sender.join();
+  EXPECT_EQ(values_of(got.array("a")), values);
+  EXPECT_EQ(got.array("a").sum(), a.sum());
+}
+
+TEST(StoreStream, AStoreFileBySendfileAndAnOpenStoreResent) {
+  test::ScratchFile file("stream-file");
+  const std::vector<std::uint64_t> values = sample(5'000, 33);
+  const SmartArray a = array_of(values, 33);
+  Store::write(file.path(), {{"a", a}});
+  Store::append(file.path(), {{"b", a}});
+  {
+    Channel c = Channel::sockets();
+    std::thread sender([&] { Store::send_file(c.writer(), file.path()); });
+    const Store got = Store::receive(c.reader());
+    sender.join();
+    EXPECT_EQ(got.names(), (std::vector<std::string>{"a", "b"}));
+    EXPECT_EQ(values_of(got.array("b")), values);
+  }
+  const Store mapped = Store::open(file.path());
+  Channel c = Channel::sockets();
+  std::thread sender([&] { mapped.send(c.writer()); });
+  const Store got = Store::receive(c.reader());
+  sender.join();
+  EXPECT_EQ(values_of(got.array("a")), values);
+}
+
+TEST(StoreStream, HostileStreamsAreRefusedNamingTheProblem) {
+  const SmartArray a = array_of(sample(1000, 12), 12);
+  const std::vector<std::uint8_t> good = stream_of({{"a", a}});
+  ASSERT_GT(good.size(), 4096u + 16u);
+  EXPECT_EQ(values_of(receive_bytes(good).array("a")), values_of(a));
+
+  std::vector<std::uint8_t> magic = good;
+  magic[0] = 'X';
+  EXPECT_NE(error_of(magic, ErrorCode::invalid_argument).find("not a store stream"), std::string::npos);
+
+  std::vector<std::uint8_t> tiny = good;
+  test::put_at<std::uint64_t>(tiny, 8, 10);
+  EXPECT_NE(error_of(tiny, ErrorCode::invalid_argument).find("cannot hold"), std::string::npos);
+
+  std::vector<std::uint8_t> huge = good;
+  test::put_at<std::uint64_t>(huge, 8, ~std::uint64_t{0});
+  EXPECT_NE(error_of(huge, ErrorCode::invalid_argument).find("accepted"), std::string::npos);
+  ReceiveOptions small;
+  small.max_bytes = 4096;
+  EXPECT_NE(error_of(good, ErrorCode::invalid_argument, small).find("more than the"), std::string::npos);
+
+  const std::vector<std::uint8_t> cut(good.begin(), good.begin() + 3000);
+  const std::string closed = error_of(cut, ErrorCode::os_error);
+  EXPECT_NE(closed.find("the peer closed the stream after 3000 of"), std::string::npos) << closed;
+  const std::vector<std::uint8_t> preamble_cut(good.begin(), good.begin() + 5);
+  EXPECT_NE(error_of(preamble_cut, ErrorCode::os_error).find("after 5 of 16 bytes"), std::string::npos);
+
+  std::vector<std::uint8_t> corrupt = good;
+  corrupt[16 + 4096 + 5] ^= 0x40;  // inside the block
+  EXPECT_NE(error_of(corrupt, ErrorCode::invalid_argument).find("the stream is corrupt"), std::string::npos);
+  ReceiveOptions unchecked;
+  unchecked.verify_blocks = false;
+  EXPECT_NO_THROW(receive_bytes(corrupt, unchecked));
+
+  std::vector<std::uint8_t> extra = good;
+  extra.insert(extra.end(), 8, 0);
+  test::put_at<std::uint64_t>(extra, 8, good.size() - 16 + 8);
+  EXPECT_NE(error_of(extra, ErrorCode::invalid_argument).find("follow the trailer"), std::string::npos);
+
+  std::vector<std::uint8_t> directory = good;
+  directory[directory.size() - 40] ^= 1;  // the directory's last bytes: its checksum breaks
+  EXPECT_NE(error_of(directory, ErrorCode::invalid_argument).find("checksum"), std::string::npos);
+}
+
+TEST(StoreStream, ASenderWhosePeerClosedGetsAnErrorNotSigpipe) {
+  const SmartArray a = array_of(sample(4'000'000, 20), 20);  // 10 MB: more than the socket buffers
+  Channel c = Channel::sockets();
+  std::thread reader([&] {
+    std::uint8_t buffer[1000];
+    EXPECT_GT(::read(c.reader(), buffer, sizeof buffer), 0);
+    c.close_end(0);
+  });
+  try {
+    Store::send(c.writer(), {{"a", a}});
+    ADD_FAILURE() << "sending to a closed peer succeeded";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::os_error);
+    EXPECT_NE(std::string(e.what()).find("writev failed"), std::string::npos) << e.what();
+  }
+  reader.join();
+}
+
+TEST(StoreStream, BadObjectsAndPlacementsAreRefused) {
+  const SmartArray a = array_of({1, 2, 3}, 2);
+  Channel c = Channel::sockets();
+  EXPECT_THROW(Store::send(c.writer(), {{"", a}}), Error);
+  EXPECT_THROW(Store::send(c.writer(), {{"x", a}, {"x", a}}), Error);
+  const std::vector<std::uint8_t> good = stream_of({{"a", a}});
+  ReceiveOptions replicated;
+  replicated.placement.placement = Placement::replicated;
+  EXPECT_NE(error_of(good, ErrorCode::invalid_argument, replicated).find("needs copies"), std::string::npos);
+  const Store none = receive_bytes(stream_of({}));
+  EXPECT_TRUE(none.names().empty());
+}
+
+}  // namespace
+}  // namespace smartarrays
