@@ -65,6 +65,8 @@ class ArrayMemory:
     placement: str
     replicas: int
     bytes: int
+    shared_with: str = ""
+    """The array whose memory this one is ("begin" for an undirected graph's rbegin), else ""."""
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ using namespace nb::literals;
 constexpr char graph_name[] = "Graph";
 /// The object behind a Python Graph.
 using GraphHandle = Handle<graph::CsrGraph, graph_name>;
-using ArrayLine = std::tuple<std::string, std::uint64_t, unsigned, std::string, std::size_t, std::uint64_t>;
+using ArrayLine = std::tuple<std::string, std::uint64_t, unsigned, std::string, std::size_t, std::uint64_t, std::string>;
 
 /// The arguments every graph factory shares (variant, duplicates, self-loops, placement), translated once.
 struct GraphBuild {
@@ -112,7 +112,7 @@ std::tuple<std::vector<ArrayLine>, std::uint64_t> memory(const GraphHandle& self
   const graph::MemoryReport report = self.get()->memory_report();
   std::vector<ArrayLine> lines;
   for (const graph::ArrayMemory& a : report.arrays) {
-    lines.emplace_back(a.name, a.length, a.bits, to_string(a.placement), a.replicas, a.bytes);
+    lines.emplace_back(a.name, a.length, a.bits, to_string(a.placement), a.replicas, a.bytes, a.shared_with);
   }
   return {std::move(lines), report.total_bytes};
 }

@@ -97,9 +97,13 @@ Store Store::open(const std::string& path, Mode mode, const ArrayOptions& placem
     if (object.kind == detail::object_kind_array) {
       entry.array.emplace(make(0));
     } else {
-      std::array<SmartArray, graph::graph_array_count> arrays{make(0), make(1), make(2), make(3), make(4)};
       try {
-        entry.graph = std::make_unique<graph::CsrGraph>(std::move(arrays), object.directed);
+        if (object.shares_reverse()) {
+          entry.graph = std::make_unique<graph::CsrGraph>(make(0), make(1), make(4));
+        } else {
+          std::array<SmartArray, graph::graph_array_count> arrays{make(0), make(1), make(2), make(3), make(4)};
+          entry.graph = std::make_unique<graph::CsrGraph>(std::move(arrays), object.directed);
+        }
       } catch (const Error& e) {
         throw_error(ErrorCode::invalid_argument, "store: graph " + util::quoted(object.name) + " (entry at offset " +
                                                      std::to_string(object.entry_offset) + "): " + e.what());
