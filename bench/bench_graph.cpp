@@ -318,7 +318,9 @@ struct PageRankVersion {
 
 std::vector<PageRankVersion> pagerank_versions() {
   std::vector<PageRankVersion> v{{"gap baseline", "f32", -1}, {"std::vector", "f64", -1}};
-  for (std::size_t k = 0; k < variant_count; ++k) v.push_back({sg::to_string(variants[k]), "f64", static_cast<int>(k)});
+  for (const char* scores : {"f32", "f64"}) {
+    for (std::size_t k = 0; k < variant_count; ++k) v.push_back({sg::to_string(variants[k]), scores, static_cast<int>(k)});
+  }
   return v;
 }
 
@@ -343,7 +345,8 @@ double run_pagerank(const PageRankVersion& version, const Config& cfg, const Gra
     return seconds;
   }
   const sg::CsrGraph& graph = g.variants[static_cast<std::size_t>(version.variant)];
-  const sa::algo::PageRankOptions pr = pagerank_options(cfg);
+  sa::algo::PageRankOptions pr = pagerank_options(cfg);
+  pr.scores = sa::algo::parse_score_precision(version.scores);
   const sa::algo::PageRankResult r = sa::algo::pagerank(graph.rbegin(), graph.redge(), graph.out_degree(), pr, pool);
   if (ranks != nullptr) {
     ranks->resize(g.n);
@@ -583,12 +586,12 @@ void print_tables(const Config& cfg, const std::string& path, const Graphs& g, c
   if (r.loads.empty()) return;
   std::cout << "\n" << std::left << std::setw(14) << "load" << std::right << std::setw(10) << "seconds" << std::setw(8)
             << "spread" << std::setw(12) << "vs read()" << std::setw(14) << "peak RSS" << std::setw(14) << "final"
-            << std::setw(18) << "(peak-start)/final" << "\n";
+            << std::setw(20) << "(peak-start)/final" << "\n";
   const double read_s = r.loads[0].seconds.median;
   for (const LoadRow& l : r.loads) {
     std::cout << std::left << std::setw(14) << l.kind << std::right << std::setprecision(3) << std::setw(10) << l.seconds.median
               << std::setprecision(2) << std::setw(8) << l.seconds.spread() << std::setw(11) << l.seconds.median / read_s
-              << "x" << std::setw(14) << mib(l.peak) << std::setw(14) << mib(l.final_bytes) << std::setw(17)
+              << "x" << std::setw(14) << mib(l.peak) << std::setw(14) << mib(l.final_bytes) << std::setw(19)
               << static_cast<double>(l.peak - l.rss_before) / static_cast<double>(l.final_bytes) << "x\n";
   }
 }
