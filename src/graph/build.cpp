@@ -25,9 +25,11 @@ namespace {
 
 constexpr std::uint64_t no_index = ~std::uint64_t{0};
 
+}  // namespace
+
 // Encodes values as graph array `which`, naming the array in any error (e.g. a U layout's 32-bit
 // ids on a graph with more than 2^32 vertices).
-SmartArray encode(GraphArray which, std::span<const std::uint64_t> values, const ArrayOptions& options,
+SmartArray detail::encode_graph_array(GraphArray which, std::span<const std::uint64_t> values, const ArrayOptions& options,
                   runtime::ThreadPool& pool) {
   try {
     return build::build_array_from_values(values, options, pool);
@@ -36,8 +38,8 @@ SmartArray encode(GraphArray which, std::span<const std::uint64_t> values, const
   }
 }
 
-SmartArray encode_degrees(const std::vector<std::uint64_t>& offsets, const ArrayOptions& options,
-                          runtime::ThreadPool& pool) {
+SmartArray detail::encode_out_degrees(const std::vector<std::uint64_t>& offsets, const ArrayOptions& options,
+                                      runtime::ThreadPool& pool) {
   const std::uint64_t n = offsets.size() - 1;
   ArrayOptions resolved = options;
   if (resolved.bits == 0) {
@@ -65,14 +67,18 @@ SmartArray encode_degrees(const std::vector<std::uint64_t>& offsets, const Array
 
 // The graph of forward (and reverse, when directed): an undirected graph is one symmetric CSR
 // whose arrays serve as the reverse ones too, encoded with begin's and edge's layout.
+namespace {
+
+using detail::encode_graph_array;
+
 CsrGraph assemble(const CsrParts& forward, const CsrParts* reverse, const GraphLayout& layout, runtime::ThreadPool& pool) {
-  SmartArray begin = encode(GraphArray::begin, forward.offsets, layout[GraphArray::begin], pool);
-  SmartArray edge = encode(GraphArray::edge, forward.targets, layout[GraphArray::edge], pool);
-  SmartArray degrees = encode_degrees(forward.offsets, layout[GraphArray::out_degree], pool);
+  SmartArray begin = encode_graph_array(GraphArray::begin, forward.offsets, layout[GraphArray::begin], pool);
+  SmartArray edge = encode_graph_array(GraphArray::edge, forward.targets, layout[GraphArray::edge], pool);
+  SmartArray degrees = detail::encode_out_degrees(forward.offsets, layout[GraphArray::out_degree], pool);
   if (reverse == nullptr) return CsrGraph(std::move(begin), std::move(edge), std::move(degrees));
   std::array<SmartArray, graph_array_count> arrays{
-      std::move(begin), std::move(edge), encode(GraphArray::rbegin, reverse->offsets, layout[GraphArray::rbegin], pool),
-      encode(GraphArray::redge, reverse->targets, layout[GraphArray::redge], pool), std::move(degrees)};
+      std::move(begin), std::move(edge), encode_graph_array(GraphArray::rbegin, reverse->offsets, layout[GraphArray::rbegin], pool),
+      encode_graph_array(GraphArray::redge, reverse->targets, layout[GraphArray::redge], pool), std::move(degrees)};
   return CsrGraph(std::move(arrays), true);
 }
 

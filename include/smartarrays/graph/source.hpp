@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <span>
@@ -19,6 +20,10 @@
 #include "smartarrays/runtime/thread_pool.hpp"
 
 namespace smartarrays::graph {
+
+namespace detail {
+struct SgScan;
+}  // namespace detail
 
 /// How GraphSource::open reads a file.
 struct SourceOptions {
@@ -37,7 +42,9 @@ struct SourceOptions {
 class SMARTARRAYS_API GraphSource {
  public:
   /// Reads path in options.format_of(path) on pool. Throws Error naming the file and the line or
-  /// byte offset of malformed input, or the option that does not fit.
+  /// byte offset of malformed input, or the option that does not fit. A .sg file whose lists are
+  /// ascending is checked in one parallel pass holding only its offsets; build() then reads its
+  /// ids again straight into the graph's arrays (see docs/graph.md, "Loading .sg files").
   static GraphSource open(const std::string& path, const SourceOptions& options = {},
                           runtime::ThreadPool& pool = runtime::default_pool());
   /// The R-MAT graph of options, generated on pool; undirected stores each edge both ways.
@@ -61,6 +68,7 @@ class SMARTARRAYS_API GraphSource {
   /// A new CsrGraph of the edges, built with options on pool (throws as build_csr does).
   CsrGraph build(const BuildOptions& options = {}, runtime::ThreadPool& pool = runtime::default_pool()) const&;
   /// The same from a source used once: a .sg file's CSR is moved into the graph, not copied.
+  /// Throws Error(invalid_argument) when a streamed .sg file changed since open().
   CsrGraph build(const BuildOptions& options = {}, runtime::ThreadPool& pool = runtime::default_pool()) &&;
 
   /// Number of vertices n.
@@ -74,6 +82,7 @@ class SMARTARRAYS_API GraphSource {
   EdgeList edges_;
   CsrParts csr_;  // a .sg file's out-edges (then edges_ is empty)
   bool is_csr_ = false;
+  std::shared_ptr<const detail::SgScan> sg_;  // a .sg file checked by the streaming scan (nothing else held)
   std::uint64_t vertices_ = 0;
   bool directed_ = true;
 };

@@ -1,0 +1,341 @@
+// Owns the streaming .sg path (see sg_stream.hpp). Workers read their own file ranges with pread,
+// so nothing but the offsets and a batch buffer per worker is held besides the final arrays. The
+// symmetry of an undirected file and the transpose relation of a directed one are checked without
+// building a transpose: the multiset of edges u -> v read from the lists must equal the multiset
+// read the other way round, compared as sums of a hash keyed afresh per process (two independent
+// 64-bit sums), so an input cannot be crafted against it.
+#include "graph/sg_stream.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <random>
+#include <string>
+
+#include "graph/csr_parts.hpp"
+#include "smartarrays/build/parallel_build.hpp"
+#include "smartarrays/codec/bitpack.hpp"
+#include "smartarrays/error.hpp"
+#include "smartarrays/graph/limits.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
+#include "smartarrays/util/checked.hpp"
+#include "smartarrays/util/mix64.hpp"
+
+namespace smartarrays::graph::detail {
+
+namespace {
+
+constexpr std::uint64_t header_bytes = 1 + 8 + 8;
+// Ids per batch of the id passes: 1 MiB of int32 per worker buffer.
+constexpr std::uint64_t id_batch = std::uint64_t{1} << 18;
+constexpr std::uint64_t offset_batch = std::uint64_t{1} << 17;
+
+class Fd {
+ public:
+  explicit Fd(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+    if (fd_ < 0) throw_error(ErrorCode::os_error, "cannot open " + path + ": " + std::strerror(errno));
+  }
+  ~Fd() { ::close(fd_); }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const noexcept { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// Reads bytes at offset; false when the file ends first. Throws Error(os_error) on a read error.
+bool read_at(int fd, void* out, std::uint64_t bytes, std::uint64_t offset, const std::string& path) {
+  auto* p = static_cast<char*>(out);
+  while (bytes > 0) {
+    const ssize_t got = ::pread(fd, p, std::min<std::uint64_t>(bytes, std::uint64_t{1} << 30), static_cast<off_t>(offset));
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw_error(ErrorCode::os_error, "cannot read " + path + ": " + std::strerror(errno));
+    }
+    if (got == 0) return false;
+    p += got;
+    bytes -= static_cast<std::uint64_t>(got);
+    offset += static_cast<std::uint64_t>(got);
+  }
+  return true;
+}
+
+// Size and modification time: a file that changes between the scan and the encoding is refused.
+struct FileStamp {
+  std::uint64_t bytes = 0;
+  std::int64_t seconds = 0;
+  std::int64_t nanoseconds = 0;
+  friend bool operator==(const FileStamp&, const FileStamp&) = default;
+};
+
+FileStamp stamp_of(int fd, const std::string& path) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw_error(ErrorCode::os_error, "cannot stat " + path + ": " + std::strerror(errno));
+  return {static_cast<std::uint64_t>(st.st_size), st.st_mtim.tv_sec, st.st_mtim.tv_nsec};
+}
+
+// The per-process keys of the edge hash.
+struct Keys {
+  std::uint64_t a = 0;
+  std::uint64_t b = 0;
+};
+
+const Keys& keys() {
+  static const Keys k = [] {
+    std::random_device device;
+    auto word = [&] { return (std::uint64_t{device()} << 32) ^ device(); };
+    return Keys{word(), word()};
+  }();
+  return k;
+}
+
+// What an id pass over a range of one part's lists found.
+struct IdStats {
+  std::uint64_t largest = 0;
+  std::uint64_t forward_a = 0, forward_b = 0;  // sums of h(list owner, id)
+  std::uint64_t reverse_a = 0, reverse_b = 0;  // sums of h(id, list owner)
+  bool bad = false;       // an id outside 0..n-1, or the file ended
+  bool unsorted = false;  // a list not ascending
+  bool duplicates = false;
+  bool self_loops = false;
+
+  void merge(const IdStats& o) {
+    largest = std::max(largest, o.largest);
+    forward_a += o.forward_a;
+    forward_b += o.forward_b;
+    reverse_a += o.reverse_a;
+    reverse_b += o.reverse_b;
+    bad = bad || o.bad;
+    unsorted = unsorted || o.unsorted;
+    duplicates = duplicates || o.duplicates;
+    self_loops = self_loops || o.self_loops;
+  }
+};
+
+std::uint64_t edge_hash(std::uint64_t from, std::uint64_t to, std::uint64_t key) {
+  return util::mix64(util::mix64(((from << 32) | to) ^ key) + key);
+}
+
+// One part of a .sg file: n + 1 int64 offsets at offsets_at, then m int32 ids.
+struct Part {
+  std::uint64_t offsets_at = 0;
+  std::uint64_t ids_at = 0;
+};
+
+// Reads ids [lo, hi) of a part whose offsets are known, checking and hashing them; the ids go to
+// out[0, hi - lo) when out is not null.
+IdStats pass_ids(int fd, const std::string& path, const Part& part, const std::vector<std::uint64_t>& offsets,
+                 std::uint64_t n, std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
+  runtime::check_interrupt();
+  IdStats stats;
+  thread_local std::vector<std::int32_t> buffer;
+  // One id before lo as well, to check the order across the batch boundary.
+  const std::uint64_t first = lo == 0 ? 0 : lo - 1;
+  buffer.resize(hi - first);
+  if (!read_at(fd, buffer.data(), buffer.size() * sizeof(std::int32_t), part.ids_at + first * sizeof(std::int32_t), path)) {
+    stats.bad = true;
+    return stats;
+  }
+  const std::int32_t* ids = buffer.data() - first;
+  // The vertex whose list holds edge lo: the last v with offsets[v] <= lo.
+  std::uint64_t v = static_cast<std::uint64_t>(std::upper_bound(offsets.begin(), offsets.end(), lo) - offsets.begin()) - 1;
+  const Keys& k = keys();
+  for (std::uint64_t e = lo; e < hi; ++e) {
+    while (offsets[v + 1] <= e) ++v;
+    const std::int32_t raw = ids[e];
+    if (raw < 0 || static_cast<std::uint64_t>(raw) >= n) {
+      stats.bad = true;
+      return stats;
+    }
+    const auto id = static_cast<std::uint64_t>(raw);
+    if (e > offsets[v]) {
+      const auto previous = static_cast<std::uint64_t>(ids[e - 1]);
+      stats.unsorted = stats.unsorted || id < previous;
+      stats.duplicates = stats.duplicates || id == previous;
+    }
+    stats.self_loops = stats.self_loops || id == v;
+    stats.largest = std::max(stats.largest, id);
+    stats.forward_a += edge_hash(v, id, k.a);
+    stats.forward_b += edge_hash(v, id, k.b);
+    stats.reverse_a += edge_hash(id, v, k.a);
+    stats.reverse_b += edge_hash(id, v, k.b);
+    if (out != nullptr) out[e - lo] = id;
+  }
+  return stats;
+}
+
+runtime::LoopOptions batches_of(std::uint64_t batch) {
+  runtime::LoopOptions options;
+  options.batch = batch;
+  return options;
+}
+
+// Reads and checks the n + 1 offsets of a part: from 0, never decreasing, ending at m. False when not.
+bool read_offsets(int fd, const std::string& path, const Part& part, std::uint64_t n, std::uint64_t m,
+                  std::vector<std::uint64_t>& offsets, runtime::ThreadPool& pool) {
+  offsets.resize(n + 1);
+  std::uint64_t* values = offsets.data();
+  const bool complete = pool.parallel_reduce(
+      0, n + 1, true,
+      [&](std::uint64_t lo, std::uint64_t hi) {
+        runtime::check_interrupt();
+        return read_at(fd, values + lo, (hi - lo) * sizeof(std::uint64_t), part.offsets_at + lo * sizeof(std::uint64_t), path);
+      },
+      [](bool a, bool b) { return a && b; }, batches_of(offset_batch));
+  if (!complete || values[0] != 0 || values[n] != m) return false;
+  return pool.parallel_reduce(
+      0, n, true,
+      [&](std::uint64_t lo, std::uint64_t hi) {
+        for (std::uint64_t v = lo; v < hi; ++v) {
+          if (values[v + 1] < values[v] || values[v + 1] > m) return false;
+        }
+        return true;
+      },
+      [](bool a, bool b) { return a && b; });
+}
+
+IdStats scan_ids(int fd, const std::string& path, const Part& part, const std::vector<std::uint64_t>& offsets,
+                 std::uint64_t n, std::uint64_t m, runtime::ThreadPool& pool) {
+  return pool.parallel_reduce(
+      0, m, IdStats{}, [&](std::uint64_t lo, std::uint64_t hi) { return pass_ids(fd, path, part, offsets, n, lo, hi, nullptr); },
+      [](IdStats a, const IdStats& b) {
+        a.merge(b);
+        return a;
+      },
+      batches_of(id_batch));
+}
+
+// The bytes that holding `values` 64-bit values takes, for the memory check.
+std::uint64_t vector_bytes(std::uint64_t values) {
+  return util::checked_mul(values, sizeof(std::uint64_t), "the offsets of a graph file");
+}
+
+std::string stamp_key(const FileStamp& s) {
+  return std::to_string(s.bytes) + ":" + std::to_string(s.seconds) + ":" + std::to_string(s.nanoseconds);
+}
+
+}  // namespace
+
+std::optional<SgScan> scan_sg(const std::string& path, const ReadOptions& options, runtime::ThreadPool& pool) {
+  const Fd fd(path);
+  const FileStamp stamp = stamp_of(fd.get(), path);
+  std::uint8_t head[header_bytes];
+  if (stamp.bytes < header_bytes || !read_at(fd.get(), head, header_bytes, 0, path)) return std::nullopt;
+  std::int64_t m = 0;
+  std::int64_t n = 0;
+  std::memcpy(&m, head + 1, 8);
+  std::memcpy(&n, head + 9, 8);
+  if (head[0] > 1 || m < 0 || n < 0 || n > std::int64_t{std::numeric_limits<std::int32_t>::max()} + 1) return std::nullopt;
+  SgScan scan;
+  scan.path = path;
+  scan.directed = head[0] == 1;
+  scan.vertices = static_cast<std::uint64_t>(n);
+  scan.edges = static_cast<std::uint64_t>(m);
+  const unsigned __int128 part_bytes = (static_cast<unsigned __int128>(n) + 1) * 8 + static_cast<unsigned __int128>(m) * 4;
+  if (header_bytes + part_bytes * (scan.directed ? 2 : 1) != stamp.bytes) return std::nullopt;
+  scan.file_bytes = stamp.bytes;
+  check_load_memory(vector_bytes(util::checked_mul(scan.vertices + 1, scan.directed ? 2 : 1, "the offsets of a graph file")),
+                    scan.vertices, scan.edges, path + ": byte offset 1: ");
+  const Part out{header_bytes, header_bytes + (scan.vertices + 1) * 8};
+  const Part in{out.ids_at + scan.edges * 4, out.ids_at + scan.edges * 4 + (scan.vertices + 1) * 8};
+  auto progress = [&](std::uint64_t done) {
+    if (options.progress) options.progress(done, stamp.bytes);
+  };
+  if (!read_offsets(fd.get(), path, out, scan.vertices, scan.edges, scan.out_offsets, pool)) return std::nullopt;
+  const IdStats out_ids = scan_ids(fd.get(), path, out, scan.out_offsets, scan.vertices, scan.edges, pool);
+  progress(in.offsets_at);
+  if (out_ids.bad || out_ids.unsorted) return std::nullopt;
+  scan.largest_out_id = out_ids.largest;
+  scan.duplicates = out_ids.duplicates;
+  scan.self_loops = out_ids.self_loops;
+  if (!scan.directed) {
+    if (out_ids.forward_a != out_ids.reverse_a || out_ids.forward_b != out_ids.reverse_b) return std::nullopt;
+    return scan;
+  }
+  if (!read_offsets(fd.get(), path, in, scan.vertices, scan.edges, scan.in_offsets, pool)) return std::nullopt;
+  const IdStats in_ids = scan_ids(fd.get(), path, in, scan.in_offsets, scan.vertices, scan.edges, pool);
+  progress(stamp.bytes);
+  if (in_ids.bad || in_ids.unsorted) return std::nullopt;
+  // The in-list of v holding u is the edge u -> v: its reverse hash is the out-edges' forward one.
+  if (out_ids.forward_a != in_ids.reverse_a || out_ids.forward_b != in_ids.reverse_b) return std::nullopt;
+  scan.largest_in_id = in_ids.largest;
+  if (stamp_of(fd.get(), path) != stamp) return std::nullopt;
+  return scan;
+}
+
+bool streams_as_is(const SgScan& scan, const BuildOptions& options) {
+  return !(options.dedup && scan.duplicates) && !(options.drop_self_loops && scan.self_loops);
+}
+
+CsrGraph encode_sg(const SgScan& scan, const BuildOptions& options, runtime::ThreadPool& pool) {
+  const Fd fd(scan.path);
+  const FileStamp stamp = stamp_of(fd.get(), scan.path);
+  auto changed = [&] {
+    throw_error(ErrorCode::invalid_argument, scan.path + ": the file changed since it was read (" + stamp_key(stamp) + ")");
+  };
+  if (stamp.bytes != scan.file_bytes) changed();
+  const std::uint64_t n = scan.vertices;
+  const std::uint64_t m = scan.edges;
+  const GraphLayout& layout = options.layout;
+  auto id_options = [&](GraphArray which, std::uint64_t largest) {
+    ArrayOptions resolved = layout[which];
+    if (resolved.bits == 0) resolved.bits = codec::min_bits(largest);
+    if (resolved.bits < 64 && largest >> resolved.bits != 0) {
+      throw_error(ErrorCode::invalid_argument, std::string("graph array ") + to_string(which) + ": value " +
+                                                   std::to_string(largest) + " needs " +
+                                                   std::to_string(codec::min_bits(largest)) + " bits, array has " +
+                                                   std::to_string(resolved.bits));
+    }
+    return resolved;
+  };
+  const ArrayOptions edge_options = id_options(GraphArray::edge, scan.largest_out_id);
+  std::uint64_t bytes = SmartArray::memory_estimate(m, edge_options);
+  if (scan.directed) bytes += SmartArray::memory_estimate(m, id_options(GraphArray::redge, scan.largest_in_id));
+  check_load_memory(bytes, n, m, scan.path + ": ");
+
+  // Each id array read from the file again into its final layout, batch by batch.
+  std::atomic<bool> bad{false};
+  auto ids_of = [&](const Part& part, const std::vector<std::uint64_t>& offsets, GraphArray which, const ArrayOptions& resolved) {
+    try {
+      return build::build_array(
+          m, resolved,
+          [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
+            const IdStats s = pass_ids(fd.get(), scan.path, part, offsets, n, lo, hi, out);
+            const std::uint64_t limit = resolved.bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << resolved.bits) - 1;
+            if (s.bad || s.unsorted || s.largest > limit) {
+              bad.store(true, std::memory_order_relaxed);
+              std::fill(out, out + (hi - lo), 0);
+            }
+          },
+          pool);
+    } catch (const Error& e) {
+      if (e.code() == ErrorCode::cancelled) throw;
+      throw Error(e.code(), std::string("graph array ") + to_string(which) + ": " + e.what());
+    }
+  };
+  const Part out{header_bytes, header_bytes + (n + 1) * 8};
+  const Part in{out.ids_at + m * 4, out.ids_at + m * 4 + (n + 1) * 8};
+  SmartArray begin = encode_graph_array(GraphArray::begin, scan.out_offsets, layout[GraphArray::begin], pool);
+  SmartArray edge = ids_of(out, scan.out_offsets, GraphArray::edge, edge_options);
+  SmartArray degrees = encode_out_degrees(scan.out_offsets, layout[GraphArray::out_degree], pool);
+  if (!scan.directed) {
+    if (bad.load() || stamp_of(fd.get(), scan.path) != stamp) changed();
+    return CsrGraph(std::move(begin), std::move(edge), std::move(degrees));
+  }
+  SmartArray rbegin = encode_graph_array(GraphArray::rbegin, scan.in_offsets, layout[GraphArray::rbegin], pool);
+  SmartArray redge = ids_of(in, scan.in_offsets, GraphArray::redge, id_options(GraphArray::redge, scan.largest_in_id));
+  if (bad.load() || stamp_of(fd.get(), scan.path) != stamp) changed();
+  std::array<SmartArray, graph_array_count> arrays{std::move(begin), std::move(edge), std::move(rbegin), std::move(redge),
+                                                   std::move(degrees)};
+  return CsrGraph(std::move(arrays), true);
+}
+
+}  // namespace smartarrays::graph::detail
