@@ -2,8 +2,8 @@
 // so nothing but the offsets and a batch buffer per worker is held besides the final arrays. The
 // symmetry of an undirected file and the transpose relation of a directed one are checked without
 // building a transpose: the multiset of edges u -> v read from the lists must equal the multiset
-// read the other way round, compared as sums of a hash keyed afresh per process (two independent
-// 64-bit sums), so an input cannot be crafted against it.
+// read the other way round, compared as 64-bit sums of a hash keyed afresh per process, so an input
+// cannot be crafted against it.
 #include "graph/sg_stream.hpp"
 
 #include <fcntl.h>
@@ -82,26 +82,20 @@ FileStamp stamp_of(int fd, const std::string& path) {
   return {static_cast<std::uint64_t>(st.st_size), st.st_mtim.tv_sec, st.st_mtim.tv_nsec};
 }
 
-// The per-process keys of the edge hash.
-struct Keys {
-  std::uint64_t a = 0;
-  std::uint64_t b = 0;
-};
-
-const Keys& keys() {
-  static const Keys k = [] {
+// The per-process key of the edge hash.
+std::uint64_t hash_key() {
+  static const std::uint64_t key = [] {
     std::random_device device;
-    auto word = [&] { return (std::uint64_t{device()} << 32) ^ device(); };
-    return Keys{word(), word()};
+    return (std::uint64_t{device()} << 32) ^ device();
   }();
-  return k;
+  return key;
 }
 
 // What an id pass over a range of one part's lists found.
 struct IdStats {
   std::uint64_t largest = 0;
-  std::uint64_t forward_a = 0, forward_b = 0;  // sums of h(list owner, id)
-  std::uint64_t reverse_a = 0, reverse_b = 0;  // sums of h(id, list owner)
+  std::uint64_t forward = 0;  // sum of h(list owner, id)
+  std::uint64_t reverse = 0;  // sum of h(id, list owner)
   bool bad = false;       // an id outside 0..n-1, or the file ended
   bool unsorted = false;  // a list not ascending
   bool duplicates = false;
@@ -109,10 +103,8 @@ struct IdStats {
 
   void merge(const IdStats& o) {
     largest = std::max(largest, o.largest);
-    forward_a += o.forward_a;
-    forward_b += o.forward_b;
-    reverse_a += o.reverse_a;
-    reverse_b += o.reverse_b;
+    forward += o.forward;
+    reverse += o.reverse;
     bad = bad || o.bad;
     unsorted = unsorted || o.unsorted;
     duplicates = duplicates || o.duplicates;
@@ -121,7 +113,7 @@ struct IdStats {
 };
 
 std::uint64_t edge_hash(std::uint64_t from, std::uint64_t to, std::uint64_t key) {
-  return util::mix64(util::mix64(((from << 32) | to) ^ key) + key);
+  return util::mix64(((from << 32) | to) + key);
 }
 
 // One part of a .sg file: n + 1 int64 offsets at offsets_at, then m int32 ids.
@@ -130,24 +122,32 @@ struct Part {
   std::uint64_t ids_at = 0;
 };
 
-// Reads ids [lo, hi) of a part whose offsets are known, checking and hashing them; the ids go to
-// out[0, hi - lo) when out is not null.
-IdStats pass_ids(int fd, const std::string& path, const Part& part, const std::vector<std::uint64_t>& offsets,
-                 std::uint64_t n, std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
+// Reads ids [lo, hi) of a part whose offsets are known into the calling thread's buffer; null when
+// the file ends first.
+const std::int32_t* read_ids(int fd, const std::string& path, const Part& part, std::uint64_t lo, std::uint64_t hi) {
+  thread_local std::vector<std::int32_t> buffer;
+  buffer.resize(hi - lo);
+  if (!read_at(fd, buffer.data(), buffer.size() * sizeof(std::int32_t), part.ids_at + lo * sizeof(std::int32_t), path)) {
+    return nullptr;
+  }
+  return buffer.data() - lo;
+}
+
+// Scans ids [lo, hi) of a part whose offsets are known: range, order, repeats, self-loops and the
+// edge hashes.
+IdStats scan_id_range(int fd, const std::string& path, const Part& part, const std::vector<std::uint64_t>& offsets,
+                      std::uint64_t n, std::uint64_t lo, std::uint64_t hi) {
   runtime::check_interrupt();
   IdStats stats;
-  thread_local std::vector<std::int32_t> buffer;
   // One id before lo as well, to check the order across the batch boundary.
-  const std::uint64_t first = lo == 0 ? 0 : lo - 1;
-  buffer.resize(hi - first);
-  if (!read_at(fd, buffer.data(), buffer.size() * sizeof(std::int32_t), part.ids_at + first * sizeof(std::int32_t), path)) {
+  const std::int32_t* ids = read_ids(fd, path, part, lo == 0 ? 0 : lo - 1, hi);
+  if (ids == nullptr) {
     stats.bad = true;
     return stats;
   }
-  const std::int32_t* ids = buffer.data() - first;
   // The vertex whose list holds edge lo: the last v with offsets[v] <= lo.
   std::uint64_t v = static_cast<std::uint64_t>(std::upper_bound(offsets.begin(), offsets.end(), lo) - offsets.begin()) - 1;
-  const Keys& k = keys();
+  const std::uint64_t key = hash_key();
   for (std::uint64_t e = lo; e < hi; ++e) {
     while (offsets[v + 1] <= e) ++v;
     const std::int32_t raw = ids[e];
@@ -163,13 +163,27 @@ IdStats pass_ids(int fd, const std::string& path, const Part& part, const std::v
     }
     stats.self_loops = stats.self_loops || id == v;
     stats.largest = std::max(stats.largest, id);
-    stats.forward_a += edge_hash(v, id, k.a);
-    stats.forward_b += edge_hash(v, id, k.b);
-    stats.reverse_a += edge_hash(id, v, k.a);
-    stats.reverse_b += edge_hash(id, v, k.b);
-    if (out != nullptr) out[e - lo] = id;
+    stats.forward += edge_hash(v, id, key);
+    stats.reverse += edge_hash(id, v, key);
   }
   return stats;
+}
+
+// Reads ids [lo, hi) of a scanned part into out, widened; false when one is not below limit (or
+// the file ended): the file changed since the scan.
+bool encode_id_range(int fd, const std::string& path, const Part& part, std::uint64_t limit, std::uint64_t lo,
+                     std::uint64_t hi, std::uint64_t* out) {
+  runtime::check_interrupt();
+  const std::int32_t* ids = read_ids(fd, path, part, lo, hi);
+  if (ids == nullptr) return false;
+  // Unsigned: a negative id is a large value, beyond limit.
+  std::uint64_t largest = 0;
+  for (std::uint64_t e = lo; e < hi; ++e) {
+    const auto id = static_cast<std::uint64_t>(static_cast<std::uint32_t>(ids[e]));
+    largest = std::max(largest, id);
+    out[e - lo] = id;
+  }
+  return largest < limit;
 }
 
 runtime::LoopOptions batches_of(std::uint64_t batch) {
@@ -205,7 +219,7 @@ bool read_offsets(int fd, const std::string& path, const Part& part, std::uint64
 IdStats scan_ids(int fd, const std::string& path, const Part& part, const std::vector<std::uint64_t>& offsets,
                  std::uint64_t n, std::uint64_t m, runtime::ThreadPool& pool) {
   return pool.parallel_reduce(
-      0, m, IdStats{}, [&](std::uint64_t lo, std::uint64_t hi) { return pass_ids(fd, path, part, offsets, n, lo, hi, nullptr); },
+      0, m, IdStats{}, [&](std::uint64_t lo, std::uint64_t hi) { return scan_id_range(fd, path, part, offsets, n, lo, hi); },
       [](IdStats a, const IdStats& b) {
         a.merge(b);
         return a;
@@ -257,7 +271,7 @@ std::optional<SgScan> scan_sg(const std::string& path, const ReadOptions& option
   scan.duplicates = out_ids.duplicates;
   scan.self_loops = out_ids.self_loops;
   if (!scan.directed) {
-    if (out_ids.forward_a != out_ids.reverse_a || out_ids.forward_b != out_ids.reverse_b) return std::nullopt;
+    if (out_ids.forward != out_ids.reverse) return std::nullopt;
     return scan;
   }
   if (!read_offsets(fd.get(), path, in, scan.vertices, scan.edges, scan.in_offsets, pool)) return std::nullopt;
@@ -265,7 +279,7 @@ std::optional<SgScan> scan_sg(const std::string& path, const ReadOptions& option
   progress(stamp.bytes);
   if (in_ids.bad || in_ids.unsorted) return std::nullopt;
   // The in-list of v holding u is the edge u -> v: its reverse hash is the out-edges' forward one.
-  if (out_ids.forward_a != in_ids.reverse_a || out_ids.forward_b != in_ids.reverse_b) return std::nullopt;
+  if (out_ids.forward != in_ids.reverse) return std::nullopt;
   scan.largest_in_id = in_ids.largest;
   if (stamp_of(fd.get(), path) != stamp) return std::nullopt;
   return scan;
@@ -303,14 +317,12 @@ CsrGraph encode_sg(const SgScan& scan, const BuildOptions& options, runtime::Thr
 
   // Each id array read from the file again into its final layout, batch by batch.
   std::atomic<bool> bad{false};
-  auto ids_of = [&](const Part& part, const std::vector<std::uint64_t>& offsets, GraphArray which, const ArrayOptions& resolved) {
+  auto ids_of = [&](const Part& part, std::uint64_t largest, GraphArray which, const ArrayOptions& resolved) {
     try {
       return build::build_array(
           m, resolved,
           [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
-            const IdStats s = pass_ids(fd.get(), scan.path, part, offsets, n, lo, hi, out);
-            const std::uint64_t limit = resolved.bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << resolved.bits) - 1;
-            if (s.bad || s.unsorted || s.largest > limit) {
+            if (!encode_id_range(fd.get(), scan.path, part, largest + 1, lo, hi, out)) {
               bad.store(true, std::memory_order_relaxed);
               std::fill(out, out + (hi - lo), 0);
             }
@@ -324,14 +336,14 @@ CsrGraph encode_sg(const SgScan& scan, const BuildOptions& options, runtime::Thr
   const Part out{header_bytes, header_bytes + (n + 1) * 8};
   const Part in{out.ids_at + m * 4, out.ids_at + m * 4 + (n + 1) * 8};
   SmartArray begin = encode_graph_array(GraphArray::begin, scan.out_offsets, layout[GraphArray::begin], pool);
-  SmartArray edge = ids_of(out, scan.out_offsets, GraphArray::edge, edge_options);
+  SmartArray edge = ids_of(out, scan.largest_out_id, GraphArray::edge, edge_options);
   SmartArray degrees = encode_out_degrees(scan.out_offsets, layout[GraphArray::out_degree], pool);
   if (!scan.directed) {
     if (bad.load() || stamp_of(fd.get(), scan.path) != stamp) changed();
     return CsrGraph(std::move(begin), std::move(edge), std::move(degrees));
   }
   SmartArray rbegin = encode_graph_array(GraphArray::rbegin, scan.in_offsets, layout[GraphArray::rbegin], pool);
-  SmartArray redge = ids_of(in, scan.in_offsets, GraphArray::redge, id_options(GraphArray::redge, scan.largest_in_id));
+  SmartArray redge = ids_of(in, scan.largest_in_id, GraphArray::redge, id_options(GraphArray::redge, scan.largest_in_id));
   if (bad.load() || stamp_of(fd.get(), scan.path) != stamp) changed();
   std::array<SmartArray, graph_array_count> arrays{std::move(begin), std::move(edge), std::move(rbegin), std::move(redge),
                                                    std::move(degrees)};
