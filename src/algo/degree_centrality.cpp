@@ -1,10 +1,9 @@
 // Owns degree centrality and top-k selection. The loop is a fill of the output array: every batch
-// decodes its slice of begin and rbegin (one dispatched kernel call each, from the worker's local
-// replica, or read in place when 64-bit) in L1-sized blocks and hands the sums to the parallel
-// builder, which encodes them (or lets them be written in place into a 64-bit output).
+// decodes its slice of begin and rbegin (one dispatched kernel call each over whole chunks, from the
+// worker's local replica, or read in place when 64-bit) in L1-sized blocks and hands the sums to the
+// parallel builder, which encodes them (or lets them be written in place into a 64-bit output). An
+// undirected graph's shared offsets (rbegin is begin) are decoded once and their degree doubled.
 #include "smartarrays/algo/degree_centrality.hpp"
-
-#include "algo/value_blocks.hpp"
 
 #include <algorithm>
 #include <queue>
@@ -29,21 +28,36 @@ void check_offsets(const SmartArray& begin, const SmartArray& rbegin, std::uint6
   }
 }
 
+// Offsets [first, first + count] of array: in place when 64-bit, else the chunk-aligned values
+// [first, first + count) decoded whole-chunk into scratch and the one past them read singly, so no
+// block decodes a chunk for one value.
+const std::uint64_t* offsets_block(const SmartArray& array, std::uint64_t first, std::uint64_t count, std::uint64_t* scratch) {
+  if (array.bits() == 64) return array.local_replica() + first;
+  array.decode(first, count, scratch);
+  scratch[count] = array.get_unchecked(first + count);
+  return scratch;
+}
+
 }  // namespace
 
 void degree_centrality(const SmartArray& begin, const SmartArray& rbegin, SmartArray& out, runtime::ThreadPool& pool) {
   const std::uint64_t n = out.length();
   check_offsets(begin, rbegin, n);
+  const bool shared = &begin == &rbegin;
   build::fill_array(
       out,
       [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* values) {
-        std::uint64_t fwd[block + 1];
-        std::uint64_t rev[block + 1];
+        alignas(64) std::uint64_t fwd[block + 1];
+        alignas(64) std::uint64_t rev[block + 1];
         for (std::uint64_t first = lo; first < hi; first += block) {
           const std::uint64_t count = std::min(block, hi - first);
-          const std::uint64_t* f = detail::read_values(begin, first, count + 1, fwd);
-          const std::uint64_t* r = detail::read_values(rbegin, first, count + 1, rev);
+          const std::uint64_t* f = offsets_block(begin, first, count, fwd);
           std::uint64_t* o = values + (first - lo);
+          if (shared) {
+            for (std::uint64_t k = 0; k < count; ++k) o[k] = 2 * (f[k + 1] - f[k]);
+            continue;
+          }
+          const std::uint64_t* r = offsets_block(rbegin, first, count, rev);
           for (std::uint64_t k = 0; k < count; ++k) o[k] = (f[k + 1] - f[k]) + (r[k + 1] - r[k]);
         }
       },
