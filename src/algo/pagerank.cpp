@@ -17,6 +17,7 @@
 #include "algo/value_blocks.hpp"
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
+#include "smartarrays/codec/kernels.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/names.hpp"
 
@@ -51,23 +52,44 @@ Score score_at(const std::uint64_t* words, std::uint64_t i) {
 
 // The edge loop over one B-bit in-neighbour array: sum(first, last) adds the contributions of the
 // sources of in-edges [first, last). 32- and 64-bit ids are read in place (a plain load each);
-// other widths are unpacked a window of whole chunks at a time (compile-time shifts, no branch
-// per id) and consumed from L1, so the loop itself stays a load and an add per edge.
+// other widths are unpacked a window of whole chunks at a time (one call of the dispatched kernel,
+// AVX2 where the CPU has it) and consumed from L1, so the loop itself stays a load and an add per edge. Either way
+// the contribution `ahead` edges on is prefetched, since its id is already at hand.
+// Asks for score i's cache line ahead of its gather.
+template <typename Score>
+void prefetch(const std::uint64_t* words, std::uint64_t i) {
+  __builtin_prefetch(reinterpret_cast<const unsigned char*>(words) + i * sizeof(Score));
+}
+
 template <unsigned B>
 class InEdges {
  public:
-  explicit InEdges(BitsView<B> sources) : sources_(sources) {}
+  explicit InEdges(BitsView<B> sources) : sources_(sources), unpack_(codec::kernels(B).unpack) {}
 
   template <typename Score>
   Score sum(std::uint64_t first, std::uint64_t last, const std::uint64_t* shares) {
     Score total = 0;
     if constexpr (B == 32 || B == 64) {
-      for (std::uint64_t e = first; e < last; ++e) total += score_at<Score>(shares, sources_[e]);
+      // Prefetching needs the id `ahead` edges on, which exists below the array's length.
+      const std::uint64_t length = sources_.length();
+      const std::uint64_t prefetched = std::min(last, length > ahead ? length - ahead : 0);
+      std::uint64_t e = first;
+      for (; e < prefetched; ++e) {
+        prefetch<Score>(shares, sources_[e + ahead]);
+        total += score_at<Score>(shares, sources_[e]);
+      }
+      for (; e < last; ++e) total += score_at<Score>(shares, sources_[e]);
     } else {
       for (std::uint64_t e = first; e < last;) {
         if (e < base_ || e >= end_) load(e);
         const std::uint64_t stop = std::min(last, end_);
         const std::uint64_t* ids = ids_ - base_;
+        // The window's decoded ids are known ahead of the gathers: prefetch while they last.
+        const std::uint64_t prefetched = std::min(stop, end_ - ahead);
+        for (; e < prefetched; ++e) {
+          prefetch<Score>(shares, ids[e + ahead]);
+          total += score_at<Score>(shares, ids[e]);
+        }
         for (; e < stop; ++e) total += score_at<Score>(shares, ids[e]);
       }
     }
@@ -76,17 +98,21 @@ class InEdges {
 
  private:
   static constexpr std::uint64_t window_chunks = 16;
+  // Edges between a prefetch and its gather: enough to cover a miss at one gather per few cycles.
+  static constexpr std::uint64_t ahead = 32;
 
   // Decodes the window of chunks that starts with the chunk holding edge e.
   void load(std::uint64_t e) {
     const std::uint64_t chunk = e / codec::chunk_values;
     const std::uint64_t count = std::min(window_chunks, sources_.chunks() - chunk);
-    for (std::uint64_t c = 0; c < count; ++c) sources_.unpack(chunk + c, ids_ + c * codec::chunk_values);
+    unpack_(sources_.words(), chunk, count, ids_);
     base_ = chunk * codec::chunk_values;
     end_ = base_ + count * codec::chunk_values;
   }
 
   BitsView<B> sources_;
+  // The dispatched (AVX2 where the CPU has it) unpack of a whole window of chunks in one call.
+  void (*unpack_)(const std::uint64_t*, std::uint64_t, std::uint64_t, std::uint64_t*);
   std::uint64_t base_ = 0;  // first edge of the decoded window
   std::uint64_t end_ = 0;   // one past its last edge
   alignas(64) std::uint64_t ids_[window_chunks * codec::chunk_values];
