@@ -48,6 +48,7 @@ struct Config {
   std::string graph;  // a .sg file; empty = generate R-MAT at scale
   unsigned scale = 20;
   std::uint64_t edge_factor = 16;
+  bool directed = false;  // the generated graph: undirected as GAP's kron, unless --directed
   std::size_t threads = 2;
   int repetitions = 5;
   int load_repetitions = 3;
@@ -65,6 +66,7 @@ int parse(int argc, char** argv, Config& c) {
   app.add_option("--scale", c.scale, "R-MAT graph of 2^S vertices when no --graph, 4..30 (default 20)")->check(CLI::Range(4, 30));
   app.add_option("--edge-factor", c.edge_factor, "edges per vertex before removing duplicates and self-loops (default 16)")
       ->check(CLI::Range(1, 1024));
+  app.add_flag("--directed", c.directed, "generate a directed R-MAT graph (default undirected, as GAP's kron)");
   app.add_option("--threads", c.threads, "workers of the one pool every version runs on (default 2)")
       ->check(CLI::Range(1, 4096));
   app.add_option("--reps", c.repetitions, "timed runs per measurement, median reported (default 5)")->check(CLI::Range(1, 1000));
@@ -290,9 +292,11 @@ std::string graph_file(const Config& cfg, sa::runtime::ThreadPool& pool) {
   sg::BuildOptions build;
   build.dedup = true;
   build.drop_self_loops = true;
-  const std::string path = cfg.out_dir + "/rmat" + std::to_string(cfg.scale) + ".sg";
+  const std::string path = cfg.out_dir + "/rmat" + std::to_string(cfg.scale) + (cfg.directed ? "d" : "u") + ".sg";
   ::mkdir(cfg.out_dir.c_str(), 0755);
-  sg::save_graph(sg::build_csr(sg::generate_rmat(rmat, pool), build, pool), path, sg::GraphFormat::gap_sg);
+  sg::EdgeList edges = sg::generate_rmat(rmat, pool);
+  edges.directed = cfg.directed;
+  sg::save_graph(sg::build_csr(edges, build, pool), path, sg::GraphFormat::gap_sg);
   return path;
 }
 
