@@ -7,6 +7,7 @@
 #include <memory>
 #include <utility>
 
+#include "graph/parallel_text.hpp"
 #include "graph/sg_stream.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/checked.hpp"
@@ -37,7 +38,11 @@ GraphSource GraphSource::open(const std::string& path, const SourceOptions& opti
   GraphSource source;
   switch (options.format_of(path)) {
     case GraphFormat::edge_list:
-      source.edges_ = read_edge_list(path, options.read);
+      if (std::optional<EdgeList> list = detail::read_edge_list_parallel(path, options.read, pool)) {
+        source.edges_ = std::move(*list);
+      } else {
+        source.edges_ = read_edge_list(path, options.read);
+      }
       break;
     case GraphFormat::matrix_market:
       source.edges_ = read_matrix_market(path, options.read);

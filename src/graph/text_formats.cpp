@@ -2,15 +2,24 @@
 // files. Both check every field and name the file and line of the first bad one, quote input bytes
 // with util::quoted, and hold the counts a file declares to the limits of graph/limits.hpp before
 // anything is sized by them.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstring>
+#include <new>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "graph/parallel_text.hpp"
 #include "graph/text_reader.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/formats.hpp"
 #include "smartarrays/graph/limits.hpp"
+#include "smartarrays/os/mapped_file.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/util/text.hpp"
 
 namespace smartarrays::graph {
@@ -101,6 +110,99 @@ EdgeList parse_edge_list(detail::LineReader& reader) {
   list.vertices = std::max(declared.value, ids_end);
   check_build_memory(list.vertices, stored_edge_count(list.edges.size(), self_loops, list.directed),
                      reader.where(declared.value > ids_end ? declared.line : largest.line));
+  return list;
+}
+
+// What the parallel reader found in one line-aligned range of an edge list.
+struct RangeEdges {
+  std::vector<Edge> edges;
+  std::uint64_t largest = 0;  // the largest id (when edges is not empty)
+  std::uint64_t self_loops = 0;
+  Counted declared;           // the largest "# Nodes:" count (line numbers are not kept)
+  bool directed = true;       // false once a "# Undirected graph" comment is seen
+};
+
+// Parses the lines of [p, end) into r; false at anything but a plain edge line, a comment or a
+// blank line within the line cap (the serial reader then names it).
+bool parse_edge_range(const char* p, const char* end, RangeEdges& r) {
+  while (p < end) {
+    const auto* newline = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+    const char* line_end = newline != nullptr ? newline : end;
+    std::string_view line(p, static_cast<std::size_t>(line_end - p));
+    p = newline != nullptr ? newline + 1 : end;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.size() > max_line_bytes) return false;
+    std::string_view rest = line;
+    const std::string_view first = detail::next_field(rest);
+    if (first.empty()) continue;
+    if (first[0] == '#' || first[0] == '%') {
+      read_header(line.substr(line.find(first[0])), 0, r.declared, r.directed);
+      continue;
+    }
+    std::uint64_t src = 0;
+    std::uint64_t dst = 0;
+    if (!detail::parse_u64(first, src) || !detail::parse_u64(detail::next_field(rest), dst)) return false;
+    if (!detail::next_field(rest).empty() || src == ~std::uint64_t{0} || dst == ~std::uint64_t{0}) return false;
+    r.largest = std::max({r.largest, src, dst});
+    r.self_loops += src == dst ? 1 : 0;
+    r.edges.push_back({src, dst});
+  }
+  return true;
+}
+
+// The parallel edge-list read over a mapped file of size bytes, or none (see parallel_text.hpp).
+std::optional<EdgeList> parse_edge_list_parallel(const char* data, std::uint64_t size, runtime::ThreadPool& pool) {
+  // Ranges of about 4 MiB, at least four per worker; each starts after a newline.
+  const std::uint64_t ranges = std::max<std::uint64_t>(pool.size() * 4, size >> 22);
+  std::vector<std::uint64_t> starts(ranges + 1, size);
+  for (std::uint64_t k = 0; k < ranges; ++k) {
+    const std::uint64_t nominal = size / ranges * k;
+    if (nominal == 0) {
+      starts[k] = 0;
+      continue;
+    }
+    const auto* newline = static_cast<const char*>(std::memchr(data + nominal - 1, '\n', size - nominal + 1));
+    starts[k] = std::max(starts[k - 1], newline != nullptr ? static_cast<std::uint64_t>(newline - data) + 1 : size);
+  }
+  std::vector<RangeEdges> parts(ranges);
+  runtime::LoopOptions one_each;
+  one_each.alignment = 1;
+  one_each.batch = 1;
+  const bool plain = pool.parallel_reduce(
+      0, ranges, true,
+      [&](std::uint64_t lo, std::uint64_t hi) {
+        bool ok = true;
+        for (std::uint64_t k = lo; k < hi && ok; ++k) {
+          runtime::check_interrupt();
+          ok = parse_edge_range(data + starts[k], data + starts[k + 1], parts[k]);
+        }
+        return ok;
+      },
+      [](bool a, bool b) { return a && b; }, one_each);
+  if (!plain) return std::nullopt;
+  EdgeList list;
+  std::uint64_t total = 0, self_loops = 0, largest = 0;
+  std::uint64_t declared = 0;
+  for (const RangeEdges& r : parts) {
+    total += r.edges.size();
+    self_loops += r.self_loops;
+    if (!r.edges.empty()) largest = std::max(largest, r.largest);
+    declared = std::max(declared, r.declared.value);
+    list.directed = list.directed && r.directed;
+  }
+  const std::uint64_t ids_end = total == 0 ? 0 : largest + 1;
+  if (declared > declared_vertex_limit(size, ids_end)) return std::nullopt;
+  list.vertices = std::max(declared, ids_end);
+  try {
+    check_build_memory(list.vertices, stored_edge_count(total, self_loops, list.directed));
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  list.edges.reserve(total);
+  for (RangeEdges& r : parts) {
+    list.edges.insert(list.edges.end(), r.edges.begin(), r.edges.end());
+    r.edges = {};
+  }
   return list;
 }
 
@@ -198,6 +300,24 @@ EdgeList parse_matrix_market(detail::LineReader& reader) {
 }
 
 }  // namespace
+
+std::optional<EdgeList> detail::read_edge_list_parallel(const std::string& path, const ReadOptions& options,
+                                                        runtime::ThreadPool& pool, std::uint64_t min_bytes) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || static_cast<std::uint64_t>(st.st_size) < min_bytes ||
+      st.st_size == 0) {
+    return std::nullopt;
+  }
+  const os::MappedFile file = os::MappedFile::open(path);
+  std::optional<EdgeList> list;
+  try {
+    list = parse_edge_list_parallel(reinterpret_cast<const char*>(file.data()), file.size(), pool);
+  } catch (const std::bad_alloc&) {
+    return std::nullopt;  // what was parsed is freed; the serial reader names the line it reaches
+  }
+  if (list && options.progress) options.progress(file.size(), file.size());
+  return list;
+}
 
 EdgeList read_edge_list(const std::string& path, const ReadOptions& options) {
   detail::LineReader reader(path, options);
