@@ -133,8 +133,16 @@ const std::int32_t* read_ids(int fd, const std::string& path, const Part& part, 
   return buffer.data() - lo;
 }
 
+// Which edge hashes a scan sums: an undirected file compares its lists read both ways, a directed
+// one its out-lists read forward with its in-lists read in reverse.
+struct Hashes {
+  bool forward = true;
+  bool reverse = true;
+};
+
 // Scans ids [lo, hi) of a part whose offsets are known: range, order, repeats, self-loops and the
-// edge hashes.
+// edge hashes asked for.
+template <bool Forward, bool Reverse>
 IdStats scan_id_range(int fd, const std::string& path, const Part& part, const std::vector<std::uint64_t>& offsets,
                       std::uint64_t n, std::uint64_t lo, std::uint64_t hi) {
   runtime::check_interrupt();
@@ -163,8 +171,8 @@ IdStats scan_id_range(int fd, const std::string& path, const Part& part, const s
     }
     stats.self_loops = stats.self_loops || id == v;
     stats.largest = std::max(stats.largest, id);
-    stats.forward += edge_hash(v, id, key);
-    stats.reverse += edge_hash(id, v, key);
+    if constexpr (Forward) stats.forward += edge_hash(v, id, key);
+    if constexpr (Reverse) stats.reverse += edge_hash(id, v, key);
   }
   return stats;
 }
@@ -217,9 +225,14 @@ bool read_offsets(int fd, const std::string& path, const Part& part, std::uint64
 }
 
 IdStats scan_ids(int fd, const std::string& path, const Part& part, const std::vector<std::uint64_t>& offsets,
-                 std::uint64_t n, std::uint64_t m, runtime::ThreadPool& pool) {
+                 std::uint64_t n, std::uint64_t m, Hashes hashes, runtime::ThreadPool& pool) {
+  auto range = [&](std::uint64_t lo, std::uint64_t hi) {
+    if (hashes.forward && hashes.reverse) return scan_id_range<true, true>(fd, path, part, offsets, n, lo, hi);
+    if (hashes.forward) return scan_id_range<true, false>(fd, path, part, offsets, n, lo, hi);
+    return scan_id_range<false, true>(fd, path, part, offsets, n, lo, hi);
+  };
   return pool.parallel_reduce(
-      0, m, IdStats{}, [&](std::uint64_t lo, std::uint64_t hi) { return scan_id_range(fd, path, part, offsets, n, lo, hi); },
+      0, m, IdStats{}, range,
       [](IdStats a, const IdStats& b) {
         a.merge(b);
         return a;
@@ -264,7 +277,8 @@ std::optional<SgScan> scan_sg(const std::string& path, const ReadOptions& option
     if (options.progress) options.progress(done, stamp.bytes);
   };
   if (!read_offsets(fd.get(), path, out, scan.vertices, scan.edges, scan.out_offsets, pool)) return std::nullopt;
-  const IdStats out_ids = scan_ids(fd.get(), path, out, scan.out_offsets, scan.vertices, scan.edges, pool);
+  const IdStats out_ids =
+      scan_ids(fd.get(), path, out, scan.out_offsets, scan.vertices, scan.edges, {true, !scan.directed}, pool);
   progress(in.offsets_at);
   if (out_ids.bad || out_ids.unsorted) return std::nullopt;
   scan.largest_out_id = out_ids.largest;
@@ -275,7 +289,7 @@ std::optional<SgScan> scan_sg(const std::string& path, const ReadOptions& option
     return scan;
   }
   if (!read_offsets(fd.get(), path, in, scan.vertices, scan.edges, scan.in_offsets, pool)) return std::nullopt;
-  const IdStats in_ids = scan_ids(fd.get(), path, in, scan.in_offsets, scan.vertices, scan.edges, pool);
+  const IdStats in_ids = scan_ids(fd.get(), path, in, scan.in_offsets, scan.vertices, scan.edges, {false, true}, pool);
   progress(stamp.bytes);
   if (in_ids.bad || in_ids.unsorted) return std::nullopt;
   // The in-list of v holding u is the edge u -> v: its reverse hash is the out-edges' forward one.
