@@ -38,14 +38,18 @@ GraphSource GraphSource::open(const std::string& path, const SourceOptions& opti
   GraphSource source;
   switch (options.format_of(path)) {
     case GraphFormat::edge_list:
-      if (std::optional<EdgeList> list = detail::read_edge_list_parallel(path, options.read, pool)) {
+      if (std::optional<EdgeList> list = detail::read_text_parallel(path, GraphFormat::edge_list, options.read, pool)) {
         source.edges_ = std::move(*list);
       } else {
         source.edges_ = read_edge_list(path, options.read);
       }
       break;
     case GraphFormat::matrix_market:
-      source.edges_ = read_matrix_market(path, options.read);
+      if (std::optional<EdgeList> list = detail::read_text_parallel(path, GraphFormat::matrix_market, options.read, pool)) {
+        source.edges_ = std::move(*list);
+      } else {
+        source.edges_ = read_matrix_market(path, options.read);
+      }
       break;
     case GraphFormat::gap_sg: {
       if (std::optional<detail::SgScan> scan = detail::scan_sg(path, options.read, pool)) {

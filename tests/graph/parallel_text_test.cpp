@@ -1,7 +1,7 @@
-// Tests the parallel edge-list reader: on files of plain lines, comments and blank lines it gives
-// exactly the serial reader's edge list whatever the thread count and however the ranges fall; on
-// anything else it declines, so the serial reader names the problem; GraphSource uses it for large
-// files.
+// Tests the parallel text readers: on edge lists of plain lines, comments and blank lines, and
+// Matrix Market files of every field and symmetry, they give exactly the serial reader's edge list
+// whatever the thread count and however the ranges fall; on anything else they decline, so the
+// serial reader names the problem; GraphSource uses them for large files.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -45,7 +45,7 @@ TEST(ParallelEdgeList, GivesTheSerialReadersListForEveryThreadCount) {
     for (std::size_t threads : {1u, 2u, 3u}) {
       SCOPED_TRACE(path + ", " + std::to_string(threads) + " threads");
       runtime::ThreadPool pool(runtime::PoolOptions{.threads = threads});
-      const std::optional<EdgeList> parallel = detail::read_edge_list_parallel(path, {}, pool, 0);
+      const std::optional<EdgeList> parallel = detail::read_text_parallel(path, GraphFormat::edge_list, {}, pool, 0);
       ASSERT_TRUE(parallel.has_value());
       expect_same(*parallel, serial);
     }
@@ -61,11 +61,58 @@ TEST(ParallelEdgeList, DeclinesAnythingTheSerialReaderMustName) {
                                  good + std::string(max_line_bytes + 1, ' ') + "\n",
                                  "# Nodes: 99999999999\n" + good}) {
     const std::string path = dir.write("bad.el", bad);
-    EXPECT_FALSE(detail::read_edge_list_parallel(path, {}, pool, 0).has_value()) << bad.substr(bad.size() - 40);
+    EXPECT_FALSE(detail::read_text_parallel(path, GraphFormat::edge_list, {}, pool, 0).has_value()) << bad.substr(bad.size() - 40);
     EXPECT_THROW(GraphSource::open(path), Error);
   }
   // Small files are left to the serial reader.
-  EXPECT_FALSE(detail::read_edge_list_parallel(dir.write("small.el", good), {}, pool).has_value());
+  EXPECT_FALSE(detail::read_text_parallel(dir.write("small.el", good), GraphFormat::edge_list, {}, pool).has_value());
+}
+
+std::string matrix_market(const std::string& field, const std::string& symmetry, int count) {
+  std::string body;
+  for (int i = 0; i < count; ++i) {
+    const int row = i * 7 % 1000 + 1;
+    const int col = symmetry == "general" ? i * 13 % 1000 + 1 : (i * 13 % row) + 1;  // lower triangle
+    body += std::to_string(row) + " " + std::to_string(col);
+    if (field == "real") body += " 0.5";
+    if (field == "integer") body += "\t-3";
+    if (field == "complex") body += " 1e-3 2";
+    body += i % 2 ? "\n" : "\r\n";
+    if (i % 700 == 0) body += "% a comment\n\n";
+  }
+  return "%%MatrixMarket matrix coordinate " + field + " " + symmetry + "\n% c\n\n1000 1000 " + std::to_string(count) +
+         "\n" + body;
+}
+
+TEST(ParallelMatrixMarket, GivesTheSerialReadersListAndDeclinesWhatItMustName) {
+  const ScratchDir dir;
+  runtime::ThreadPool pool(runtime::PoolOptions{.threads = 3});
+  for (const char* field : {"pattern", "real", "integer", "complex"}) {
+    for (const char* symmetry : {"general", "symmetric", "skew-symmetric"}) {
+      SCOPED_TRACE(std::string(field) + " " + symmetry);
+      const std::string path = dir.write("m.mtx", matrix_market(field, symmetry, 6000));
+      const std::optional<EdgeList> parallel = detail::read_text_parallel(path, GraphFormat::matrix_market, {}, pool, 0);
+      ASSERT_TRUE(parallel.has_value());
+      expect_same(*parallel, read_matrix_market(path));
+    }
+  }
+  const std::string good = matrix_market("real", "general", 3000);
+  const std::vector<std::string> bad_files{good + "1 2 x\n",
+                                           good + "0 1 0.5\n",
+                                           good + "1001 1 0.5\n",
+                                           good + "1 2\n",
+                                           good + "1 2 0.5 7\n",
+                                           good + "1 2 0.5\n",  // more entries than declared
+                                           good.substr(0, good.size() - 20),
+                                           "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n",
+                                           "%%MatrixMarket matrix coordinate real general\n2 3 0\n",
+                                           "%%MatrixMarket matrix coordinate real general\n"};
+  for (const std::string& bad : bad_files) {
+    const std::string path = dir.write("bad.mtx", bad);
+    EXPECT_FALSE(detail::read_text_parallel(path, GraphFormat::matrix_market, {}, pool, 0).has_value())
+        << bad.substr(0, 60);
+    EXPECT_THROW(GraphSource::open(path), Error);
+  }
 }
 
 TEST(ParallelEdgeList, LargeFilesLoadThroughGraphSourceWithProgress) {
