@@ -3,7 +3,8 @@
 // symmetry of an undirected file and the transpose relation of a directed one are checked without
 // building a transpose: the multiset of edges u -> v read from the lists must equal the multiset
 // read the other way round, compared as 64-bit sums of a hash keyed afresh per process, so an input
-// cannot be crafted against it.
+// cannot be crafted against it. An undirected file needs one hash per edge: u -> v adds h(u, v)
+// when u < v and subtracts it when u > v, so the sum is 0 when every edge has its reverse.
 #include "graph/sg_stream.hpp"
 
 #include <fcntl.h>
@@ -94,8 +95,7 @@ std::uint64_t hash_key() {
 // What an id pass over a range of one part's lists found.
 struct IdStats {
   std::uint64_t largest = 0;
-  std::uint64_t forward = 0;  // sum of h(list owner, id)
-  std::uint64_t reverse = 0;  // sum of h(id, list owner)
+  std::uint64_t hash = 0;  // the edges' hash sum (see HashSum)
   bool bad = false;       // an id outside 0..n-1, or the file ended
   bool unsorted = false;  // a list not ascending
   bool duplicates = false;
@@ -103,8 +103,7 @@ struct IdStats {
 
   void merge(const IdStats& o) {
     largest = std::max(largest, o.largest);
-    forward += o.forward;
-    reverse += o.reverse;
+    hash += o.hash;
     bad = bad || o.bad;
     unsorted = unsorted || o.unsorted;
     duplicates = duplicates || o.duplicates;
@@ -133,16 +132,17 @@ const std::int32_t* read_ids(int fd, const std::string& path, const Part& part, 
   return buffer.data() - lo;
 }
 
-// Which edge hashes a scan sums: an undirected file compares its lists read both ways, a directed
-// one its out-lists read forward with its in-lists read in reverse.
-struct Hashes {
-  bool forward = true;
-  bool reverse = true;
+// What a scan sums over the edges owner -> id of a part's lists: a directed file's out-lists read
+// forward must match its in-lists read in reverse; an undirected file's pairs must balance.
+enum class HashSum {
+  forward,  // h(owner, id)
+  reverse,  // h(id, owner)
+  balance,  // +h(owner, id) when owner < id, -h(id, owner) when owner > id, 0 for a loop
 };
 
 // Scans ids [lo, hi) of a part whose offsets are known: range, order, repeats, self-loops and the
-// edge hashes asked for.
-template <bool Forward, bool Reverse>
+// edge hash sum.
+template <HashSum Sum>
 IdStats scan_id_range(int fd, const std::string& path, const Part& part, const std::vector<std::uint64_t>& offsets,
                       std::uint64_t n, std::uint64_t lo, std::uint64_t hi) {
   runtime::check_interrupt();
@@ -171,8 +171,15 @@ IdStats scan_id_range(int fd, const std::string& path, const Part& part, const s
     }
     stats.self_loops = stats.self_loops || id == v;
     stats.largest = std::max(stats.largest, id);
-    if constexpr (Forward) stats.forward += edge_hash(v, id, key);
-    if constexpr (Reverse) stats.reverse += edge_hash(id, v, key);
+    if constexpr (Sum == HashSum::forward) {
+      stats.hash += edge_hash(v, id, key);
+    } else if constexpr (Sum == HashSum::reverse) {
+      stats.hash += edge_hash(id, v, key);
+    } else if (v < id) {
+      stats.hash += edge_hash(v, id, key);
+    } else if (v > id) {
+      stats.hash -= edge_hash(id, v, key);
+    }
   }
   return stats;
 }
@@ -225,11 +232,17 @@ bool read_offsets(int fd, const std::string& path, const Part& part, std::uint64
 }
 
 IdStats scan_ids(int fd, const std::string& path, const Part& part, const std::vector<std::uint64_t>& offsets,
-                 std::uint64_t n, std::uint64_t m, Hashes hashes, runtime::ThreadPool& pool) {
+                 std::uint64_t n, std::uint64_t m, HashSum sum, runtime::ThreadPool& pool) {
   auto range = [&](std::uint64_t lo, std::uint64_t hi) {
-    if (hashes.forward && hashes.reverse) return scan_id_range<true, true>(fd, path, part, offsets, n, lo, hi);
-    if (hashes.forward) return scan_id_range<true, false>(fd, path, part, offsets, n, lo, hi);
-    return scan_id_range<false, true>(fd, path, part, offsets, n, lo, hi);
+    switch (sum) {
+      case HashSum::forward:
+        return scan_id_range<HashSum::forward>(fd, path, part, offsets, n, lo, hi);
+      case HashSum::reverse:
+        return scan_id_range<HashSum::reverse>(fd, path, part, offsets, n, lo, hi);
+      case HashSum::balance:
+        break;
+    }
+    return scan_id_range<HashSum::balance>(fd, path, part, offsets, n, lo, hi);
   };
   return pool.parallel_reduce(
       0, m, IdStats{}, range,
@@ -278,22 +291,23 @@ std::optional<SgScan> scan_sg(const std::string& path, const ReadOptions& option
   };
   if (!read_offsets(fd.get(), path, out, scan.vertices, scan.edges, scan.out_offsets, pool)) return std::nullopt;
   const IdStats out_ids =
-      scan_ids(fd.get(), path, out, scan.out_offsets, scan.vertices, scan.edges, {true, !scan.directed}, pool);
+      scan_ids(fd.get(), path, out, scan.out_offsets, scan.vertices, scan.edges,
+               scan.directed ? HashSum::forward : HashSum::balance, pool);
   progress(in.offsets_at);
   if (out_ids.bad || out_ids.unsorted) return std::nullopt;
   scan.largest_out_id = out_ids.largest;
   scan.duplicates = out_ids.duplicates;
   scan.self_loops = out_ids.self_loops;
   if (!scan.directed) {
-    if (out_ids.forward != out_ids.reverse) return std::nullopt;
+    if (out_ids.hash != 0) return std::nullopt;
     return scan;
   }
   if (!read_offsets(fd.get(), path, in, scan.vertices, scan.edges, scan.in_offsets, pool)) return std::nullopt;
-  const IdStats in_ids = scan_ids(fd.get(), path, in, scan.in_offsets, scan.vertices, scan.edges, {false, true}, pool);
+  const IdStats in_ids = scan_ids(fd.get(), path, in, scan.in_offsets, scan.vertices, scan.edges, HashSum::reverse, pool);
   progress(stamp.bytes);
   if (in_ids.bad || in_ids.unsorted) return std::nullopt;
   // The in-list of v holding u is the edge u -> v: its reverse hash is the out-edges' forward one.
-  if (out_ids.forward != in_ids.reverse) return std::nullopt;
+  if (out_ids.hash != in_ids.hash) return std::nullopt;
   scan.largest_in_id = in_ids.largest;
   if (stamp_of(fd.get(), path) != stamp) return std::nullopt;
   return scan;
