@@ -141,10 +141,10 @@ enum class HashSum {
 };
 
 // Scans ids [lo, hi) of a part whose offsets are known: range, order, repeats, self-loops and the
-// edge hash sum.
+// edge hash sum; the ids go to out[0, hi - lo) too when out is not null.
 template <HashSum Sum>
 IdStats scan_id_range(int fd, const std::string& path, const Part& part, const std::vector<std::uint64_t>& offsets,
-                      std::uint64_t n, std::uint64_t lo, std::uint64_t hi) {
+                      std::uint64_t n, std::uint64_t lo, std::uint64_t hi, std::uint64_t* out = nullptr) {
   runtime::check_interrupt();
   IdStats stats;
   // One id before lo as well, to check the order across the batch boundary.
@@ -180,8 +180,23 @@ IdStats scan_id_range(int fd, const std::string& path, const Part& part, const s
     } else if (v > id) {
       stats.hash -= edge_hash(id, v, key);
     }
+    if (out != nullptr) out[e - lo] = id;
   }
   return stats;
+}
+
+IdStats scan_id_range_as(HashSum sum, int fd, const std::string& path, const Part& part,
+                         const std::vector<std::uint64_t>& offsets, std::uint64_t n, std::uint64_t lo, std::uint64_t hi,
+                         std::uint64_t* out) {
+  switch (sum) {
+    case HashSum::forward:
+      return scan_id_range<HashSum::forward>(fd, path, part, offsets, n, lo, hi, out);
+    case HashSum::reverse:
+      return scan_id_range<HashSum::reverse>(fd, path, part, offsets, n, lo, hi, out);
+    case HashSum::balance:
+      break;
+  }
+  return scan_id_range<HashSum::balance>(fd, path, part, offsets, n, lo, hi, out);
 }
 
 // Reads ids [lo, hi) of a scanned part into out, widened; false when one is not below limit (or
@@ -234,15 +249,7 @@ bool read_offsets(int fd, const std::string& path, const Part& part, std::uint64
 IdStats scan_ids(int fd, const std::string& path, const Part& part, const std::vector<std::uint64_t>& offsets,
                  std::uint64_t n, std::uint64_t m, HashSum sum, runtime::ThreadPool& pool) {
   auto range = [&](std::uint64_t lo, std::uint64_t hi) {
-    switch (sum) {
-      case HashSum::forward:
-        return scan_id_range<HashSum::forward>(fd, path, part, offsets, n, lo, hi);
-      case HashSum::reverse:
-        return scan_id_range<HashSum::reverse>(fd, path, part, offsets, n, lo, hi);
-      case HashSum::balance:
-        break;
-    }
-    return scan_id_range<HashSum::balance>(fd, path, part, offsets, n, lo, hi);
+    return scan_id_range_as(sum, fd, path, part, offsets, n, lo, hi, nullptr);
   };
   return pool.parallel_reduce(
       0, m, IdStats{}, range,
@@ -264,11 +271,12 @@ std::string stamp_key(const FileStamp& s) {
 
 }  // namespace
 
-std::optional<SgScan> scan_sg(const std::string& path, const ReadOptions& options, runtime::ThreadPool& pool) {
-  const Fd fd(path);
-  const FileStamp stamp = stamp_of(fd.get(), path);
+namespace {
+
+// The header of a .sg file whose size matches it, or none; checks the offsets' memory.
+std::optional<SgScan> read_header(int fd, const std::string& path, const FileStamp& stamp) {
   std::uint8_t head[header_bytes];
-  if (stamp.bytes < header_bytes || !read_at(fd.get(), head, header_bytes, 0, path)) return std::nullopt;
+  if (stamp.bytes < header_bytes || !read_at(fd, head, header_bytes, 0, path)) return std::nullopt;
   std::int64_t m = 0;
   std::int64_t n = 0;
   std::memcpy(&m, head + 1, 8);
@@ -284,8 +292,40 @@ std::optional<SgScan> scan_sg(const std::string& path, const ReadOptions& option
   scan.file_bytes = stamp.bytes;
   check_load_memory(vector_bytes(util::checked_mul(scan.vertices + 1, scan.directed ? 2 : 1, "the offsets of a graph file")),
                     scan.vertices, scan.edges, path + ": byte offset 1: ");
-  const Part out{header_bytes, header_bytes + (scan.vertices + 1) * 8};
-  const Part in{out.ids_at + scan.edges * 4, out.ids_at + scan.edges * 4 + (scan.vertices + 1) * 8};
+  return scan;
+}
+
+Part out_part(const SgScan& scan) { return {header_bytes, header_bytes + (scan.vertices + 1) * 8}; }
+
+Part in_part(const SgScan& scan) {
+  const Part out = out_part(scan);
+  return {out.ids_at + scan.edges * 4, out.ids_at + scan.edges * 4 + (scan.vertices + 1) * 8};
+}
+
+// The largest v whose offsets say it has a list entry (0 when none): in a valid file, the largest
+// id of the other direction's lists.
+std::uint64_t largest_listed(const std::vector<std::uint64_t>& offsets, runtime::ThreadPool& pool) {
+  return pool.parallel_reduce(
+      0, offsets.size() - 1, std::uint64_t{0},
+      [&](std::uint64_t lo, std::uint64_t hi) {
+        for (std::uint64_t v = hi; v > lo; --v) {
+          if (offsets[v] != offsets[v - 1]) return v - 1;
+        }
+        return std::uint64_t{0};
+      },
+      [](std::uint64_t a, std::uint64_t b) { return std::max(a, b); });
+}
+
+}  // namespace
+
+std::optional<SgScan> scan_sg(const std::string& path, const ReadOptions& options, runtime::ThreadPool& pool) {
+  const Fd fd(path);
+  const FileStamp stamp = stamp_of(fd.get(), path);
+  std::optional<SgScan> header = read_header(fd.get(), path, stamp);
+  if (!header) return std::nullopt;
+  SgScan& scan = *header;
+  const Part out = out_part(scan);
+  const Part in = in_part(scan);
   auto progress = [&](std::uint64_t done) {
     if (options.progress) options.progress(done, stamp.bytes);
   };
@@ -300,7 +340,7 @@ std::optional<SgScan> scan_sg(const std::string& path, const ReadOptions& option
   scan.self_loops = out_ids.self_loops;
   if (!scan.directed) {
     if (out_ids.hash != 0) return std::nullopt;
-    return scan;
+    return header;
   }
   if (!read_offsets(fd.get(), path, in, scan.vertices, scan.edges, scan.in_offsets, pool)) return std::nullopt;
   const IdStats in_ids = scan_ids(fd.get(), path, in, scan.in_offsets, scan.vertices, scan.edges, HashSum::reverse, pool);
@@ -310,7 +350,7 @@ std::optional<SgScan> scan_sg(const std::string& path, const ReadOptions& option
   if (out_ids.hash != in_ids.hash) return std::nullopt;
   scan.largest_in_id = in_ids.largest;
   if (stamp_of(fd.get(), path) != stamp) return std::nullopt;
-  return scan;
+  return header;
 }
 
 bool streams_as_is(const SgScan& scan, const BuildOptions& options) {
@@ -373,6 +413,86 @@ CsrGraph encode_sg(const SgScan& scan, const BuildOptions& options, runtime::Thr
   SmartArray rbegin = encode_graph_array(GraphArray::rbegin, scan.in_offsets, layout[GraphArray::rbegin], pool);
   SmartArray redge = ids_of(in, scan.largest_in_id, GraphArray::redge, id_options(GraphArray::redge, scan.largest_in_id));
   if (bad.load() || stamp_of(fd.get(), scan.path) != stamp) changed();
+  std::array<SmartArray, graph_array_count> arrays{std::move(begin), std::move(edge), std::move(rbegin), std::move(redge),
+                                                   std::move(degrees)};
+  return CsrGraph(std::move(arrays), true);
+}
+
+std::optional<CsrGraph> load_sg(const std::string& path, const BuildOptions& options, const ReadOptions& read,
+                                runtime::ThreadPool& pool) {
+  const GraphLayout& layout = options.layout;
+  // Dropping edges needs to know of repeats first, and a replica's fill reads the file again:
+  // both take the two-pass path.
+  if (options.dedup || options.drop_self_loops || layout[GraphArray::edge].placement == Placement::replicated ||
+      layout[GraphArray::redge].placement == Placement::replicated) {
+    return std::nullopt;
+  }
+  const Fd fd(path);
+  const FileStamp stamp = stamp_of(fd.get(), path);
+  std::optional<SgScan> header = read_header(fd.get(), path, stamp);
+  if (!header) return std::nullopt;
+  SgScan& scan = *header;
+  const std::uint64_t n = scan.vertices;
+  const std::uint64_t m = scan.edges;
+  const Part out = out_part(scan);
+  const Part in = in_part(scan);
+  if (!read_offsets(fd.get(), path, out, n, m, scan.out_offsets, pool)) return std::nullopt;
+  if (scan.directed && !read_offsets(fd.get(), path, in, n, m, scan.in_offsets, pool)) return std::nullopt;
+  // In a valid file an out-list names exactly the vertices with in-edges (undirected: with edges),
+  // so the widths are known before any id is read; an id beyond them makes the file invalid.
+  const std::uint64_t largest_out = largest_listed(scan.directed ? scan.in_offsets : scan.out_offsets, pool);
+  const std::uint64_t largest_in = scan.directed ? largest_listed(scan.out_offsets, pool) : 0;
+  auto id_options = [&](GraphArray which, std::uint64_t largest) {
+    ArrayOptions resolved = layout[which];
+    if (resolved.bits == 0) resolved.bits = codec::min_bits(largest);
+    return resolved;
+  };
+  const ArrayOptions edge_options = id_options(GraphArray::edge, largest_out);
+  const ArrayOptions redge_options = id_options(GraphArray::redge, largest_in);
+  if (edge_options.bits < 64 && largest_out >> edge_options.bits != 0) return std::nullopt;
+  if (scan.directed && redge_options.bits < 64 && largest_in >> redge_options.bits != 0) return std::nullopt;
+  std::uint64_t bytes = SmartArray::memory_estimate(m, edge_options);
+  if (scan.directed) bytes += SmartArray::memory_estimate(m, redge_options);
+  check_load_memory(bytes, n, m, path + ": ");
+
+  // One pass per part: every id is checked, hashed and written into its final array.
+  std::mutex merge;
+  auto ids_of = [&](const Part& part, const std::vector<std::uint64_t>& offsets, HashSum sum, std::uint64_t largest,
+                    const ArrayOptions& resolved, IdStats& stats) {
+    return build::build_array(
+        m, resolved,
+        [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* values) {
+          IdStats s = scan_id_range_as(sum, fd.get(), path, part, offsets, n, lo, hi, values);
+          if (s.bad || s.largest > largest) {
+            s.bad = true;
+            std::fill(values, values + (hi - lo), 0);
+          }
+          const std::lock_guard<std::mutex> lock(merge);
+          stats.merge(s);
+        },
+        pool);
+  };
+  auto progress = [&](std::uint64_t done) {
+    if (read.progress) read.progress(done, stamp.bytes);
+  };
+  IdStats out_stats;
+  SmartArray edge = ids_of(out, scan.out_offsets, scan.directed ? HashSum::forward : HashSum::balance, largest_out,
+                           edge_options, out_stats);
+  progress(in.offsets_at);
+  if (out_stats.bad || out_stats.unsorted) return std::nullopt;
+  SmartArray begin = encode_graph_array(GraphArray::begin, scan.out_offsets, layout[GraphArray::begin], pool);
+  SmartArray degrees = encode_out_degrees(scan.out_offsets, layout[GraphArray::out_degree], pool);
+  if (!scan.directed) {
+    if (out_stats.hash != 0 || stamp_of(fd.get(), path) != stamp) return std::nullopt;
+    return CsrGraph(std::move(begin), std::move(edge), std::move(degrees));
+  }
+  IdStats in_stats;
+  SmartArray redge = ids_of(in, scan.in_offsets, HashSum::reverse, largest_in, redge_options, in_stats);
+  progress(stamp.bytes);
+  if (in_stats.bad || in_stats.unsorted || out_stats.hash != in_stats.hash || stamp_of(fd.get(), path) != stamp) {
+    return std::nullopt;
+  }
+  SmartArray rbegin = encode_graph_array(GraphArray::rbegin, scan.in_offsets, layout[GraphArray::rbegin], pool);
   std::array<SmartArray, graph_array_count> arrays{std::move(begin), std::move(edge), std::move(rbegin), std::move(redge),
                                                    std::move(degrees)};
   return CsrGraph(std::move(arrays), true);

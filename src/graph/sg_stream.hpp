@@ -1,4 +1,5 @@
-// Owns the streaming path of GAP .sg files: a parallel scan that checks a file in one pass over
+// Owns the streaming path of GAP .sg files: a one-pass load straight into a layout, and for sources
+// built several times a parallel scan that checks a file in one pass over
 // file ranges (offsets, ids, sorted lists, and the symmetry or transpose of the edges by a keyed
 // multiset hash) holding only the offsets, and the encoding of a scanned file straight into a
 // graph's smart arrays, block by block and in parallel, with no 64-bit copy of the ids. A file the
@@ -45,5 +46,13 @@ bool streams_as_is(const SgScan& scan, const BuildOptions& options);
 /// the arrays (undirected: one shared CSR). Throws Error(invalid_argument) when the file changed
 /// since the scan, Error(out_of_memory) when the arrays do not fit the memory limit.
 CsrGraph encode_sg(const SgScan& scan, const BuildOptions& options, runtime::ThreadPool& pool);
+
+/// load_graph of a .sg file in one pass: header and offsets first (which give the id widths of a
+/// valid file), then every id checked, hashed and written straight into its final array, in
+/// parallel. None when the file is not valid with ascending lists, or options drop edges or
+/// replicate an id array (the two-pass path then reads it, or names the problem). Throws
+/// Error(os_error) when the file cannot be read, Error(out_of_memory) beyond the memory limit.
+std::optional<CsrGraph> load_sg(const std::string& path, const BuildOptions& options, const ReadOptions& read,
+                                runtime::ThreadPool& pool);
 
 }  // namespace smartarrays::graph::detail

@@ -1,6 +1,7 @@
-// Tests the streaming .sg loader: it builds exactly the graph of the general reader for every
-// variant, directed and undirected, whatever the thread count; files it cannot stream (unsorted
-// lists, options that drop edges) take the general path; and a load runs in a child process whose
+// Tests the streaming .sg loaders (load_graph's one pass, GraphSource's scan then encode): they
+// build exactly the graph of the general reader for every variant, directed and undirected,
+// whatever the thread count; files they cannot stream (unsorted lists, options that drop edges)
+// take the general path; and a load runs in a child process whose
 // address space is limited to a little above the final arrays.
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -72,6 +73,10 @@ TEST(SgStream, BuildsTheGeneralReadersGraphForEveryVariantAndThreadCount) {
         const CsrGraph streamed = source.build(options, pool);
         streamed.validate();
         expect_same(streamed, general(path, options));
+        // load_graph reads the file once, straight into the arrays.
+        const CsrGraph loaded = load_graph(path, GraphFormat::gap_sg, options, {}, pool);
+        loaded.validate();
+        expect_same(loaded, general(path, options));
       }
     }
   }
@@ -100,6 +105,7 @@ TEST(SgStream, ListsToSortAndEdgesToDropTakeTheGeneralPath) {
   const GraphSource source = GraphSource::open(path);
   BuildOptions options;
   expect_same(source.build(options), general(path, options));
+  expect_same(load_graph(path, GraphFormat::gap_sg, options), general(path, options));
   EXPECT_EQ(source.build(options).out_neighbours(0), (std::vector<std::uint64_t>{1, 2}));
   options.dedup = true;
   options.drop_self_loops = true;
@@ -118,6 +124,7 @@ TEST(SgStream, SortedFilesWithDuplicatesStreamUnlessAskedToDropThem) {
     options.dedup = drop;
     options.drop_self_loops = drop;
     expect_same(source.build(options), general(path, options));
+    expect_same(load_graph(path, GraphFormat::gap_sg, options), general(path, options));
   }
 }
 
