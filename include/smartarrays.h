@@ -228,15 +228,23 @@ typedef enum {
   SA_DANGLING_UNIFORM = 1 /**< it is spread over every vertex, so ranks sum to 1 (networkx) */
 } sa_dangling_rule;
 
+/** Precision of PageRank's rank and contribution arrays. */
+typedef enum {
+  SA_SCORES_F64 = 0, /**< doubles (exact against the references) */
+  SA_SCORES_F32 = 1  /**< floats: half the bytes in the random gather, as GAP's reference */
+} sa_score_precision;
+
 /** PageRank parameters; fill with sa_pagerank_options_init() first. */
 typedef struct {
   double damping;            /**< d in rank = (1 - d) / n + d * (incoming contributions), 0..1 */
   double tolerance;          /**< stop once the sum of |rank - previous rank| is below this */
   uint32_t max_iterations;   /**< stop after this many iterations even if not converged */
   sa_dangling_rule dangling; /**< see sa_dangling_rule */
+  sa_score_precision scores; /**< precision of ranks and contributions (ranks come back as doubles either way) */
+  uint32_t reserved;         /**< 0 */
 } sa_pagerank_options;
 
-/** Defaults: damping 0.85, tolerance 1e-3, 100 iterations, SA_DANGLING_NONE. */
+/** Defaults: damping 0.85, tolerance 1e-3, 100 iterations, SA_DANGLING_NONE, SA_SCORES_F64. */
 SMARTARRAYS_API void sa_pagerank_options_init(sa_pagerank_options *o);
 
 /** How a PageRank run ended. */

@@ -65,6 +65,8 @@ class ArrayMemory:
     placement: str
     replicas: int
     bytes: int
+    shared_with: str = ""
+    """The array whose memory this one is ("begin" for an undirected graph's rbegin), else ""."""
 
 
 @dataclass(frozen=True)
@@ -168,9 +170,12 @@ class Graph:
         damping: float = 0.85,
         max_iterations: int = 100,
         dangling: Literal["none", "uniform"] = "none",
-    ) -> npt.NDArray[np.float64]:
-        """PageRank of every vertex; dangling="uniform" spreads sinks' rank over all vertices like networkx."""
-        return self._native.pagerank(*pagerank_args(tol, damping, max_iterations), dangling)
+        scores: Literal["f64", "f32"] = "f64",
+    ) -> npt.NDArray[np.floating]:
+        """PageRank of every vertex; dangling="uniform" spreads sinks' rank over all vertices like networkx;
+        scores="f32" keeps ranks and contributions in floats (half the bytes, as GAP's reference) and
+        returns float32 ranks, else float64."""
+        return self._native.pagerank(*pagerank_args(tol, damping, max_iterations), dangling, scores)
 
     def memory(self) -> GraphMemory:
         """Bytes, bits, placement and replicas of each array, and the total."""

@@ -27,7 +27,7 @@ namespace {
 
 using namespace nb::literals;
 
-using ArrayLine = std::tuple<std::string, std::uint64_t, unsigned, std::string, std::size_t, std::uint64_t>;
+using ArrayLine = std::tuple<std::string, std::uint64_t, unsigned, std::string, std::size_t, std::uint64_t, std::string>;
 
 /// The arguments every graph factory shares (variant, duplicates, self-loops, placement), translated once.
 struct GraphBuild {
@@ -90,26 +90,30 @@ U64Array degree_centrality(const GraphHandle& self) {
 }
 
 nb::object pagerank(const GraphHandle& self, double tolerance, double damping, unsigned max_iterations,
-                    std::string_view dangling) {
+                    std::string_view dangling, std::string_view scores) {
   const GraphHandle::Shared g = self.get();
   algo::PageRankOptions options;
   options.tolerance = tolerance;
   options.damping = damping;
   options.max_iterations = max_iterations;
   options.dangling = algo::parse_dangling_rule(dangling);
+  options.scores = algo::parse_score_precision(scores);
   const algo::PageRankResult result = [&] {
     nb::gil_scoped_release release;
     return algo::pagerank(g->rbegin(), g->redge(), g->out_degree(), options);
   }();
-  // The ranks are doubles stored as 64-bit patterns: decoded as uint64, viewed as float64.
-  return nb::cast(decode_to_numpy(result.ranks, 0, result.ranks.length())).attr("view")("float64");
+  // The ranks are doubles (or floats) stored as 64-bit (32-bit) patterns: decoded as uint64, viewed
+  // as float64 (narrowed to uint32, viewed as float32).
+  nb::object ranks = nb::cast(decode_to_numpy(result.ranks, 0, result.ranks.length()));
+  if (options.scores == algo::ScorePrecision::f32) return ranks.attr("astype")("uint32").attr("view")("float32");
+  return ranks.attr("view")("float64");
 }
 
 std::tuple<std::vector<ArrayLine>, std::uint64_t> memory(const GraphHandle& self) {
   const graph::MemoryReport report = self.get()->memory_report();
   std::vector<ArrayLine> lines;
   for (const graph::ArrayMemory& a : report.arrays) {
-    lines.emplace_back(a.name, a.length, a.bits, to_string(a.placement), a.replicas, a.bytes);
+    lines.emplace_back(a.name, a.length, a.bits, to_string(a.placement), a.replicas, a.bytes, a.shared_with);
   }
   return {std::move(lines), report.total_bytes};
 }
@@ -141,11 +145,12 @@ void bind_graph(nb::module_& m) {
       .def_prop_ro("variant", [](const GraphHandle& self) { return std::string(to_string(self.get()->variant())); },
                    "The compression variant of the arrays' widths: U, V or V+E.")
       .def("degree_centrality", &degree_centrality, "Out-degree plus in-degree of every vertex (GIL released).")
-      .def("pagerank", &pagerank, "tolerance"_a, "damping"_a, "max_iterations"_a, "dangling"_a,
-           nb::sig("def pagerank(self, tolerance: float, damping: float, max_iterations: int, dangling: str) -> "
-                   "numpy.typing.NDArray[numpy.float64]"),
+      .def("pagerank", &pagerank, "tolerance"_a, "damping"_a, "max_iterations"_a, "dangling"_a, "scores"_a,
+           nb::sig("def pagerank(self, tolerance: float, damping: float, max_iterations: int, dangling: str, "
+                   "scores: str) -> numpy.typing.NDArray[numpy.floating]"),
            "PageRank of every vertex (pull, Jacobi; GIL released).")
-      .def("memory", &memory, "Per-array (name, length, bits, placement, replicas, bytes) lines and the total bytes.")
+      .def("memory", &memory,
+           "Per-array (name, length, bits, placement, replicas, bytes, shared_with) lines and the total bytes.")
       .def("array", &array, "name"_a, "One of the graph's arrays (begin, edge, rbegin, redge, out_degree) as a SmartArray.");
 
   m.def("_graph_from_edges", &from_edges, "src"_a.noconvert(), "dst"_a.noconvert(), "vertices"_a, "directed"_a, "build"_a,

@@ -55,6 +55,27 @@ def test_pagerank_with_dangling_redistribution_equals_networkx(name, variant):
     assert ours.sum() == pytest.approx(1.0, abs=1e-12)
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_pagerank_in_float_scores_returns_float32_near_the_doubles(variant):
+    g = sa.Graph.rmat(8, edge_factor=8, seed=3, variant=variant)
+    doubles = g.pagerank(tol=1e-9)
+    floats = g.pagerank(tol=1e-9, scores="f32")
+    assert doubles.dtype == np.float64 and floats.dtype == np.float32
+    np.testing.assert_allclose(floats, doubles, rtol=1e-4, atol=0)
+    with pytest.raises(ValueError, match="score precision"):
+        g.pagerank(scores="f16")
+
+
+def test_an_undirected_graph_shares_its_reverse_arrays():
+    g = sa.Graph.from_edges([0, 1, 2], [1, 2, 0], directed=False)
+    report = g.memory()
+    shared = {a.name: a.shared_with for a in report.arrays}
+    assert shared == {"begin": "", "edge": "", "rbegin": "begin", "redge": "edge", "out_degree": ""}
+    assert [a.bytes for a in report.arrays if a.shared_with] == [0, 0]
+    assert report.total_bytes == sum(a.bytes for a in report.arrays)
+    np.testing.assert_array_equal(g.array("redge").to_numpy(), g.array("edge").to_numpy())
+
+
 def reference_pagerank(src: np.ndarray, dst: np.ndarray, n: int, damping: float, tol: float) -> np.ndarray:
     """The paper's rule written plainly: pull Jacobi iterations, sinks' rank leaves the system."""
     out_degree = np.bincount(src, minlength=n).astype(np.float64)

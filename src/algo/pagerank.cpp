@@ -10,11 +10,14 @@
 #include <chrono>
 #include <charconv>
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 #include <string>
 
 #include "algo/value_blocks.hpp"
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
+#include "smartarrays/codec/kernels.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/names.hpp"
 
@@ -36,25 +39,58 @@ void for_degree_blocks(const SmartArray& out_degree, std::uint64_t lo, std::uint
   }
 }
 
+// Score i of an array of score_bits() values: its packed words hold the scores' bit patterns in
+// order (32-bit values sit two to a word, lowest first, as DESIGN.md §3 lays them out on this
+// little-endian machine), so the edge loop reads the words as a plain array of scores; memcpy is
+// that one load without reading integers through a floating-point pointer.
+template <typename Score>
+Score score_at(const std::uint64_t* words, std::uint64_t i) {
+  Score score;
+  std::memcpy(&score, reinterpret_cast<const unsigned char*>(words) + i * sizeof(Score), sizeof score);
+  return score;
+}
+
 // The edge loop over one B-bit in-neighbour array: sum(first, last) adds the contributions of the
 // sources of in-edges [first, last). 32- and 64-bit ids are read in place (a plain load each);
-// other widths are unpacked a window of whole chunks at a time (compile-time shifts, no branch
-// per id) and consumed from L1, so the loop itself stays a load and an add per edge.
+// other widths are unpacked a window of whole chunks at a time (one call of the dispatched kernel,
+// AVX2 where the CPU has it) and consumed from L1, so the loop itself stays a load and an add per edge. Either way
+// the contribution `ahead` edges on is prefetched, since its id is already at hand.
+// Asks for score i's cache line ahead of its gather.
+template <typename Score>
+void prefetch(const std::uint64_t* words, std::uint64_t i) {
+  __builtin_prefetch(reinterpret_cast<const unsigned char*>(words) + i * sizeof(Score));
+}
+
 template <unsigned B>
 class InEdges {
  public:
-  explicit InEdges(BitsView<B> sources) : sources_(sources) {}
+  explicit InEdges(BitsView<B> sources) : sources_(sources), unpack_(codec::kernels(B).unpack) {}
 
-  double sum(std::uint64_t first, std::uint64_t last, const std::uint64_t* shares) {
-    double total = 0;
+  template <typename Score>
+  Score sum(std::uint64_t first, std::uint64_t last, const std::uint64_t* shares) {
+    Score total = 0;
     if constexpr (B == 32 || B == 64) {
-      for (std::uint64_t e = first; e < last; ++e) total += std::bit_cast<double>(shares[sources_[e]]);
+      // Prefetching needs the id `ahead` edges on, which exists below the array's length.
+      const std::uint64_t length = sources_.length();
+      const std::uint64_t prefetched = std::min(last, length > ahead ? length - ahead : 0);
+      std::uint64_t e = first;
+      for (; e < prefetched; ++e) {
+        prefetch<Score>(shares, sources_[e + ahead]);
+        total += score_at<Score>(shares, sources_[e]);
+      }
+      for (; e < last; ++e) total += score_at<Score>(shares, sources_[e]);
     } else {
       for (std::uint64_t e = first; e < last;) {
         if (e < base_ || e >= end_) load(e);
         const std::uint64_t stop = std::min(last, end_);
         const std::uint64_t* ids = ids_ - base_;
-        for (; e < stop; ++e) total += std::bit_cast<double>(shares[ids[e]]);
+        // The window's decoded ids are known ahead of the gathers: prefetch while they last.
+        const std::uint64_t prefetched = std::min(stop, end_ - ahead);
+        for (; e < prefetched; ++e) {
+          prefetch<Score>(shares, ids[e + ahead]);
+          total += score_at<Score>(shares, ids[e]);
+        }
+        for (; e < stop; ++e) total += score_at<Score>(shares, ids[e]);
       }
     }
     return total;
@@ -62,17 +98,21 @@ class InEdges {
 
  private:
   static constexpr std::uint64_t window_chunks = 16;
+  // Edges between a prefetch and its gather: enough to cover a miss at one gather per few cycles.
+  static constexpr std::uint64_t ahead = 32;
 
   // Decodes the window of chunks that starts with the chunk holding edge e.
   void load(std::uint64_t e) {
     const std::uint64_t chunk = e / codec::chunk_values;
     const std::uint64_t count = std::min(window_chunks, sources_.chunks() - chunk);
-    for (std::uint64_t c = 0; c < count; ++c) sources_.unpack(chunk + c, ids_ + c * codec::chunk_values);
+    unpack_(sources_.words(), chunk, count, ids_);
     base_ = chunk * codec::chunk_values;
     end_ = base_ + count * codec::chunk_values;
   }
 
   BitsView<B> sources_;
+  // The dispatched (AVX2 where the CPU has it) unpack of a whole window of chunks in one call.
+  void (*unpack_)(const std::uint64_t*, std::uint64_t, std::uint64_t, std::uint64_t*);
   std::uint64_t base_ = 0;  // first edge of the decoded window
   std::uint64_t end_ = 0;   // one past its last edge
   alignas(64) std::uint64_t ids_[window_chunks * codec::chunk_values];
@@ -102,11 +142,30 @@ std::string number(double value) {
 constexpr util::NameTable<DanglingRule, 2> dangling_rule_names{
     "dangling rule", {{{DanglingRule::none, "none"}, {DanglingRule::uniform, "uniform"}}}};
 
-ArrayOptions with_64_bits(const ArrayOptions& options) {
+constexpr util::NameTable<ScorePrecision, 4> score_precision_names{
+    "score precision",
+    {{{ScorePrecision::f64, "f64"}, {ScorePrecision::f32, "f32"}, {ScorePrecision::f64, "float64"},
+      {ScorePrecision::f32, "float32"}}}};
+
+ArrayOptions with_bits(const ArrayOptions& options, unsigned bits) {
   ArrayOptions resolved = options;
-  resolved.bits = 64;
+  resolved.bits = bits;
   return resolved;
 }
+
+// A score's bit pattern as the array value holding it, and back (floats in the low 32 bits).
+template <typename Score>
+using ScoreWord = std::conditional_t<sizeof(Score) == 8, std::uint64_t, std::uint32_t>;
+
+template <typename Score>
+std::uint64_t value_of(Score score) {
+  return std::bit_cast<ScoreWord<Score>>(score);
+}
+
+// The iterations over one score precision, after the arrays of result are allocated.
+template <typename Score>
+void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
+             const PageRankOptions& options, PageRankResult& result, runtime::ThreadPool& pool);
 
 }  // namespace
 
@@ -126,6 +185,10 @@ void validate(const PageRankOptions& options) {
     throw_error(ErrorCode::invalid_argument, "pagerank: dangling rule must be none or uniform, got " +
                                                  std::to_string(static_cast<int>(options.dangling)));
   }
+  if (options.scores != ScorePrecision::f64 && options.scores != ScorePrecision::f32) {
+    throw_error(ErrorCode::invalid_argument, "pagerank: score precision must be f64 or f32, got " +
+                                                 std::to_string(static_cast<int>(options.scores)));
+  }
   if (options.ranks.placement == Placement::replicated) {
     throw_error(ErrorCode::invalid_argument,
                 "pagerank: the rank array is written every iteration and cannot be replicated (use interleaved)");
@@ -136,23 +199,43 @@ const char* to_string(DanglingRule rule) noexcept { return dangling_rule_names.c
 
 DanglingRule parse_dangling_rule(std::string_view name) { return dangling_rule_names.parse(name); }
 
+const char* to_string(ScorePrecision precision) noexcept { return score_precision_names.c_name(precision); }
+
+ScorePrecision parse_score_precision(std::string_view name) { return score_precision_names.parse(name); }
+
 PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
                         const PageRankOptions& options, runtime::ThreadPool& pool) {
   check_inputs(rbegin, redge, out_degree, options);
   const std::uint64_t n = out_degree.length();
-  const double d = options.damping;
-  const bool redistribute = options.dangling == DanglingRule::uniform;
-  PageRankResult result{SmartArray::allocate(n, with_64_bits(options.ranks)), 0, 0, false, {},
-                        SmartArray::allocate(n, with_64_bits(options.contributions))};
-  SmartArray& contributions = result.contributions;
+  const unsigned bits = score_bits(options.scores);
+  PageRankResult result{SmartArray::allocate(n, with_bits(options.ranks, bits)), 0, 0, false, {},
+                        SmartArray::allocate(n, with_bits(options.contributions, bits))};
   if (n == 0) {
     result.converged = true;
     return result;
   }
+  if (options.scores == ScorePrecision::f32) {
+    iterate<float>(rbegin, redge, out_degree, options, result, pool);
+  } else {
+    iterate<double>(rbegin, redge, out_degree, options, result, pool);
+  }
+  return result;
+}
+
+namespace {
+
+template <typename Score>
+void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
+             const PageRankOptions& options, PageRankResult& result, runtime::ThreadPool& pool) {
+  const std::uint64_t n = out_degree.length();
+  const double d = options.damping;
+  const bool redistribute = options.dangling == DanglingRule::uniform;
+  SmartArray& contributions = result.contributions;
   SmartArray& ranks = result.ranks;
   const double initial = 1.0 / static_cast<double>(n);
+  const std::uint64_t initial_value = value_of(static_cast<Score>(initial));
   build::fill_array(
-      ranks, [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) { std::fill(out, out + (hi - lo), std::bit_cast<std::uint64_t>(initial)); },
+      ranks, [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) { std::fill(out, out + (hi - lo), initial_value); },
       pool);
 
   // Ranks are one copy (never replicated), so every worker reads replica 0.
@@ -163,9 +246,9 @@ PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const
         [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
           for_degree_blocks(out_degree, lo, hi, [&](std::uint64_t first, std::uint64_t count, const std::uint64_t* degrees) {
             for (std::uint64_t k = 0; k < count; ++k) {
-              const double rank = std::bit_cast<double>(rank_words[first + k]);
-              const double share = degrees[k] == 0 ? 0.0 : rank / static_cast<double>(degrees[k]);
-              out[first + k - lo] = std::bit_cast<std::uint64_t>(share);
+              const Score rank = score_at<Score>(rank_words, first + k);
+              const Score share = degrees[k] == 0 ? Score(0) : rank / static_cast<Score>(degrees[k]);
+              out[first + k - lo] = value_of(share);
             }
           });
         },
@@ -186,13 +269,15 @@ PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const
           return count;
         },
         [](std::uint64_t a, std::uint64_t b) { return a + b; });
-    dangling = static_cast<double>(dangling_vertices) * initial;
+    dangling = static_cast<double>(dangling_vertices) * static_cast<double>(static_cast<Score>(initial));
   }
 
   const bool offsets_in_place = rbegin.bits() == 64;
   for (unsigned iteration = 1; iteration <= options.max_iterations; ++iteration) {
     const auto start = std::chrono::steady_clock::now();
-    const double teleport = (1.0 - d) / static_cast<double>(n) + (redistribute ? d * dangling / static_cast<double>(n) : 0.0);
+    const auto teleport = static_cast<Score>((1.0 - d) / static_cast<double>(n) +
+                                             (redistribute ? d * dangling / static_cast<double>(n) : 0.0));
+    const auto damping = static_cast<Score>(d);
     std::atomic<double> difference{0};
     std::atomic<double> next_dangling{0};
     build::fill_array(
@@ -204,21 +289,23 @@ PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const
           const std::uint64_t* offsets = detail::read_values(rbegin, lo, hi - lo + 1, scratch.data());
           const std::uint64_t* shares = contributions.local_replica();
           double batch_difference = 0;
+          double batch_dangling = 0;
           redge.visit([&](auto sources) {
             InEdges<decltype(sources)::bits> in_edges(sources);
             for (std::uint64_t v = lo; v < hi; ++v) {
-              const double sum = in_edges.sum(offsets[v - lo], offsets[v - lo + 1], shares);
-              const double rank = teleport + d * sum;
-              batch_difference += std::fabs(rank - std::bit_cast<double>(rank_words[v]));
-              out[v - lo] = std::bit_cast<std::uint64_t>(rank);
+              const Score sum = in_edges.template sum<Score>(offsets[v - lo], offsets[v - lo + 1], shares);
+              const Score rank = teleport + damping * sum;
+              batch_difference += std::fabs(static_cast<double>(rank) - static_cast<double>(score_at<Score>(rank_words, v)));
+              out[v - lo] = value_of(rank);
             }
           });
           difference.fetch_add(batch_difference, std::memory_order_relaxed);
           if (redistribute) {
-            double batch_dangling = 0;
             for_degree_blocks(out_degree, lo, hi, [&](std::uint64_t first, std::uint64_t count, const std::uint64_t* degrees) {
               for (std::uint64_t k = 0; k < count; ++k) {
-                if (degrees[k] == 0) batch_dangling += std::bit_cast<double>(out[first + k - lo]);
+                if (degrees[k] == 0) {
+                  batch_dangling += static_cast<double>(std::bit_cast<Score>(static_cast<ScoreWord<Score>>(out[first + k - lo])));
+                }
               }
             });
             next_dangling.fetch_add(batch_dangling, std::memory_order_relaxed);
@@ -235,7 +322,8 @@ PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const
       break;
     }
   }
-  return result;
 }
+
+}  // namespace
 
 }  // namespace smartarrays::algo

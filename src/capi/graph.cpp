@@ -1,6 +1,7 @@
 // Owns the sa_graph entry points of the C ABI: argument checks and translation to GraphSource,
 // CsrGraph and the graph algorithms, nothing more.
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -41,7 +42,7 @@ static_assert(offsetof(sa_graph_array_memory, name) == 0 && offsetof(sa_graph_ar
               sizeof(sa_graph_array_memory) == 40);
 static_assert(offsetof(sa_pagerank_options, damping) == 0 && offsetof(sa_pagerank_options, tolerance) == 8 &&
               offsetof(sa_pagerank_options, max_iterations) == 16 && offsetof(sa_pagerank_options, dangling) == 20 &&
-              sizeof(sa_pagerank_options) == 24);
+              offsetof(sa_pagerank_options, scores) == 24 && sizeof(sa_pagerank_options) == 32);
 static_assert(offsetof(sa_pagerank_result, iterations) == 0 && offsetof(sa_pagerank_result, converged) == 4 &&
               offsetof(sa_pagerank_result, difference) == 8 && sizeof(sa_pagerank_result) == 16);
 
@@ -130,19 +131,24 @@ algo::PageRankOptions pagerank_options(const sa_graph* g, const sa_pagerank_opti
   options.tolerance = given.tolerance;
   options.max_iterations = given.max_iterations;
   options.dangling = static_cast<algo::DanglingRule>(enum_field(given.dangling, SA_DANGLING_UNIFORM, "o->dangling"));
+  options.scores = static_cast<algo::ScorePrecision>(enum_field(given.scores, SA_SCORES_F32, "o->scores"));
   options.contributions = g->layout.for_array("contributions");
   options.ranks = g->layout.for_output("ranks");
   return options;
 }
 
-// Copies a 64-bit array of double bit patterns into doubles, a block at a time.
+// Copies a ranks array (64-bit doubles or 32-bit floats as bit patterns) into doubles, a block at a time.
 void copy_doubles(const SmartArray& bits, double* out) {
   constexpr std::uint64_t block = 4096;
   std::uint64_t words[block];
   for (std::uint64_t first = 0; first < bits.length(); first += block) {
     const std::uint64_t count = std::min(block, bits.length() - first);
     bits.decode(first, count, words);
-    std::memcpy(out + first, words, count * sizeof(double));
+    if (bits.bits() == 32) {
+      for (std::uint64_t k = 0; k < count; ++k) out[first + k] = std::bit_cast<float>(static_cast<std::uint32_t>(words[k]));
+    } else {
+      std::memcpy(out + first, words, count * sizeof(double));
+    }
   }
 }
 
@@ -259,7 +265,8 @@ void sa_pagerank_options_init(sa_pagerank_options* o) {
   if (o == nullptr) return;
   const algo::PageRankOptions defaults;
   *o = sa_pagerank_options{defaults.damping, defaults.tolerance, defaults.max_iterations,
-                           static_cast<sa_dangling_rule>(defaults.dangling)};
+                           static_cast<sa_dangling_rule>(defaults.dangling),
+                           static_cast<sa_score_precision>(defaults.scores), 0};
 }
 
 sa_status sa_graph_pagerank(const sa_graph* g, const sa_pagerank_options* o, double* ranks, uint64_t n,

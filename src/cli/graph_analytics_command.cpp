@@ -181,7 +181,7 @@ struct PageRankResult {
   AnalyticsGraph graph;
   std::vector<PageRankRun> runs;
   std::optional<SmartArray> first_ranks;
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> top;  // (vertex, rank bits)
+  std::vector<std::pair<std::uint64_t, double>> top;  // (vertex, rank)
 };
 
 PageRankRun pagerank_run(graph::Variant v, const graph::CsrGraph& g, const algo::PageRankResult& result,
@@ -227,7 +227,7 @@ PageRankResult run_pagerank(const AnalyticsFlags& f) {
     }
     r.runs.push_back(std::move(run));
   });
-  r.top = algo::top_k(*r.first_ranks, f.top);
+  for (auto [v, bits] : algo::top_k(*r.first_ranks, f.top)) r.top.emplace_back(v, algo::rank_at(*r.first_ranks, v));
   return r;
 }
 
@@ -252,11 +252,12 @@ measure::Report pagerank_report(const PageRankResult& r, const algo::PageRankOpt
   report.fields["options"] = {{"damping", options.damping},
                               {"tolerance", options.tolerance},
                               {"max_iterations", options.max_iterations},
-                              {"dangling", algo::to_string(options.dangling)}};
+                              {"dangling", algo::to_string(options.dangling)},
+                              {"scores", algo::to_string(options.scores)}};
   report.fields["runs"] = measure::Json::array();
   for (const PageRankRun& run : r.runs) report.fields["runs"].push_back(pagerank_run_json(run));
   report.fields["top"] = measure::Json::array();
-  for (auto [v, bits] : r.top) report.fields["top"].push_back({{"vertex", v}, {"rank", std::bit_cast<double>(bits)}});
+  for (auto [v, rank] : r.top) report.fields["top"].push_back({{"vertex", v}, {"rank", rank}});
   return report;
 }
 
@@ -280,11 +281,11 @@ void print_pagerank_runs(const std::vector<PageRankRun>& runs) {
 void print_pagerank(const PageRankResult& r, const algo::PageRankOptions& options) {
   print_common(r.graph);
   std::cout << "; damping " << options.damping << ", tolerance " << options.tolerance << ", dangling "
-            << algo::to_string(options.dangling) << "\n\n";
+            << algo::to_string(options.dangling) << ", scores " << algo::to_string(options.scores) << "\n\n";
   print_pagerank_runs(r.runs);
   std::cout << "\ntop " << r.top.size() << " vertices by rank:\n";
-  for (auto [v, bits] : r.top) {
-    std::cout << "  " << std::setw(12) << v << "  " << std::setprecision(6) << std::bit_cast<double>(bits) << "\n";
+  for (auto [v, rank] : r.top) {
+    std::cout << "  " << std::setw(12) << v << "  " << std::setprecision(6) << rank << "\n";
   }
   std::cout << "\nmemory of the arrays PageRank uses:\n";
   print_memory(r.runs);
@@ -360,6 +361,9 @@ void add_pagerank_command(CommandTree& tree, CLI::App& graph) {
   add_value<algo::DanglingRule>(app, "--dangling", "RULE", pr.dangling, algo::parse_dangling_rule,
                                 "none: rank of vertices without out-edges is lost (paper, GAP pr_spmv);\n"
                                 "uniform: it is spread over all vertices (networkx) (default none)");
+  add_value<algo::ScorePrecision>(app, "--scores", "PREC", pr.scores, algo::parse_score_precision,
+                                  "precision of the rank and contribution arrays: f64 (doubles, exact against\n"
+                                  "the references) or f32 (floats, half the bytes, as GAP's reference) (default f64)");
   add_top_flag(app, *f, "vertices to list, highest rank first (default 10)");
   add_output_flag(app, *f, "write the rank of every vertex (first variant), one per line in vertex order");
   add_load_flags(app, f->load);

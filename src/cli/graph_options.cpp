@@ -207,7 +207,8 @@ void print_memory_table(std::ostream& out, const std::vector<std::string>& title
     if (first.replicas > 1) placement += " x" + std::to_string(first.replicas);
     out << std::left << std::setw(15) << first.name << std::right << std::setw(12) << first.length << std::setw(14) << placement;
     for (const graph::MemoryReport& report : reports) {
-      out << std::setw(7) << report.arrays[r].bits << std::setw(13) << mib(report.arrays[r].bytes);
+      const graph::ArrayMemory& line = report.arrays[r];
+      out << std::setw(7) << line.bits << std::setw(13) << (line.shared_with.empty() ? mib(line.bytes) : "= " + line.shared_with);
     }
     out << "\n";
   }
@@ -224,7 +225,8 @@ measure::Json memory_json(const graph::MemoryReport& report) {
                       {"bits", a.bits},
                       {"placement", to_string(a.placement)},
                       {"replicas", a.replicas},
-                      {"bytes", a.bytes}});
+                      {"bytes", a.bytes},
+                      {"shared_with", a.shared_with}});
   }
   return {{"arrays", arrays}, {"total_bytes", report.total_bytes}};
 }

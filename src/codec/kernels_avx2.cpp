@@ -11,7 +11,8 @@
 //  - 33 <= b <= 57 ("two windows"): every value lies inside the 8 bytes starting at its first
 //    byte; lanes 0-1 and 2-3 come from two 16-byte loads, then the same shuffle, shift and mask.
 //  - 58 <= b <= 63 ("word pairs"): lane j takes the word holding value j's start and the next
-//    word (two loads, one permute each) and funnels them with two variable shifts.
+//    word (two loads, and a permute each unless the group's values start in consecutive words,
+//    as most do) and funnels them with two variable shifts.
 //  - b = 32 and b = 64 are plain zero-extension and copy.
 // Shuffle and shift patterns depend only on the bit phase of a group's first value (0 or 4), so
 // two patterns per width stay in registers. A group's loads run up to 4 words past its chunk, so
@@ -132,10 +133,14 @@ SMARTARRAYS_AVX2 __m256i decode_group(const std::uint64_t* words, const Constant
     constexpr auto lane_word = [](unsigned j) { return (4 * G + j) * B / 64 - word0; };
     constexpr auto lane_shift = [](unsigned j) { return (4 * G + j) * B % 64; };
     constexpr int order = static_cast<int>(lane_word(0) | lane_word(1) << 2 | lane_word(2) << 4 | lane_word(3) << 6);
-    const __m256i low = _mm256_permute4x64_epi64(
-        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(words + word0)), order);
-    const __m256i high = _mm256_permute4x64_epi64(
-        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(words + word0 + 1)), order);
+    // Most groups start each value in the next word (order 0, 1, 2, 3): two plain loads then.
+    constexpr bool in_order = order == 0xE4;
+    __m256i low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(words + word0));
+    __m256i high = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(words + word0 + 1));
+    if constexpr (!in_order) {
+      low = _mm256_permute4x64_epi64(low, order);
+      high = _mm256_permute4x64_epi64(high, order);
+    }
     const __m256i right = _mm256_setr_epi64x(lane_shift(0), lane_shift(1), lane_shift(2), lane_shift(3));
     // Derived rather than loaded: loads are this path's bottleneck. A left shift by 64 yields 0
     // in AVX2, which is exactly right for a value that starts a word.

@@ -1,6 +1,7 @@
 // Owns the CSR builder: edge list -> forward CSR (parallel count, prefix sum, scatter), then the one
-// pipeline every source shares — check, normalise, transpose — and the encoding of the plain
-// vectors into the graph's smart arrays with each array's own layout.
+// pipeline every source shares — check, normalise, transpose (directed graphs; an undirected graph
+// keeps one symmetric CSR) — and the encoding of the plain vectors into the graph's smart arrays
+// with each array's own layout.
 #include "smartarrays/graph/build.hpp"
 
 #include <algorithm>
@@ -24,9 +25,11 @@ namespace {
 
 constexpr std::uint64_t no_index = ~std::uint64_t{0};
 
+}  // namespace
+
 // Encodes values as graph array `which`, naming the array in any error (e.g. a U layout's 32-bit
 // ids on a graph with more than 2^32 vertices).
-SmartArray encode(GraphArray which, std::span<const std::uint64_t> values, const ArrayOptions& options,
+SmartArray detail::encode_graph_array(GraphArray which, std::span<const std::uint64_t> values, const ArrayOptions& options,
                   runtime::ThreadPool& pool) {
   try {
     return build::build_array_from_values(values, options, pool);
@@ -35,8 +38,8 @@ SmartArray encode(GraphArray which, std::span<const std::uint64_t> values, const
   }
 }
 
-SmartArray encode_degrees(const std::vector<std::uint64_t>& offsets, const ArrayOptions& options,
-                          runtime::ThreadPool& pool) {
+SmartArray detail::encode_out_degrees(const std::vector<std::uint64_t>& offsets, const ArrayOptions& options,
+                                      runtime::ThreadPool& pool) {
   const std::uint64_t n = offsets.size() - 1;
   ArrayOptions resolved = options;
   if (resolved.bits == 0) {
@@ -62,14 +65,21 @@ SmartArray encode_degrees(const std::vector<std::uint64_t>& offsets, const Array
   }
 }
 
-CsrGraph assemble(CsrParts forward, CsrParts reverse, bool directed, const GraphLayout& layout, runtime::ThreadPool& pool) {
+// The graph of forward (and reverse, when directed): an undirected graph is one symmetric CSR
+// whose arrays serve as the reverse ones too, encoded with begin's and edge's layout.
+namespace {
+
+using detail::encode_graph_array;
+
+CsrGraph assemble(const CsrParts& forward, const CsrParts* reverse, const GraphLayout& layout, runtime::ThreadPool& pool) {
+  SmartArray begin = encode_graph_array(GraphArray::begin, forward.offsets, layout[GraphArray::begin], pool);
+  SmartArray edge = encode_graph_array(GraphArray::edge, forward.targets, layout[GraphArray::edge], pool);
+  SmartArray degrees = detail::encode_out_degrees(forward.offsets, layout[GraphArray::out_degree], pool);
+  if (reverse == nullptr) return CsrGraph(std::move(begin), std::move(edge), std::move(degrees));
   std::array<SmartArray, graph_array_count> arrays{
-      encode(GraphArray::begin, forward.offsets, layout[GraphArray::begin], pool),
-      encode(GraphArray::edge, forward.targets, layout[GraphArray::edge], pool),
-      encode(GraphArray::rbegin, reverse.offsets, layout[GraphArray::rbegin], pool),
-      encode(GraphArray::redge, reverse.targets, layout[GraphArray::redge], pool),
-      encode_degrees(forward.offsets, layout[GraphArray::out_degree], pool)};
-  return CsrGraph(std::move(arrays), directed);
+      std::move(begin), std::move(edge), encode_graph_array(GraphArray::rbegin, reverse->offsets, layout[GraphArray::rbegin], pool),
+      encode_graph_array(GraphArray::redge, reverse->targets, layout[GraphArray::redge], pool), std::move(degrees)};
+  return CsrGraph(std::move(arrays), true);
 }
 
 // Runs a build step, turning the plain vectors' std::bad_alloc into the library's Error.
@@ -145,8 +155,10 @@ CsrGraph build_edges(const EdgeList& list, const BuildOptions& options, runtime:
   });
   cursor = {};
   detail::normalize(forward, false, options.dedup, pool);
-  CsrParts reverse = detail::transpose(forward, n, pool);
-  return assemble(std::move(forward), std::move(reverse), list.directed, options.layout, pool);
+  // Both directions of every undirected edge were placed, so the CSR is symmetric as it stands.
+  if (!list.directed) return assemble(forward, nullptr, options.layout, pool);
+  const CsrParts reverse = detail::transpose(forward, n, pool);
+  return assemble(forward, &reverse, options.layout, pool);
 }
 
 }  // namespace
@@ -172,7 +184,11 @@ CsrGraph build_csr(CsrParts forward, bool directed, const BuildOptions& options,
                       detail::times(d->count_a) + ", " + std::to_string(d->id) + " -> " + std::to_string(d->vertex) +
                       " " + detail::times(d->count_b) + ")");
     }
-    return assemble(std::move(forward), std::move(reverse), directed, options.layout, pool);
+    if (!directed) {
+      reverse = {};
+      return assemble(forward, nullptr, options.layout, pool);
+    }
+    return assemble(forward, &reverse, options.layout, pool);
   });
 }
 

@@ -67,8 +67,12 @@ void GraphLayout::set_placement(const ArrayOptions& placement) {
 }
 
 void MemoryReport::add(std::string name, const SmartArray& array) {
-  arrays.push_back({std::move(name), array.length(), array.bits(), array.placement(), array.replicas(), array.memory_bytes()});
+  arrays.push_back({std::move(name), array.length(), array.bits(), array.placement(), array.replicas(), array.memory_bytes(), ""});
   total_bytes += array.memory_bytes();
+}
+
+void MemoryReport::add_shared(std::string name, const SmartArray& array, std::string shared_with) {
+  arrays.push_back({std::move(name), array.length(), array.bits(), array.placement(), array.replicas(), 0, std::move(shared_with)});
 }
 
 double paper_memory_bits(std::uint64_t vertices, std::uint64_t edges, unsigned bits_begin, unsigned bits_edge,
@@ -78,8 +82,21 @@ double paper_memory_bits(std::uint64_t vertices, std::uint64_t edges, unsigned b
   return 2.0 * bits_begin * v + 2.0 * bits_edge * e + bits_degree * v + rank_bits * v;
 }
 
-CsrGraph::CsrGraph(std::array<SmartArray, graph_array_count> arrays, bool directed)
-    : arrays_(std::move(arrays)), directed_(directed) {
+CsrGraph::CsrGraph(std::array<SmartArray, graph_array_count> arrays, bool directed) : directed_(directed) {
+  arrays_.reserve(graph_array_count);
+  for (SmartArray& a : arrays) arrays_.push_back(std::move(a));
+  check_lengths();
+}
+
+CsrGraph::CsrGraph(SmartArray begin, SmartArray edge, SmartArray out_degree) : directed_(false) {
+  arrays_.reserve(3);
+  arrays_.push_back(std::move(begin));
+  arrays_.push_back(std::move(edge));
+  arrays_.push_back(std::move(out_degree));
+  check_lengths();
+}
+
+void CsrGraph::check_lengths() {
   const SmartArray& b = begin();
   const SmartArray& rb = rbegin();
   if (b.length() == 0 || rb.length() != b.length()) {
@@ -125,7 +142,14 @@ Variant CsrGraph::variant() const noexcept {
 
 MemoryReport CsrGraph::memory_report() const {
   MemoryReport report;
-  for (std::size_t i = 0; i < graph_array_count; ++i) report.add(array_names[i], arrays_[i]);
+  for (std::size_t i = 0; i < graph_array_count; ++i) {
+    const auto a = static_cast<GraphArray>(i);
+    if (slot(a) == i || a == GraphArray::out_degree) {
+      report.add(array_names[i], array(a));
+    } else {
+      report.add_shared(array_names[i], array(a), array_names[slot(a)]);
+    }
+  }
   return report;
 }
 
@@ -170,10 +194,14 @@ void CsrGraph::validate() const {
   runtime::ThreadPool& pool = runtime::default_pool();
   auto fail = [](const std::string& message) { throw_error(ErrorCode::internal, "CSR invariant broken: " + message); };
   CsrParts forward{detail::decode_all(begin(), pool), detail::decode_all(edge(), pool)};
-  CsrParts reverse{detail::decode_all(rbegin(), pool), detail::decode_all(redge(), pool)};
+  // A shared reverse is the forward CSR itself: decoded once, and the transpose check below is then
+  // the symmetry of the undirected graph.
+  CsrParts own_reverse;
+  if (!shares_reverse()) own_reverse = {detail::decode_all(rbegin(), pool), detail::decode_all(redge(), pool)};
+  const CsrParts& reverse = shares_reverse() ? forward : own_reverse;
   try {
     detail::check_parts(forward, vertices_, "forward", pool);
-    detail::check_parts(reverse, vertices_, "reverse", pool);
+    if (!shares_reverse()) detail::check_parts(reverse, vertices_, "reverse", pool);
   } catch (const Error& e) {
     fail(e.what());
   }
@@ -183,7 +211,8 @@ void CsrGraph::validate() const {
       fail("out_degree[" + std::to_string(v) + "] is " + std::to_string(degrees[v]) + ", begin says " +
            std::to_string(forward.offsets[v + 1] - forward.offsets[v]));
     }
-    for (const CsrParts* parts : {&forward, &reverse}) {
+    for (const CsrParts* parts : {&forward, &own_reverse}) {
+      if (parts->offsets.empty()) continue;
       const auto first = parts->targets.begin() + static_cast<std::ptrdiff_t>(parts->offsets[v]);
       const auto last = parts->targets.begin() + static_cast<std::ptrdiff_t>(parts->offsets[v + 1]);
       if (!std::is_sorted(first, last)) {
@@ -194,7 +223,9 @@ void CsrGraph::validate() const {
   const CsrParts transposed = detail::transpose(forward, vertices_, pool);
   if (const auto d = detail::first_difference(transposed, reverse, vertices_, pool)) {
     const std::string edge = std::to_string(d->id) + " -> " + std::to_string(d->vertex);
-    fail("the reverse arrays are not the transpose of the forward ones (first difference at vertex " +
+    fail(std::string(shares_reverse() ? "the undirected graph's edges are not symmetric"
+                                      : "the reverse arrays are not the transpose of the forward ones") +
+         " (first difference at vertex " +
          std::to_string(d->vertex) + ": begin/edge hold " + edge + " " + detail::times(d->count_a) + ", rbegin/redge " +
          detail::times(d->count_b) + ")");
   }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,14 @@ std::string times(std::uint64_t count);
 
 /// The index in parts.targets of the first `id` in vertex's list (its stored order), or none.
 std::optional<std::uint64_t> position_in_list(const CsrParts& parts, std::uint64_t vertex, std::uint64_t id);
+
+/// values encoded in parallel as graph array `which` with options, naming the array in any error.
+SmartArray encode_graph_array(GraphArray which, std::span<const std::uint64_t> values, const ArrayOptions& options,
+                              runtime::ThreadPool& pool);
+
+/// The out_degree array of a CSR's n + 1 offsets (bits 0: the fewest that hold the largest degree).
+SmartArray encode_out_degrees(const std::vector<std::uint64_t>& offsets, const ArrayOptions& options,
+                              runtime::ThreadPool& pool);
 
 /// Every value of array, decoded in parallel.
 std::vector<std::uint64_t> decode_all(const SmartArray& array, runtime::ThreadPool& pool);

@@ -56,4 +56,13 @@ void check_build_memory(std::uint64_t vertices, std::uint64_t edges, std::string
   }
 }
 
+void check_load_memory(std::uint64_t bytes, std::uint64_t vertices, std::uint64_t edges, std::string_view where) {
+  const os::MemoryLimit& limit = os::memory_limit();
+  if (bytes > limit.bytes) {
+    throw_error(ErrorCode::out_of_memory, std::string(where) + graph_text(vertices, edges) + " needs at least " +
+                                              util::format_bytes(bytes) + " to load; the memory limit is " +
+                                              util::format_bytes(limit.bytes) + " (" + limit.source + ")");
+  }
+}
+
 }  // namespace smartarrays::graph

@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "graph/compact_hooks.hpp"
+#include "graph/parallel_text.hpp"
+#include "graph/sg_stream.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/checked.hpp"
 #include "smartarrays/util/names.hpp"
@@ -55,13 +57,28 @@ GraphSource GraphSource::open(const std::string& path, const SourceOptions& opti
   GraphSource source;
   switch (options.format_of(path)) {
     case GraphFormat::edge_list:
-      source.edges_ = read_edge_list(path, options.read);
+      if (std::optional<EdgeList> list = detail::read_text_parallel(path, GraphFormat::edge_list, options.read, pool)) {
+        source.edges_ = std::move(*list);
+      } else {
+        source.edges_ = read_edge_list(path, options.read);
+      }
       break;
     case GraphFormat::matrix_market:
-      source.edges_ = read_matrix_market(path, options.read);
+      if (std::optional<EdgeList> list = detail::read_text_parallel(path, GraphFormat::matrix_market, options.read, pool)) {
+        source.edges_ = std::move(*list);
+      } else {
+        source.edges_ = read_matrix_market(path, options.read);
+      }
       break;
     case GraphFormat::gap_sg: {
-      // The stored in-edges were checked against the out-edges; the builder transposes anew.
+      if (std::optional<detail::SgScan> scan = detail::scan_sg(path, options.read, pool)) {
+        source.vertices_ = scan->vertices;
+        source.directed_ = scan->directed;
+        source.sg_ = std::make_shared<const detail::SgScan>(std::move(*scan));
+        return source;
+      }
+      // Not streamable (malformed, or lists to sort): the general reader names the problem or reads
+      // it whole. The stored in-edges were checked against the out-edges; the builder transposes anew.
       SgContents contents = read_gap_sg(path, options.read, pool);
       source.csr_ = std::move(contents.out);
       source.is_csr_ = true;
@@ -139,12 +156,18 @@ CsrGraph GraphSource::take_stored() && {
 
 CsrGraph GraphSource::build(const BuildOptions& options, runtime::ThreadPool& pool) const& {
   if (stored_) return build_csr(forward_parts(*stored_), directed_, options, pool);
+  if (sg_) {
+    if (detail::streams_as_is(*sg_, options)) return detail::encode_sg(*sg_, options, pool);
+    SgContents contents = read_gap_sg(sg_->path, {}, pool);
+    return build_csr(std::move(contents.out), contents.directed, options, pool);
+  }
   if (is_csr_) return build_csr(csr_, directed_, options, pool);
   return build_csr(edges_, options, pool);
 }
 
 CsrGraph GraphSource::build(const BuildOptions& options, runtime::ThreadPool& pool) && {
   if (stored_) return build_csr(forward_parts(*stored_), directed_, options, pool);
+  if (sg_) return std::as_const(*this).build(options, pool);
   if (is_csr_) return build_csr(std::move(csr_), directed_, options, pool);
   return build_csr(edges_, options, pool);
 }

@@ -2,15 +2,24 @@
 // files. Both check every field and name the file and line of the first bad one, quote input bytes
 // with util::quoted, and hold the counts a file declares to the limits of graph/limits.hpp before
 // anything is sized by them.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstring>
+#include <new>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "graph/parallel_text.hpp"
 #include "graph/text_reader.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/formats.hpp"
 #include "smartarrays/graph/limits.hpp"
+#include "smartarrays/os/mapped_file.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/util/text.hpp"
 
 namespace smartarrays::graph {
@@ -101,6 +110,208 @@ EdgeList parse_edge_list(detail::LineReader& reader) {
   list.vertices = std::max(declared.value, ids_end);
   check_build_memory(list.vertices, stored_edge_count(list.edges.size(), self_loops, list.directed),
                      reader.where(declared.value > ids_end ? declared.line : largest.line));
+  return list;
+}
+
+// What the parallel reader found in one line-aligned range of an edge list.
+struct RangeEdges {
+  std::vector<Edge> edges;
+  std::uint64_t largest = 0;  // the largest id (when edges is not empty)
+  std::uint64_t self_loops = 0;
+  Counted declared;           // the largest "# Nodes:" count (line numbers are not kept)
+  bool directed = true;       // false once a "# Undirected graph" comment is seen
+};
+
+// Parses the lines of [p, end) into r; false at anything but a plain edge line, a comment or a
+// blank line within the line cap (the serial reader then names it).
+bool next_line(const char*& p, const char* end, std::string_view& line);
+
+bool parse_edge_range(const char* p, const char* end, RangeEdges& r) {
+  for (std::string_view line; p < end;) {
+    if (!next_line(p, end, line)) return false;
+    std::string_view rest = line;
+    const std::string_view first = detail::next_field(rest);
+    if (first.empty()) continue;
+    if (first[0] == '#' || first[0] == '%') {
+      read_header(line.substr(line.find(first[0])), 0, r.declared, r.directed);
+      continue;
+    }
+    std::uint64_t src = 0;
+    std::uint64_t dst = 0;
+    if (!detail::parse_u64(first, src) || !detail::parse_u64(detail::next_field(rest), dst)) return false;
+    if (!detail::next_field(rest).empty() || src == ~std::uint64_t{0} || dst == ~std::uint64_t{0}) return false;
+    r.largest = std::max({r.largest, src, dst});
+    r.self_loops += src == dst ? 1 : 0;
+    r.edges.push_back({src, dst});
+  }
+  return true;
+}
+
+// Cuts [first, size) of data into line-aligned ranges of about 4 MiB, at least four per worker, and
+// parses them in parallel with parse(begin, end, part); the parts in file order, or none when a
+// range was declined.
+template <typename Parse>
+std::optional<std::vector<RangeEdges>> parse_ranges(const char* data, std::uint64_t first, std::uint64_t size,
+                                                    runtime::ThreadPool& pool, Parse&& parse) {
+  const std::uint64_t bytes = size - first;
+  const std::uint64_t ranges = std::max<std::uint64_t>(pool.size() * 4, bytes >> 22);
+  std::vector<std::uint64_t> starts(ranges + 1, size);
+  starts[0] = first;
+  for (std::uint64_t k = 1; k < ranges; ++k) {
+    const std::uint64_t nominal = first + bytes / ranges * k;
+    const auto* newline = static_cast<const char*>(std::memchr(data + nominal - 1, '\n', size - nominal + 1));
+    starts[k] = std::max(starts[k - 1], newline != nullptr ? static_cast<std::uint64_t>(newline - data) + 1 : size);
+  }
+  std::vector<RangeEdges> parts(ranges);
+  runtime::LoopOptions one_each;
+  one_each.alignment = 1;
+  one_each.batch = 1;
+  const bool parsed = pool.parallel_reduce(
+      0, ranges, true,
+      [&](std::uint64_t lo, std::uint64_t hi) {
+        bool ok = true;
+        for (std::uint64_t k = lo; k < hi && ok; ++k) {
+          runtime::check_interrupt();
+          ok = parse(data + starts[k], data + starts[k + 1], parts[k]);
+        }
+        return ok;
+      },
+      [](bool a, bool b) { return a && b; }, one_each);
+  if (!parsed) return std::nullopt;
+  return parts;
+}
+
+// The ranges' edges joined in file order into list.edges, each range's freed as it is copied.
+void join_edges(std::vector<RangeEdges>& parts, std::uint64_t total, EdgeList& list) {
+  list.edges.reserve(total);
+  for (RangeEdges& r : parts) {
+    list.edges.insert(list.edges.end(), r.edges.begin(), r.edges.end());
+    r.edges = {};
+  }
+}
+
+// The parallel edge-list read over a mapped file of size bytes, or none (see parallel_text.hpp).
+std::optional<EdgeList> parse_edge_list_parallel(const char* data, std::uint64_t size, runtime::ThreadPool& pool) {
+  std::optional<std::vector<RangeEdges>> parts = parse_ranges(data, 0, size, pool, parse_edge_range);
+  if (!parts) return std::nullopt;
+  EdgeList list;
+  std::uint64_t total = 0, self_loops = 0, largest = 0;
+  std::uint64_t declared = 0;
+  for (const RangeEdges& r : *parts) {
+    total += r.edges.size();
+    self_loops += r.self_loops;
+    if (!r.edges.empty()) largest = std::max(largest, r.largest);
+    declared = std::max(declared, r.declared.value);
+    list.directed = list.directed && r.directed;
+  }
+  const std::uint64_t ids_end = total == 0 ? 0 : largest + 1;
+  if (declared > declared_vertex_limit(size, ids_end)) return std::nullopt;
+  list.vertices = std::max(declared, ids_end);
+  try {
+    check_build_memory(list.vertices, stored_edge_count(total, self_loops, list.directed));
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  join_edges(*parts, total, list);
+  return list;
+}
+
+// The next line of [p, end) (without "\r\n"), advancing p; false at the end or for a line over the cap.
+bool next_line(const char*& p, const char* end, std::string_view& line) {
+  if (p >= end) return false;
+  const auto* newline = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+  const char* line_end = newline != nullptr ? newline : end;
+  line = std::string_view(p, static_cast<std::size_t>(line_end - p));
+  p = newline != nullptr ? newline + 1 : end;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line.size() <= max_line_bytes;
+}
+
+// Parses the Matrix Market entries of [p, end) into r (0-based edges; r.largest is the largest
+// 1-based index); false at anything the serial reader would refuse or name.
+bool parse_entry_range(const char* p, const char* end, std::uint64_t rows, std::size_t value_fields, RangeEdges& r) {
+  for (std::string_view line; p < end;) {
+    if (!next_line(p, end, line)) return false;
+    std::string_view rest = line;
+    const std::string_view first = detail::next_field(rest);
+    if (first.empty() || first[0] == '%') continue;
+    std::uint64_t i = 0;
+    std::uint64_t j = 0;
+    if (!detail::parse_u64(first, i) || !detail::parse_u64(detail::next_field(rest), j)) return false;
+    if (i == 0 || i > rows || j == 0 || j > rows) return false;
+    for (std::size_t k = 0; k < value_fields; ++k) {
+      if (!detail::is_number(detail::next_field(rest))) return false;
+    }
+    if (!detail::next_field(rest).empty()) return false;
+    r.largest = std::max({r.largest, i, j});
+    r.self_loops += i == j ? 1 : 0;
+    r.edges.push_back({i - 1, j - 1});
+  }
+  return true;
+}
+
+// The parallel Matrix Market read: the header and size line read here (declining anything but
+// a well-formed one), the entries in parallel ranges; none when the serial reader must name a problem.
+std::optional<EdgeList> parse_matrix_market_parallel(const char* data, std::uint64_t size, runtime::ThreadPool& pool) {
+  const char* p = data;
+  const char* end = data + size;
+  std::string_view line;
+  if (!next_line(p, end, line)) return std::nullopt;
+  std::string_view rest = line;
+  std::array<std::string, 5> header;
+  for (std::string& word : header) word = lower(detail::next_field(rest));
+  if (header[0] != "%%matrixmarket" || header[1] != "matrix" || header[2] != "coordinate") return std::nullopt;
+  const std::size_t value_fields = header[3] == "pattern" ? 0 : header[3] == "real" || header[3] == "integer" ? 1
+                                   : header[3] == "complex"                                             ? 2
+                                                                                                         : 3;
+  const std::string& symmetry = header[4];
+  if (value_fields == 3 ||
+      (symmetry != "general" && symmetry != "symmetric" && symmetry != "skew-symmetric" && symmetry != "hermitian")) {
+    return std::nullopt;
+  }
+  bool have_size = false;
+  while (!have_size && p < end) {
+    if (!next_line(p, end, line)) return std::nullopt;
+    rest = line;
+    const std::string_view first = detail::next_field(rest);
+    have_size = !first.empty() && first[0] != '%';
+  }
+  if (!have_size) return std::nullopt;
+  rest = line;
+  std::uint64_t rows = 0, cols = 0, entries = 0;
+  if (!detail::parse_u64(detail::next_field(rest), rows) || !detail::parse_u64(detail::next_field(rest), cols) ||
+      !detail::parse_u64(detail::next_field(rest), entries) || !detail::next_field(rest).empty() || rows != cols ||
+      entries > (size + 1) / min_entry_bytes) {
+    return std::nullopt;
+  }
+  try {
+    check_build_memory(rows, entries);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  const auto body = static_cast<std::uint64_t>(p - data);
+  std::optional<std::vector<RangeEdges>> parts =
+      body == size ? std::vector<RangeEdges>{}
+                   : parse_ranges(data, body, size, pool, [&](const char* b, const char* e, RangeEdges& r) {
+                       return parse_entry_range(b, e, rows, value_fields, r);
+                     });
+  if (!parts) return std::nullopt;
+  std::uint64_t total = 0, self_loops = 0, ids_end = 0;
+  for (const RangeEdges& r : *parts) {
+    total += r.edges.size();
+    self_loops += r.self_loops;
+    ids_end = std::max(ids_end, r.largest);
+  }
+  EdgeList list;
+  list.vertices = rows;
+  list.directed = symmetry == "general";
+  if (total != entries || rows > declared_vertex_limit(size, ids_end)) return std::nullopt;
+  try {
+    check_build_memory(rows, stored_edge_count(entries, self_loops, list.directed));
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  join_edges(*parts, total, list);
   return list;
 }
 
@@ -225,6 +436,26 @@ EdgeList parse_matrix_market(detail::LineReader& reader) {
 }
 
 }  // namespace
+
+std::optional<EdgeList> detail::read_text_parallel(const std::string& path, GraphFormat format, const ReadOptions& options,
+                                                   runtime::ThreadPool& pool, std::uint64_t min_bytes) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || static_cast<std::uint64_t>(st.st_size) < min_bytes ||
+      st.st_size == 0) {
+    return std::nullopt;
+  }
+  const os::MappedFile file = os::MappedFile::open(path);
+  std::optional<EdgeList> list;
+  try {
+    const auto* data = reinterpret_cast<const char*>(file.data());
+    list = format == GraphFormat::matrix_market ? parse_matrix_market_parallel(data, file.size(), pool)
+                                                : parse_edge_list_parallel(data, file.size(), pool);
+  } catch (const std::bad_alloc&) {
+    return std::nullopt;  // what was parsed is freed; the serial reader names the line it reaches
+  }
+  if (list && options.progress) options.progress(file.size(), file.size());
+  return list;
+}
 
 EdgeList read_edge_list(const std::string& path, const ReadOptions& options) {
   detail::LineReader reader(path, options);

@@ -211,7 +211,11 @@ std::vector<ObjectEntry> read_objects(const std::uint8_t* data, std::uint64_t of
     if (load_u32(e + 52) != 0) reject(which + ": reserved field is not zero");
     if (o.kind != object_kind_array && o.kind != object_kind_graph) reject(where + ": unknown object kind " + std::to_string(o.kind));
     const std::size_t used = o.kind == object_kind_array ? 1 : graph_blocks;
+    if (o.kind == object_kind_graph && o.shares_reverse() && (flags & graph_flag_directed) != 0) {
+      reject(which + ": a directed graph's rbegin and redge cannot be its begin and edge");
+    }
     for (std::size_t k = 0; k < used; ++k) {
+      if (o.shares_reverse() && (k == 2 || k == 3)) continue;
       if (o.blocks[k] >= blocks.size()) {
         reject(which + ": names block " + std::to_string(o.blocks[k]) + ", but the directory has " +
                std::to_string(blocks.size()) + " blocks");

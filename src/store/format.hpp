@@ -52,6 +52,11 @@ struct ObjectEntry {
   std::uint64_t edges = 0;
   std::uint32_t variant = 0;
   std::uint64_t entry_offset = 0;  ///< file offset of the entry (for messages; set by the reader)
+
+  /// True for an undirected graph whose rbegin and redge slots name begin's and edge's blocks (one CSR).
+  bool shares_reverse() const noexcept {
+    return kind == object_kind_graph && blocks[2] == blocks[0] && blocks[3] == blocks[1];
+  }
 };
 
 /// The committed state of a store: its directory, where it lies, and where the file's committed part ends.

@@ -75,8 +75,10 @@ graph::CsrGraph open_graph_object(const detail::Catalogue& catalogue, const Obje
   auto make = [&](std::size_t k) {
     return open_block(catalogue, object, k, mode, file, placement.arrays[k], pool);
   };
-  std::array<SmartArray, graph::graph_array_count> arrays{make(0), make(1), make(2), make(3), make(4)};
   try {
+    // An undirected graph's rbegin and redge name begin's and edge's blocks: one CSR, shared.
+    if (object.shares_reverse()) return graph::CsrGraph(make(0), make(1), make(4));
+    std::array<SmartArray, graph::graph_array_count> arrays{make(0), make(1), make(2), make(3), make(4)};
     return graph::CsrGraph(std::move(arrays), object.directed);
   } catch (const Error& e) {
     throw_error(ErrorCode::invalid_argument, "store: graph " + util::quoted(object.name) + " (entry at offset " +

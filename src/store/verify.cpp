@@ -55,6 +55,7 @@ VerifyReport verify(const std::string& path, bool deep) {
     const std::size_t slots = object.kind == detail::object_kind_array ? 1 : detail::graph_blocks;
     const std::string name = std::string(detail::object_kind_name(object.kind)) + " " + util::quoted(object.name);
     for (std::size_t k = 0; k < slots; ++k) {
+      if (object.shares_reverse() && (k == 2 || k == 3)) continue;
       const BlockEntry& block = catalogue.blocks[object.blocks[k]];
       ++report.blocks;
       report.bytes_checked += block.byte_length;

@@ -128,6 +128,11 @@ void write_objects(const File& file, Catalogue catalogue, const std::vector<Obje
       entry.variant = static_cast<std::uint32_t>(g.variant());
       for (std::size_t k = 0; k < detail::graph_blocks; ++k) {
         const auto which = static_cast<graph::GraphArray>(k);
+        // A shared rbegin / redge is written once, as begin / edge.
+        if (g.shares_reverse() && (which == graph::GraphArray::rbegin || which == graph::GraphArray::redge)) {
+          entry.blocks[k] = entry.blocks[k - 2];
+          continue;
+        }
         entry.blocks[k] = static_cast<std::uint32_t>(catalogue.blocks.size());
         catalogue.blocks.push_back(write_block(file, g.array(which),
                                                "graph " + util::quoted(object.name) + " array " + graph::to_string(which), end));

@@ -62,6 +62,25 @@ TEST(DegreeCentrality, MatchesEdgeCountsForEveryVariantAndPlacement) {
   }
 }
 
+TEST(DegreeCentrality, AnUndirectedGraphsSharedOffsetsCountEachEdgeBothWays) {
+  ThreadPool pool(PoolOptions{.threads = 2});
+  graph::UniformOptions u;
+  u.vertices = 5000;
+  u.average_degree = 5;
+  EdgeList list = graph::generate_uniform(u, pool);
+  list.directed = false;
+  for (Variant variant : {Variant::U, Variant::V, Variant::VE}) {
+    BuildOptions build;
+    build.layout = GraphLayout::for_variant(variant);
+    const CsrGraph g = graph::build_csr(list, build, pool);
+    ASSERT_TRUE(g.shares_reverse());
+    const SmartArray degrees = degree_centrality(g.begin(), g.rbegin(), {}, pool);
+    for (std::uint64_t v = 0; v < g.vertices(); ++v) {
+      ASSERT_EQ(degrees.get(v), g.out_neighbours(v).size() + g.in_neighbours(v).size()) << graph::to_string(variant) << " " << v;
+    }
+  }
+}
+
 TEST(DegreeCentrality, FillsAnExistingArrayAndChecksIt) {
   ThreadPool pool(PoolOptions{.threads = 2});
   const EdgeList list = graph::generate_uniform({.vertices = 777, .average_degree = 3, .seed = 4}, pool);

@@ -113,6 +113,61 @@ TEST(PageRank, MatchesTheSerialReferenceForEveryVariantAndDanglingRule) {
   }
 }
 
+TEST(PageRank, FloatScoresAgreeWithDoublesToFloatPrecisionInEveryLayout) {
+  ThreadPool pool(PoolOptions{.threads = 2});
+  const EdgeList list = test_graph();
+  const Reference ref = reference_pagerank(list, 0.85, 1e-3, 100, DanglingRule::uniform);
+  for (Variant variant : {Variant::U, Variant::V, Variant::VE}) {
+    for (bool undirected : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << to_string(variant) << (undirected ? ", undirected" : ", directed"));
+      BuildOptions build;
+      build.layout = GraphLayout::for_variant(variant);
+      EdgeList input = list;
+      input.directed = !undirected;
+      const CsrGraph g = graph::build_csr(input, build, pool);
+      PageRankOptions options;
+      options.dangling = DanglingRule::uniform;
+      const PageRankResult doubles = run(g, options, pool);
+      options.scores = ScorePrecision::f32;
+      const PageRankResult floats = run(g, options, pool);
+      // The precision is the arrays' width: what the memory report and the bindings see.
+      EXPECT_EQ(floats.ranks.bits(), 32u);
+      EXPECT_EQ(floats.contributions.bits(), 32u);
+      EXPECT_EQ(doubles.ranks.bits(), 64u);
+      EXPECT_LT(floats.ranks.memory_bytes(), doubles.ranks.memory_bytes());
+      EXPECT_TRUE(floats.converged);
+      for (std::uint64_t v = 0; v < g.vertices(); ++v) {
+        const double expected = rank_at(doubles.ranks, v);
+        ASSERT_NEAR(rank_at(floats.ranks, v), expected, 1e-4 * expected + 1e-9) << "vertex " << v;
+      }
+      if (!undirected) expect_ranks_near(doubles, ref.ranks, 1e-9);
+    }
+  }
+}
+
+TEST(PageRank, ScorePrecisionNames) {
+  EXPECT_STREQ(to_string(ScorePrecision::f64), "f64");
+  EXPECT_STREQ(to_string(ScorePrecision::f32), "f32");
+  EXPECT_EQ(parse_score_precision("f32"), ScorePrecision::f32);
+  EXPECT_EQ(parse_score_precision("float64"), ScorePrecision::f64);
+  EXPECT_EQ(score_bits(ScorePrecision::f32), 32u);
+  try {
+    parse_score_precision("f16");
+    FAIL() << "parsed f16";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("'f16'"), std::string::npos) << e.what();
+  }
+  PageRankOptions options;
+  options.scores = static_cast<ScorePrecision>(7);
+  try {
+    validate(options);
+    FAIL() << "validated precision 7";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("score precision must be f64 or f32, got 7"), std::string::npos) << e.what();
+  }
+}
+
 TEST(PageRank, DanglingRulesDifferInTheRankTheyKeep) {
   ThreadPool pool(PoolOptions{.threads = 2});
   // 0 -> 1 -> 2 and 3 -> 2: vertex 2 is dangling.

@@ -96,6 +96,22 @@ TEST(GraphCapi, HeaderIsValidCWithTheSameGraphStructLayouts) {
   EXPECT_EQ(layout[7], offsetof(sa_pagerank_result, difference));
 }
 
+TEST(GraphCapi, FloatScoresComeBackAsDoublesNearTheDoubleRanks) {
+  Graph g;
+  ASSERT_EQ(sa_graph_load(graph_data("tiny.el").c_str(), nullptr, nullptr, &g.g), SA_OK) << sa_last_error();
+  sa_pagerank_options o;
+  sa_pagerank_options_init(&o);
+  EXPECT_EQ(o.scores, SA_SCORES_F64);
+  const std::vector<double> doubles = ranks_of(g.g, &o, nullptr);
+  o.scores = SA_SCORES_F32;
+  const std::vector<double> floats = ranks_of(g.g, &o, nullptr);
+  ASSERT_EQ(floats.size(), doubles.size());
+  for (std::size_t v = 0; v < doubles.size(); ++v) {
+    EXPECT_NEAR(floats[v], doubles[v], 1e-6 * doubles[v]) << v;
+    EXPECT_EQ(floats[v], static_cast<double>(static_cast<float>(floats[v]))) << "a float widened, vertex " << v;
+  }
+}
+
 TEST(GraphCapi, EveryFormatGivesTheLibrarysResults) {
   const smartarrays::test::ScratchDir dir;
   const graph::CsrGraph reference = graph::GraphSource::open(graph_data("tiny.el")).build();
@@ -382,6 +398,11 @@ TEST(GraphCapi, BadCallsOnAGraphAreErrorsNamingThem) {
   std::memcpy(&o.dangling, &bad_rule, sizeof bad_rule);
   expect_failure(sa_graph_pagerank(g.g, &o, ranks.data(), 6, nullptr), SA_EINVAL, "sa_graph_pagerank",
                  "o->dangling 5 is outside 0..1");
+  sa_pagerank_options_init(&o);
+  const int32_t bad_scores = 2;
+  std::memcpy(&o.scores, &bad_scores, sizeof bad_scores);
+  expect_failure(sa_graph_pagerank(g.g, &o, ranks.data(), 6, nullptr), SA_EINVAL, "sa_graph_pagerank",
+                 "o->scores 2 is outside 0..1");
   EXPECT_EQ(ranks, std::vector<double>(6, 0.0)) << "failed calls write nothing";
 
   sa_graph_free(nullptr);

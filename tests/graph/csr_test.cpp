@@ -103,11 +103,48 @@ TEST(BuildCsr, UndirectedListStoresBothDirections) {
   EXPECT_EQ(values_of(g.begin()), values_of(g.rbegin()));
   EXPECT_EQ(decode(g), reference_csr(list, false, false));
   g.validate();
+  // One CSR serves both directions: the reverse arrays are the forward ones, not copies.
+  EXPECT_TRUE(g.shares_reverse());
+  EXPECT_EQ(&g.rbegin(), &g.begin());
+  EXPECT_EQ(&g.redge(), &g.edge());
+  const MemoryReport report = g.memory_report();
+  ASSERT_EQ(report.arrays.size(), graph_array_count);
+  EXPECT_EQ(report.arrays[2].name, "rbegin");
+  EXPECT_EQ(report.arrays[2].shared_with, "begin");
+  EXPECT_EQ(report.arrays[2].bytes, 0u);
+  EXPECT_EQ(report.arrays[3].shared_with, "edge");
+  EXPECT_EQ(report.arrays[3].bytes, 0u);
+  EXPECT_EQ(report.total_bytes, g.begin().memory_bytes() + g.edge().memory_bytes() + g.out_degree().memory_bytes());
   // Converting back names every undirected edge once and rebuilds the same graph.
   const EdgeList back = to_edge_list(g);
   EXPECT_FALSE(back.directed);
   EXPECT_EQ(back.edges.size(), 5u);
   EXPECT_EQ(decode(build_csr(back)), decode(g));
+}
+
+TEST(BuildCsr, UndirectedCsrPartsShareOneCsrAndDirectedOnesDoNot) {
+  CsrParts symmetric{{0, 1, 3, 4}, {1, 0, 2, 1}};
+  const CsrGraph undirected = build_csr(symmetric, false);
+  EXPECT_TRUE(undirected.shares_reverse());
+  undirected.validate();
+  const CsrGraph directed = build_csr(symmetric, true);
+  EXPECT_FALSE(directed.shares_reverse());
+  EXPECT_NE(&directed.rbegin(), &directed.begin());
+  EXPECT_EQ(directed.memory_report().arrays[2].shared_with, "");
+}
+
+TEST(CsrGraph, ValidateRefusesASharedCsrThatIsNotSymmetric) {
+  // 0 -> 1 without 1 -> 0: one CSR cannot serve as its own reverse.
+  const CsrGraph g(SmartArray::from_values(std::vector<std::uint64_t>{0, 1, 1}, {}),
+                   SmartArray::from_values(std::vector<std::uint64_t>{1}, {}),
+                   SmartArray::from_values(std::vector<std::uint64_t>{1, 0}, {}));
+  EXPECT_FALSE(g.directed());
+  try {
+    g.validate();
+    FAIL() << "validate accepted an asymmetric shared CSR";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not symmetric"), std::string::npos) << e.what();
+  }
 }
 
 TEST(BuildCsr, RandomGraphsSatisfyTheInvariantsForEveryThreadCount) {

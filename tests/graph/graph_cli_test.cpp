@@ -85,6 +85,15 @@ TEST(GraphCli, PagerankAndDegreeOutputsMatchTheLibrary) {
   EXPECT_NE(json.find("\"variant\": \"V+E\""), std::string::npos);
   EXPECT_NE(json.find("\"iterations\": " + std::to_string(expected.iterations)), std::string::npos) << json;
 
+  const CliRun f32 = cli(dir, "graph pagerank " + graph + " --scores f32 --json -");
+  ASSERT_EQ(f32.exit_code, 0) << f32.err;
+  EXPECT_NE(f32.out.find("\"scores\": \"f32\""), std::string::npos) << f32.out;
+  // The ranks and contributions arrays show their 32-bit width in the memory report.
+  EXPECT_NE(f32.out.find("\"name\": \"ranks\",\n            \"length\": " + std::to_string(g.vertices()) +
+                         ",\n            \"bits\": 32,"),
+            std::string::npos)
+      << f32.out;
+
   const CliRun deg = cli(dir, "graph degree " + graph + " --json - --output " + dir.file("deg.txt"));
   ASSERT_EQ(deg.exit_code, 0) << deg.err;
   EXPECT_EQ(deg.out.rfind("{", 0), 0u) << "--json - prints only JSON";
@@ -135,6 +144,7 @@ TEST(GraphCli, BadCommandLinesAndFiles) {
       {"graph pagerank x.el --placement nodes=interleaved", 2, "unknown array 'nodes'"},
       {"graph pagerank x.el --bits edge=65", 2, "--bits"},
       {"graph pagerank x.el --dangling networkx", 2, "dangling"},
+      {"graph pagerank x.el --scores f16", 2, "--scores"},
       {"graph pagerank x.el --frob", 2, "unknown flag '--frob'"},
       {"graph pagerank x.el y.el", 2, "more than one input file ('x.el' and 'y.el')"},
       {"graph pagerank x.el --dedup=perhaps", 2, "--dedup"},

@@ -145,6 +145,16 @@ TEST_F(HostileStore, RefusesBadObjects) {
   expect_refused(patched(g + 32, ~std::uint64_t{0}), {"graph 'g'", "leaves no room"});
   expect_refused(patched(g + 48, std::uint32_t{3}), {"graph 'g'", "variant 3"});
   expect_refused(patched(g + 28, std::uint32_t{6}), {"graph 'g'", "unknown graph flags 0x6"});
+  // Only an undirected graph's rbegin and redge may name begin's and edge's blocks.
+  auto shared = good_;
+  test::patch_directory(shared, [&](std::vector<std::uint8_t>& b, std::size_t) {
+    std::uint32_t begin_block, edge_block;
+    std::memcpy(&begin_block, b.data() + g + 8, 4);
+    std::memcpy(&edge_block, b.data() + g + 12, 4);
+    test::put_at(b, g + 16, begin_block);
+    test::put_at(b, g + 20, edge_block);
+  });
+  expect_refused(shared, {"graph 'g'", "a directed graph's rbegin and redge cannot be its begin and edge"});
   // An object count beyond what the directory holds.
   expect_refused(patched(test::directory_offset(good_) + 12, std::uint32_t{1'000'000}), {"objects do not fit"});
   expect_refused(patched(test::directory_offset(good_) + 12, std::uint32_t{1}), {"bytes after its last object"});

@@ -178,6 +178,10 @@ TEST(StoreRoundTrip, GraphsOfEveryVariantRunTheAlgorithmsMapped) {
     }
   }
   EXPECT_TRUE(store::verify(file.path(), true).ok());
+  // The undirected graph's shared arrays are written once and come back shared.
+  EXPECT_TRUE(graphs[3].shares_reverse());
+  EXPECT_TRUE(Store::open(file.path(), Mode::map).graph("undirected").shares_reverse());
+  EXPECT_EQ(store::verify(file.path(), false).blocks, 3u * 5u + 3u);
 }
 
 TEST(StoreAppend, KeepsOldObjectsAndAddsNewOnes) {

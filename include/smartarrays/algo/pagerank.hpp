@@ -1,6 +1,7 @@
 // Owns the PageRank workload of the smart-arrays paper (§5.2, Figure 12): pull-style Jacobi
 // iterations over the reverse CSR arrays (rbegin, redge) and the out-degree vertex property, with
-// ranks and per-vertex contributions (rank / out-degree) as 64-bit vertex arrays of doubles.
+// ranks and per-vertex contributions (rank / out-degree) as vertex arrays of IEEE scores whose
+// precision is a per-run choice: 64-bit doubles (default) or 32-bit floats (GAP's reference).
 #pragma once
 
 #include <bit>
@@ -27,6 +28,19 @@ SMARTARRAYS_API const char* to_string(DanglingRule rule) noexcept;
 /// The rule spelled "none" or "uniform"; throws Error(invalid_argument).
 SMARTARRAYS_API DanglingRule parse_dangling_rule(std::string_view name);
 
+/// The precision of PageRank's rank and contribution arrays.
+enum class ScorePrecision : int {
+  f64 = 0,  ///< IEEE doubles in 64-bit values (exact against the references)
+  f32 = 1,  ///< IEEE floats in 32-bit values: half the bytes in the random gather, as GAP's reference
+};
+
+/// "f64" or "f32".
+SMARTARRAYS_API const char* to_string(ScorePrecision precision) noexcept;
+/// The precision spelled "f64" or "f32" (also "float64", "float32"); throws Error(invalid_argument).
+SMARTARRAYS_API ScorePrecision parse_score_precision(std::string_view name);
+/// Bits per score of precision: 64 or 32.
+inline unsigned score_bits(ScorePrecision precision) noexcept { return precision == ScorePrecision::f32 ? 32 : 64; }
+
 /// Options of an array interleaved over every node (the paper's placement for output arrays).
 inline ArrayOptions interleaved_options() {
   ArrayOptions options;
@@ -40,36 +54,42 @@ struct PageRankOptions {
   double tolerance = 1e-3;        ///< stop once the sum over vertices of |rank - previous rank| is below this
   unsigned max_iterations = 100;  ///< stop after this many iterations even if not converged
   DanglingRule dangling = DanglingRule::none;  ///< see DanglingRule
-  /// Placement of the contributions array the edge loop reads at random (bits are always 64):
+  /// Precision of the ranks and contributions (their bits are score_bits() of it).
+  ScorePrecision scores = ScorePrecision::f64;
+  /// Placement of the contributions array the edge loop reads at random (bits from scores):
   /// the paper's placement variations apply to it; replicated gives every node a local copy.
   ArrayOptions contributions{};
-  /// Placement of the rank (output) array, written every iteration (bits always 64); the paper
+  /// Placement of the rank (output) array, written every iteration (bits from scores); the paper
   /// always interleaves it. Must not be replicated.
   ArrayOptions ranks = interleaved_options();
 };
 
 /// Throws Error(invalid_argument) naming the first bad option: damping outside (0, 1], tolerance
-/// not a finite number >= 0, max_iterations 0, an unknown dangling rule, or replicated ranks. The
+/// not a finite number >= 0, max_iterations 0, an unknown dangling rule or score precision, or replicated ranks. The
 /// command, the C ABI and the bindings all check options through this, so they reject the same values
 /// with the same words.
 SMARTARRAYS_API void validate(const PageRankOptions& options);
 
 /// What pagerank returns.
 struct PageRankResult {
-  /// n ranks as IEEE doubles in 64-bit values (rank_at() reads one). Ranks are >= 0, so their bit
-  /// patterns order like the values: top_k() on this array gives the top-ranked vertices.
+  /// n ranks as IEEE doubles in 64-bit values, or floats in 32-bit values for ScorePrecision::f32
+  /// (rank_at() reads either). Ranks are >= 0, so their bit patterns order like the values: top_k()
+  /// on this array gives the top-ranked vertices.
   SmartArray ranks;
   unsigned iterations = 0;        ///< iterations run
   double difference = 0;          ///< sum of |rank - previous rank| of the last iteration
   bool converged = false;         ///< difference < tolerance
   std::vector<double> iteration_seconds;  ///< wall time of each iteration (edge loop + contributions)
-  /// The last contributions (rank / out-degree, 0 for dangling vertices) as doubles; kept for
-  /// their memory report and placement.
+  /// The last contributions (rank / out-degree, 0 for dangling vertices) in the ranks' precision;
+  /// kept for their memory report and placement.
   SmartArray contributions;
 };
 
-/// The rank of vertex v stored in a ranks array.
-inline double rank_at(const SmartArray& ranks, std::uint64_t v) { return std::bit_cast<double>(ranks.get(v)); }
+/// The rank of vertex v stored in a ranks array (a 32-bit array holds floats, else doubles).
+inline double rank_at(const SmartArray& ranks, std::uint64_t v) {
+  const std::uint64_t value = ranks.get(v);
+  return ranks.bits() == 32 ? std::bit_cast<float>(static_cast<std::uint32_t>(value)) : std::bit_cast<double>(value);
+}
 
 /// PageRank on pool over a graph given by its reverse CSR (rbegin: n+1 offsets, redge: in-neighbour
 /// ids) and out-degrees. Every batch reads rbegin, redge, the out-degrees and the contributions

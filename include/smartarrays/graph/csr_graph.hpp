@@ -1,6 +1,6 @@
 // Owns CsrGraph: a directed graph in compressed sparse row form as a bundle of smart arrays (paper
 // §5.2) — begin/edge (forward), rbegin/redge (reverse) and the out_degree vertex property — each
-// with its own placement and bit width; the U / V / V+E variants that choose those widths; the
+// with its own placement and bit width, an undirected graph holding one CSR that serves as both; the U / V / V+E variants that choose those widths; the
 // per-array memory report, the paper's memory formula and the degree statistics.
 #pragma once
 
@@ -67,7 +67,8 @@ struct ArrayMemory {
   unsigned bits = 0;         ///< bits per value
   Placement placement = Placement::os_default;  ///< where its pages are
   std::size_t replicas = 1;  ///< copies
-  std::uint64_t bytes = 0;   ///< bytes mapped over all replicas
+  std::uint64_t bytes = 0;   ///< bytes mapped over all replicas (0 when shared_with names another array)
+  std::string shared_with;   ///< the array whose memory this one is ("begin" for an undirected graph's rbegin), else ""
 };
 
 /// Memory of a set of arrays, per array and in total.
@@ -76,6 +77,8 @@ struct MemoryReport {
   std::uint64_t total_bytes = 0;    ///< sum of arrays[i].bytes
   /// Appends one array's line and adds it to the total.
   SMARTARRAYS_API void add(std::string name, const SmartArray& array);
+  /// Appends the line of an array that is another's memory (no bytes of its own).
+  SMARTARRAYS_API void add_shared(std::string name, const SmartArray& array, std::string shared_with);
 };
 
 /// The degree figures of a graph (`graph info` prints them).
@@ -93,13 +96,18 @@ struct DegreeStats {
 SMARTARRAYS_API double paper_memory_bits(std::uint64_t vertices, std::uint64_t edges, unsigned bits_begin,
                                          unsigned bits_edge, unsigned bits_degree) noexcept;
 
-/// A directed graph as a bundle of smart arrays; move-only. Undirected graphs are stored with both
-/// directions of every edge (then edge equals redge) and remember that they were undirected.
+/// A directed graph as a bundle of smart arrays; move-only. Undirected graphs hold both directions
+/// of every edge in one CSR: their in-neighbours are their out-neighbours, so rbegin() and redge()
+/// are begin() and edge() themselves (shared, not copied) and remember that they were undirected.
 class SMARTARRAYS_API CsrGraph {
  public:
   /// Takes over the arrays; checks only that their lengths agree (builders guarantee the rest;
-  /// validate() checks every invariant). Throws Error(invalid_argument) naming a mismatch.
+  /// validate() checks every invariant). Throws Error(invalid_argument) naming a mismatch. An
+  /// undirected graph made this way keeps its reverse arrays apart (shares_reverse() is false).
   CsrGraph(std::array<SmartArray, graph_array_count> arrays, bool directed);
+  /// An undirected graph over one symmetric CSR: begin and edge serve as rbegin and redge too.
+  /// Checks the lengths as the other constructor does.
+  CsrGraph(SmartArray begin, SmartArray edge, SmartArray out_degree);
 
   /// Number of vertices n.
   std::uint64_t vertices() const noexcept { return vertices_; }
@@ -107,9 +115,11 @@ class SMARTARRAYS_API CsrGraph {
   std::uint64_t edges() const noexcept { return edges_; }
   /// False when built from an undirected graph (each edge stored in both directions).
   bool directed() const noexcept { return directed_; }
+  /// True when rbegin and redge are begin and edge (an undirected graph's one CSR).
+  bool shares_reverse() const noexcept { return arrays_.size() < graph_array_count; }
 
-  /// One of the arrays.
-  const SmartArray& array(GraphArray a) const noexcept { return arrays_[static_cast<std::size_t>(a)]; }
+  /// One of the arrays (rbegin and redge are begin and edge when shares_reverse()).
+  const SmartArray& array(GraphArray a) const noexcept { return arrays_[slot(a)]; }
   /// The forward offsets.
   const SmartArray& begin() const noexcept { return array(GraphArray::begin); }
   /// The forward neighbour ids.
@@ -129,7 +139,8 @@ class SMARTARRAYS_API CsrGraph {
   /// The variant the arrays' widths correspond to: U if every width is U's, else V+E if the id
   /// arrays are narrower than 32 bits, else V.
   Variant variant() const noexcept;
-  /// Bytes and widths of the five arrays.
+  /// Bytes and widths of the five arrays; a shared rbegin or redge is a line of no bytes naming
+  /// the array it is.
   MemoryReport memory_report() const;
   /// paper_memory_bits() with this graph's widths (bits_begin: the wider of begin and rbegin, bits_edge likewise).
   double paper_memory_bits() const noexcept;
@@ -147,7 +158,15 @@ class SMARTARRAYS_API CsrGraph {
   void validate() const;
 
  private:
-  std::array<SmartArray, graph_array_count> arrays_;
+  // Where array a lives in arrays_: its own slot, or begin's / edge's when the reverse is shared.
+  std::size_t slot(GraphArray a) const noexcept {
+    const auto k = static_cast<std::size_t>(a);
+    if (!shares_reverse()) return k;
+    return a == GraphArray::out_degree ? 2 : k % 2;
+  }
+  void check_lengths();
+
+  std::vector<SmartArray> arrays_;  // the five arrays in GraphArray order, or begin, edge, out_degree when shared
   std::uint64_t vertices_ = 0;
   std::uint64_t edges_ = 0;
   bool directed_ = true;

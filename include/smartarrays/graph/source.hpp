@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <span>
@@ -19,6 +20,10 @@
 #include "smartarrays/runtime/thread_pool.hpp"
 
 namespace smartarrays::graph {
+
+namespace detail {
+struct SgScan;
+}  // namespace detail
 
 /// How a compact (store) file's graph is opened.
 enum class OpenMode : int {
@@ -50,10 +55,12 @@ struct SourceOptions {
 /// asked, each with its own layout. Move-only.
 class SMARTARRAYS_API GraphSource {
  public:
-  /// Reads path in options.format_of(path) on pool. A compact file's graph is opened as stored
-  /// (options.mode: mapped, or loaded into options.placement) and is then stored_graph(); build()
-  /// makes other layouts of it. Throws Error naming the file and the line or byte offset of
-  /// malformed input, or the option that does not fit.
+  /// Reads path in options.format_of(path) on pool. Throws Error naming the file and the line or
+  /// byte offset of malformed input, or the option that does not fit. A compact file's graph is
+  /// opened as stored (options.mode: mapped, or loaded into options.placement) and is then
+  /// stored_graph(); build() makes other layouts of it. A .sg file whose lists are ascending is
+  /// checked in one parallel pass holding only its offsets; build() then reads its ids again
+  /// straight into the graph's arrays (see docs/graph.md, "Loading .sg files").
   static GraphSource open(const std::string& path, const SourceOptions& options = {},
                           runtime::ThreadPool& pool = runtime::default_pool());
   /// The R-MAT graph of options, generated on pool; undirected stores each edge both ways.
@@ -77,6 +84,7 @@ class SMARTARRAYS_API GraphSource {
   /// A new CsrGraph of the edges, built with options on pool (throws as build_csr does).
   CsrGraph build(const BuildOptions& options = {}, runtime::ThreadPool& pool = runtime::default_pool()) const&;
   /// The same from a source used once: a .sg file's CSR is moved into the graph, not copied.
+  /// Throws Error(invalid_argument) when a streamed .sg file changed since open().
   CsrGraph build(const BuildOptions& options = {}, runtime::ThreadPool& pool = runtime::default_pool()) &&;
 
   /// True for a compact file's graph, which is used as stored (stored_graph()) or built anew (build()).
@@ -98,6 +106,7 @@ class SMARTARRAYS_API GraphSource {
   CsrParts csr_;  // a .sg file's out-edges (then edges_ is empty)
   std::optional<CsrGraph> stored_;  // a compact file's graph as opened
   bool is_csr_ = false;
+  std::shared_ptr<const detail::SgScan> sg_;  // a .sg file checked by the streaming scan (nothing else held)
   std::uint64_t vertices_ = 0;
   bool directed_ = true;
 };

@@ -65,12 +65,15 @@ final class GraphNative {
       JAVA_DOUBLE.withName("damping"),
       JAVA_DOUBLE.withName("tolerance"),
       JAVA_INT.withName("max_iterations"),
-      JAVA_INT.withName("dangling"));
+      JAVA_INT.withName("dangling"),
+      JAVA_INT.withName("scores"),
+      JAVA_INT.withName("reserved"));
 
   static final VarHandle PAGERANK_DAMPING = field(PAGERANK_OPTIONS, "damping");
   static final VarHandle PAGERANK_TOLERANCE = field(PAGERANK_OPTIONS, "tolerance");
   static final VarHandle PAGERANK_MAX_ITERATIONS = field(PAGERANK_OPTIONS, "max_iterations");
   static final VarHandle PAGERANK_DANGLING = field(PAGERANK_OPTIONS, "dangling");
+  static final VarHandle PAGERANK_SCORES = field(PAGERANK_OPTIONS, "scores");
 
   /** sa_pagerank_result. */
   static final StructLayout PAGERANK_RESULT = MemoryLayout.structLayout(

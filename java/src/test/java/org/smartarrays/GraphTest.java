@@ -84,6 +84,10 @@ class GraphTest {
         Graph.PageRankResult result = g.pagerank(pr);
         assertTrue(result.converged() && result.difference() < 1e-13 && result.iterations() > 1, result.toString());
         assertRanks(expected, result.ranks(), 1e-12);
+        // Float scores: the same ranks to float precision, widened to doubles.
+        double[] floats = g.pagerank(pr.withScores(PageRankOptions.Scores.F32)).ranks();
+        assertRanks(expected, floats, 1e-6);
+        assertEquals(PageRankOptions.Scores.F32, pr.withScores(PageRankOptions.Scores.F32).scores());
       }
     }
     try (Graph symmetric = Graph.load(GRAPHS.resolve("triangle_symmetric.mtx"), options)) {

@@ -1,0 +1,501 @@
+// Owns the streaming .sg path (see sg_stream.hpp). Workers read their own file ranges with pread,
+// so nothing but the offsets and a batch buffer per worker is held besides the final arrays. The
+// symmetry of an undirected file and the transpose relation of a directed one are checked without
+// building a transpose: the multiset of edges u -> v read from the lists must equal the multiset
+// read the other way round, compared as 64-bit sums of a hash keyed afresh per process, so an input
+// cannot be crafted against it. An undirected file needs one hash per edge: u -> v adds h(u, v)
+// when u < v and subtracts it when u > v, so the sum is 0 when every edge has its reverse.
+#include "graph/sg_stream.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <random>
+#include <string>
+
+#include "graph/csr_parts.hpp"
+#include "smartarrays/build/parallel_build.hpp"
+#include "smartarrays/codec/bitpack.hpp"
+#include "smartarrays/error.hpp"
+#include "smartarrays/graph/limits.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
+#include "smartarrays/util/checked.hpp"
+#include "smartarrays/util/mix64.hpp"
+
+namespace smartarrays::graph::detail {
+
+namespace {
+
+constexpr std::uint64_t header_bytes = 1 + 8 + 8;
+// Ids per batch of the id passes: 1 MiB of int32 per worker buffer.
+constexpr std::uint64_t id_batch = std::uint64_t{1} << 18;
+constexpr std::uint64_t offset_batch = std::uint64_t{1} << 17;
+
+class Fd {
+ public:
+  explicit Fd(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+    if (fd_ < 0) throw_error(ErrorCode::os_error, "cannot open " + path + ": " + std::strerror(errno));
+  }
+  ~Fd() { ::close(fd_); }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const noexcept { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// Reads bytes at offset; false when the file ends first. Throws Error(os_error) on a read error.
+bool read_at(int fd, void* out, std::uint64_t bytes, std::uint64_t offset, const std::string& path) {
+  auto* p = static_cast<char*>(out);
+  while (bytes > 0) {
+    const ssize_t got = ::pread(fd, p, std::min<std::uint64_t>(bytes, std::uint64_t{1} << 30), static_cast<off_t>(offset));
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw_error(ErrorCode::os_error, "cannot read " + path + ": " + std::strerror(errno));
+    }
+    if (got == 0) return false;
+    p += got;
+    bytes -= static_cast<std::uint64_t>(got);
+    offset += static_cast<std::uint64_t>(got);
+  }
+  return true;
+}
+
+// Size and modification time: a file that changes between the scan and the encoding is refused.
+struct FileStamp {
+  std::uint64_t bytes = 0;
+  std::int64_t seconds = 0;
+  std::int64_t nanoseconds = 0;
+  friend bool operator==(const FileStamp&, const FileStamp&) = default;
+};
+
+FileStamp stamp_of(int fd, const std::string& path) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw_error(ErrorCode::os_error, "cannot stat " + path + ": " + std::strerror(errno));
+  return {static_cast<std::uint64_t>(st.st_size), st.st_mtim.tv_sec, st.st_mtim.tv_nsec};
+}
+
+// The per-process key of the edge hash.
+std::uint64_t hash_key() {
+  static const std::uint64_t key = [] {
+    std::random_device device;
+    return (std::uint64_t{device()} << 32) ^ device();
+  }();
+  return key;
+}
+
+// What an id pass over a range of one part's lists found.
+struct IdStats {
+  std::uint64_t largest = 0;
+  std::uint64_t hash = 0;  // the edges' hash sum (see HashSum)
+  bool bad = false;       // an id outside 0..n-1, or the file ended
+  bool unsorted = false;  // a list not ascending
+  bool duplicates = false;
+  bool self_loops = false;
+
+  void merge(const IdStats& o) {
+    largest = std::max(largest, o.largest);
+    hash += o.hash;
+    bad = bad || o.bad;
+    unsorted = unsorted || o.unsorted;
+    duplicates = duplicates || o.duplicates;
+    self_loops = self_loops || o.self_loops;
+  }
+};
+
+std::uint64_t edge_hash(std::uint64_t from, std::uint64_t to, std::uint64_t key) {
+  return util::mix64(((from << 32) | to) + key);
+}
+
+// One part of a .sg file: n + 1 int64 offsets at offsets_at, then m int32 ids.
+struct Part {
+  std::uint64_t offsets_at = 0;
+  std::uint64_t ids_at = 0;
+};
+
+// Reads ids [lo, hi) of a part whose offsets are known into the calling thread's buffer; null when
+// the file ends first.
+const std::int32_t* read_ids(int fd, const std::string& path, const Part& part, std::uint64_t lo, std::uint64_t hi) {
+  thread_local std::vector<std::int32_t> buffer;
+  buffer.resize(hi - lo);
+  if (!read_at(fd, buffer.data(), buffer.size() * sizeof(std::int32_t), part.ids_at + lo * sizeof(std::int32_t), path)) {
+    return nullptr;
+  }
+  return buffer.data() - lo;
+}
+
+// What a scan sums over the edges owner -> id of a part's lists: a directed file's out-lists read
+// forward must match its in-lists read in reverse; an undirected file's pairs must balance.
+enum class HashSum {
+  forward,  // h(owner, id)
+  reverse,  // h(id, owner)
+  balance,  // +h(owner, id) when owner < id, -h(id, owner) when owner > id, 0 for a loop
+};
+
+// Scans ids [lo, hi) of a part whose offsets are known: range, order, repeats, self-loops and the
+// edge hash sum; the ids go to out[0, hi - lo) too when out is not null.
+template <HashSum Sum>
+IdStats scan_id_range(int fd, const std::string& path, const Part& part, const std::vector<std::uint64_t>& offsets,
+                      std::uint64_t n, std::uint64_t lo, std::uint64_t hi, std::uint64_t* out = nullptr) {
+  runtime::check_interrupt();
+  IdStats stats;
+  // One id before lo as well, to check the order across the batch boundary.
+  const std::int32_t* ids = read_ids(fd, path, part, lo == 0 ? 0 : lo - 1, hi);
+  if (ids == nullptr) {
+    stats.bad = true;
+    return stats;
+  }
+  // The vertex whose list holds edge lo: the last v with offsets[v] <= lo.
+  std::uint64_t v = static_cast<std::uint64_t>(std::upper_bound(offsets.begin(), offsets.end(), lo) - offsets.begin()) - 1;
+  const std::uint64_t key = hash_key();
+  for (std::uint64_t e = lo; e < hi; ++e) {
+    while (offsets[v + 1] <= e) ++v;
+    const std::int32_t raw = ids[e];
+    if (raw < 0 || static_cast<std::uint64_t>(raw) >= n) {
+      stats.bad = true;
+      return stats;
+    }
+    const auto id = static_cast<std::uint64_t>(raw);
+    if (e > offsets[v]) {
+      const auto previous = static_cast<std::uint64_t>(ids[e - 1]);
+      stats.unsorted = stats.unsorted || id < previous;
+      stats.duplicates = stats.duplicates || id == previous;
+    }
+    stats.self_loops = stats.self_loops || id == v;
+    stats.largest = std::max(stats.largest, id);
+    if constexpr (Sum == HashSum::forward) {
+      stats.hash += edge_hash(v, id, key);
+    } else if constexpr (Sum == HashSum::reverse) {
+      stats.hash += edge_hash(id, v, key);
+    } else if (v < id) {
+      stats.hash += edge_hash(v, id, key);
+    } else if (v > id) {
+      stats.hash -= edge_hash(id, v, key);
+    }
+    if (out != nullptr) out[e - lo] = id;
+  }
+  return stats;
+}
+
+IdStats scan_id_range_as(HashSum sum, int fd, const std::string& path, const Part& part,
+                         const std::vector<std::uint64_t>& offsets, std::uint64_t n, std::uint64_t lo, std::uint64_t hi,
+                         std::uint64_t* out) {
+  switch (sum) {
+    case HashSum::forward:
+      return scan_id_range<HashSum::forward>(fd, path, part, offsets, n, lo, hi, out);
+    case HashSum::reverse:
+      return scan_id_range<HashSum::reverse>(fd, path, part, offsets, n, lo, hi, out);
+    case HashSum::balance:
+      break;
+  }
+  return scan_id_range<HashSum::balance>(fd, path, part, offsets, n, lo, hi, out);
+}
+
+// Reads ids [lo, hi) of a scanned part into out, widened; false when one is not below limit (or
+// the file ended): the file changed since the scan.
+bool encode_id_range(int fd, const std::string& path, const Part& part, std::uint64_t limit, std::uint64_t lo,
+                     std::uint64_t hi, std::uint64_t* out) {
+  runtime::check_interrupt();
+  const std::int32_t* ids = read_ids(fd, path, part, lo, hi);
+  if (ids == nullptr) return false;
+  // Unsigned: a negative id is a large value, beyond limit.
+  std::uint64_t largest = 0;
+  for (std::uint64_t e = lo; e < hi; ++e) {
+    const auto id = static_cast<std::uint64_t>(static_cast<std::uint32_t>(ids[e]));
+    largest = std::max(largest, id);
+    out[e - lo] = id;
+  }
+  return largest < limit;
+}
+
+runtime::LoopOptions batches_of(std::uint64_t batch) {
+  runtime::LoopOptions options;
+  options.batch = batch;
+  return options;
+}
+
+// Reads and checks the n + 1 offsets of a part: from 0, never decreasing, ending at m. False when not.
+bool read_offsets(int fd, const std::string& path, const Part& part, std::uint64_t n, std::uint64_t m,
+                  std::vector<std::uint64_t>& offsets, runtime::ThreadPool& pool) {
+  offsets.resize(n + 1);
+  std::uint64_t* values = offsets.data();
+  const bool complete = pool.parallel_reduce(
+      0, n + 1, true,
+      [&](std::uint64_t lo, std::uint64_t hi) {
+        runtime::check_interrupt();
+        return read_at(fd, values + lo, (hi - lo) * sizeof(std::uint64_t), part.offsets_at + lo * sizeof(std::uint64_t), path);
+      },
+      [](bool a, bool b) { return a && b; }, batches_of(offset_batch));
+  if (!complete || values[0] != 0 || values[n] != m) return false;
+  return pool.parallel_reduce(
+      0, n, true,
+      [&](std::uint64_t lo, std::uint64_t hi) {
+        for (std::uint64_t v = lo; v < hi; ++v) {
+          if (values[v + 1] < values[v] || values[v + 1] > m) return false;
+        }
+        return true;
+      },
+      [](bool a, bool b) { return a && b; });
+}
+
+IdStats scan_ids(int fd, const std::string& path, const Part& part, const std::vector<std::uint64_t>& offsets,
+                 std::uint64_t n, std::uint64_t m, HashSum sum, runtime::ThreadPool& pool) {
+  auto range = [&](std::uint64_t lo, std::uint64_t hi) {
+    return scan_id_range_as(sum, fd, path, part, offsets, n, lo, hi, nullptr);
+  };
+  return pool.parallel_reduce(
+      0, m, IdStats{}, range,
+      [](IdStats a, const IdStats& b) {
+        a.merge(b);
+        return a;
+      },
+      batches_of(id_batch));
+}
+
+// The bytes that holding `values` 64-bit values takes, for the memory check.
+std::uint64_t vector_bytes(std::uint64_t values) {
+  return util::checked_mul(values, sizeof(std::uint64_t), "the offsets of a graph file");
+}
+
+std::string stamp_key(const FileStamp& s) {
+  return std::to_string(s.bytes) + ":" + std::to_string(s.seconds) + ":" + std::to_string(s.nanoseconds);
+}
+
+}  // namespace
+
+namespace {
+
+// The header of a .sg file whose size matches it, or none; checks the offsets' memory.
+std::optional<SgScan> read_header(int fd, const std::string& path, const FileStamp& stamp) {
+  std::uint8_t head[header_bytes];
+  if (stamp.bytes < header_bytes || !read_at(fd, head, header_bytes, 0, path)) return std::nullopt;
+  std::int64_t m = 0;
+  std::int64_t n = 0;
+  std::memcpy(&m, head + 1, 8);
+  std::memcpy(&n, head + 9, 8);
+  if (head[0] > 1 || m < 0 || n < 0 || n > std::int64_t{std::numeric_limits<std::int32_t>::max()} + 1) return std::nullopt;
+  SgScan scan;
+  scan.path = path;
+  scan.directed = head[0] == 1;
+  scan.vertices = static_cast<std::uint64_t>(n);
+  scan.edges = static_cast<std::uint64_t>(m);
+  const unsigned __int128 part_bytes = (static_cast<unsigned __int128>(n) + 1) * 8 + static_cast<unsigned __int128>(m) * 4;
+  if (header_bytes + part_bytes * (scan.directed ? 2 : 1) != stamp.bytes) return std::nullopt;
+  scan.file_bytes = stamp.bytes;
+  check_load_memory(vector_bytes(util::checked_mul(scan.vertices + 1, scan.directed ? 2 : 1, "the offsets of a graph file")),
+                    scan.vertices, scan.edges, path + ": byte offset 1: ");
+  return scan;
+}
+
+Part out_part(const SgScan& scan) { return {header_bytes, header_bytes + (scan.vertices + 1) * 8}; }
+
+Part in_part(const SgScan& scan) {
+  const Part out = out_part(scan);
+  return {out.ids_at + scan.edges * 4, out.ids_at + scan.edges * 4 + (scan.vertices + 1) * 8};
+}
+
+// The largest v whose offsets say it has a list entry (0 when none): in a valid file, the largest
+// id of the other direction's lists.
+std::uint64_t largest_listed(const std::vector<std::uint64_t>& offsets, runtime::ThreadPool& pool) {
+  return pool.parallel_reduce(
+      0, offsets.size() - 1, std::uint64_t{0},
+      [&](std::uint64_t lo, std::uint64_t hi) {
+        for (std::uint64_t v = hi; v > lo; --v) {
+          if (offsets[v] != offsets[v - 1]) return v - 1;
+        }
+        return std::uint64_t{0};
+      },
+      [](std::uint64_t a, std::uint64_t b) { return std::max(a, b); });
+}
+
+}  // namespace
+
+std::optional<SgScan> scan_sg(const std::string& path, const ReadOptions& options, runtime::ThreadPool& pool) {
+  const Fd fd(path);
+  const FileStamp stamp = stamp_of(fd.get(), path);
+  std::optional<SgScan> header = read_header(fd.get(), path, stamp);
+  if (!header) return std::nullopt;
+  SgScan& scan = *header;
+  const Part out = out_part(scan);
+  const Part in = in_part(scan);
+  auto progress = [&](std::uint64_t done) {
+    if (options.progress) options.progress(done, stamp.bytes);
+  };
+  if (!read_offsets(fd.get(), path, out, scan.vertices, scan.edges, scan.out_offsets, pool)) return std::nullopt;
+  const IdStats out_ids =
+      scan_ids(fd.get(), path, out, scan.out_offsets, scan.vertices, scan.edges,
+               scan.directed ? HashSum::forward : HashSum::balance, pool);
+  progress(in.offsets_at);
+  if (out_ids.bad || out_ids.unsorted) return std::nullopt;
+  scan.largest_out_id = out_ids.largest;
+  scan.duplicates = out_ids.duplicates;
+  scan.self_loops = out_ids.self_loops;
+  if (!scan.directed) {
+    if (out_ids.hash != 0) return std::nullopt;
+    return header;
+  }
+  if (!read_offsets(fd.get(), path, in, scan.vertices, scan.edges, scan.in_offsets, pool)) return std::nullopt;
+  const IdStats in_ids = scan_ids(fd.get(), path, in, scan.in_offsets, scan.vertices, scan.edges, HashSum::reverse, pool);
+  progress(stamp.bytes);
+  if (in_ids.bad || in_ids.unsorted) return std::nullopt;
+  // The in-list of v holding u is the edge u -> v: its reverse hash is the out-edges' forward one.
+  if (out_ids.hash != in_ids.hash) return std::nullopt;
+  scan.largest_in_id = in_ids.largest;
+  if (stamp_of(fd.get(), path) != stamp) return std::nullopt;
+  return header;
+}
+
+bool streams_as_is(const SgScan& scan, const BuildOptions& options) {
+  return !(options.dedup && scan.duplicates) && !(options.drop_self_loops && scan.self_loops);
+}
+
+CsrGraph encode_sg(const SgScan& scan, const BuildOptions& options, runtime::ThreadPool& pool) {
+  const Fd fd(scan.path);
+  const FileStamp stamp = stamp_of(fd.get(), scan.path);
+  auto changed = [&] {
+    throw_error(ErrorCode::invalid_argument, scan.path + ": the file changed since it was read (" + stamp_key(stamp) + ")");
+  };
+  if (stamp.bytes != scan.file_bytes) changed();
+  const std::uint64_t n = scan.vertices;
+  const std::uint64_t m = scan.edges;
+  const GraphLayout& layout = options.layout;
+  auto id_options = [&](GraphArray which, std::uint64_t largest) {
+    ArrayOptions resolved = layout[which];
+    if (resolved.bits == 0) resolved.bits = codec::min_bits(largest);
+    if (resolved.bits < 64 && largest >> resolved.bits != 0) {
+      throw_error(ErrorCode::invalid_argument, std::string("graph array ") + to_string(which) + ": value " +
+                                                   std::to_string(largest) + " needs " +
+                                                   std::to_string(codec::min_bits(largest)) + " bits, array has " +
+                                                   std::to_string(resolved.bits));
+    }
+    return resolved;
+  };
+  const ArrayOptions edge_options = id_options(GraphArray::edge, scan.largest_out_id);
+  std::uint64_t bytes = SmartArray::memory_estimate(m, edge_options);
+  if (scan.directed) bytes += SmartArray::memory_estimate(m, id_options(GraphArray::redge, scan.largest_in_id));
+  check_load_memory(bytes, n, m, scan.path + ": ");
+
+  // Each id array read from the file again into its final layout, batch by batch.
+  std::atomic<bool> bad{false};
+  auto ids_of = [&](const Part& part, std::uint64_t largest, GraphArray which, const ArrayOptions& resolved) {
+    try {
+      return build::build_array(
+          m, resolved,
+          [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
+            if (!encode_id_range(fd.get(), scan.path, part, largest + 1, lo, hi, out)) {
+              bad.store(true, std::memory_order_relaxed);
+              std::fill(out, out + (hi - lo), 0);
+            }
+          },
+          pool);
+    } catch (const Error& e) {
+      if (e.code() == ErrorCode::cancelled) throw;
+      throw Error(e.code(), std::string("graph array ") + to_string(which) + ": " + e.what());
+    }
+  };
+  const Part out{header_bytes, header_bytes + (n + 1) * 8};
+  const Part in{out.ids_at + m * 4, out.ids_at + m * 4 + (n + 1) * 8};
+  SmartArray begin = encode_graph_array(GraphArray::begin, scan.out_offsets, layout[GraphArray::begin], pool);
+  SmartArray edge = ids_of(out, scan.largest_out_id, GraphArray::edge, edge_options);
+  SmartArray degrees = encode_out_degrees(scan.out_offsets, layout[GraphArray::out_degree], pool);
+  if (!scan.directed) {
+    if (bad.load() || stamp_of(fd.get(), scan.path) != stamp) changed();
+    return CsrGraph(std::move(begin), std::move(edge), std::move(degrees));
+  }
+  SmartArray rbegin = encode_graph_array(GraphArray::rbegin, scan.in_offsets, layout[GraphArray::rbegin], pool);
+  SmartArray redge = ids_of(in, scan.largest_in_id, GraphArray::redge, id_options(GraphArray::redge, scan.largest_in_id));
+  if (bad.load() || stamp_of(fd.get(), scan.path) != stamp) changed();
+  std::array<SmartArray, graph_array_count> arrays{std::move(begin), std::move(edge), std::move(rbegin), std::move(redge),
+                                                   std::move(degrees)};
+  return CsrGraph(std::move(arrays), true);
+}
+
+std::optional<CsrGraph> load_sg(const std::string& path, const BuildOptions& options, const ReadOptions& read,
+                                runtime::ThreadPool& pool) {
+  const GraphLayout& layout = options.layout;
+  // Dropping edges needs to know of repeats first, and a replica's fill reads the file again:
+  // both take the two-pass path.
+  if (options.dedup || options.drop_self_loops || layout[GraphArray::edge].placement == Placement::replicated ||
+      layout[GraphArray::redge].placement == Placement::replicated) {
+    return std::nullopt;
+  }
+  const Fd fd(path);
+  const FileStamp stamp = stamp_of(fd.get(), path);
+  std::optional<SgScan> header = read_header(fd.get(), path, stamp);
+  if (!header) return std::nullopt;
+  SgScan& scan = *header;
+  const std::uint64_t n = scan.vertices;
+  const std::uint64_t m = scan.edges;
+  const Part out = out_part(scan);
+  const Part in = in_part(scan);
+  if (!read_offsets(fd.get(), path, out, n, m, scan.out_offsets, pool)) return std::nullopt;
+  if (scan.directed && !read_offsets(fd.get(), path, in, n, m, scan.in_offsets, pool)) return std::nullopt;
+  // In a valid file an out-list names exactly the vertices with in-edges (undirected: with edges),
+  // so the widths are known before any id is read; an id beyond them makes the file invalid.
+  const std::uint64_t largest_out = largest_listed(scan.directed ? scan.in_offsets : scan.out_offsets, pool);
+  const std::uint64_t largest_in = scan.directed ? largest_listed(scan.out_offsets, pool) : 0;
+  auto id_options = [&](GraphArray which, std::uint64_t largest) {
+    ArrayOptions resolved = layout[which];
+    if (resolved.bits == 0) resolved.bits = codec::min_bits(largest);
+    return resolved;
+  };
+  const ArrayOptions edge_options = id_options(GraphArray::edge, largest_out);
+  const ArrayOptions redge_options = id_options(GraphArray::redge, largest_in);
+  if (edge_options.bits < 64 && largest_out >> edge_options.bits != 0) return std::nullopt;
+  if (scan.directed && redge_options.bits < 64 && largest_in >> redge_options.bits != 0) return std::nullopt;
+  std::uint64_t bytes = SmartArray::memory_estimate(m, edge_options);
+  if (scan.directed) bytes += SmartArray::memory_estimate(m, redge_options);
+  check_load_memory(bytes, n, m, path + ": ");
+
+  // One pass per part: every id is checked, hashed and written into its final array.
+  std::mutex merge;
+  auto ids_of = [&](const Part& part, const std::vector<std::uint64_t>& offsets, HashSum sum, std::uint64_t largest,
+                    const ArrayOptions& resolved, IdStats& stats) {
+    return build::build_array(
+        m, resolved,
+        [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* values) {
+          IdStats s = scan_id_range_as(sum, fd.get(), path, part, offsets, n, lo, hi, values);
+          if (s.bad || s.largest > largest) {
+            s.bad = true;
+            std::fill(values, values + (hi - lo), 0);
+          }
+          const std::lock_guard<std::mutex> lock(merge);
+          stats.merge(s);
+        },
+        pool);
+  };
+  auto progress = [&](std::uint64_t done) {
+    if (read.progress) read.progress(done, stamp.bytes);
+  };
+  IdStats out_stats;
+  SmartArray edge = ids_of(out, scan.out_offsets, scan.directed ? HashSum::forward : HashSum::balance, largest_out,
+                           edge_options, out_stats);
+  progress(in.offsets_at);
+  if (out_stats.bad || out_stats.unsorted) return std::nullopt;
+  SmartArray begin = encode_graph_array(GraphArray::begin, scan.out_offsets, layout[GraphArray::begin], pool);
+  SmartArray degrees = encode_out_degrees(scan.out_offsets, layout[GraphArray::out_degree], pool);
+  if (!scan.directed) {
+    if (out_stats.hash != 0 || stamp_of(fd.get(), path) != stamp) return std::nullopt;
+    return CsrGraph(std::move(begin), std::move(edge), std::move(degrees));
+  }
+  IdStats in_stats;
+  SmartArray redge = ids_of(in, scan.in_offsets, HashSum::reverse, largest_in, redge_options, in_stats);
+  progress(stamp.bytes);
+  if (in_stats.bad || in_stats.unsorted || out_stats.hash != in_stats.hash || stamp_of(fd.get(), path) != stamp) {
+    return std::nullopt;
+  }
+  SmartArray rbegin = encode_graph_array(GraphArray::rbegin, scan.in_offsets, layout[GraphArray::rbegin], pool);
+  std::array<SmartArray, graph_array_count> arrays{std::move(begin), std::move(edge), std::move(rbegin), std::move(redge),
+                                                   std::move(degrees)};
+  return CsrGraph(std::move(arrays), true);
+}
+
+}  // namespace smartarrays::graph::detail

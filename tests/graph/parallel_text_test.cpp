@@ -1,0 +1,136 @@
+// Tests the parallel text readers: on edge lists of plain lines, comments and blank lines, and
+// Matrix Market files of every field and symmetry, they give exactly the serial reader's edge list
+// whatever the thread count and however the ranges fall; on anything else they decline, so the
+// serial reader names the problem; GraphSource uses them for large files.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "graph/parallel_text.hpp"
+#include "smartarrays/graph/formats.hpp"
+#include "smartarrays/graph/limits.hpp"
+#include "smartarrays/graph/source.hpp"
+#include "support/graph_fixtures.hpp"
+
+namespace smartarrays::graph {
+namespace {
+
+using test::ScratchDir;
+
+void expect_same(const EdgeList& a, const EdgeList& b) {
+  EXPECT_EQ(a.vertices, b.vertices);
+  EXPECT_EQ(a.directed, b.directed);
+  EXPECT_EQ(a.edges, b.edges);
+}
+
+std::string plain_lines(int count, const std::string& newline) {
+  std::string text = "# Directed graph\n% a comment\n\n";
+  for (int i = 0; i < count; ++i) {
+    text += std::to_string(i * 7 % 1000) + (i % 3 ? "\t" : "  ") + std::to_string(i * 13 % 997) + newline;
+    if (i % 500 == 0) text += "   \n# a comment in the middle\n";
+  }
+  return text;
+}
+
+TEST(ParallelEdgeList, GivesTheSerialReadersListForEveryThreadCount) {
+  const ScratchDir dir;
+  const std::vector<std::string> files{
+      dir.write("plain.el", plain_lines(20000, "\n")),
+      dir.write("crlf.el", plain_lines(20000, "\r\n")),
+      dir.write("last.el", plain_lines(3000, "\n") + "5 6"),  // no newline at the end
+      dir.write("undirected.el", "# Nodes: 5000 Edges: 2\n" + plain_lines(4000, "\n") + "# Undirected graph: x\n"),
+      dir.write("empty.el", "# nothing but comments\n\n")};
+  for (const std::string& path : files) {
+    const EdgeList serial = read_edge_list(path);
+    for (std::size_t threads : {1u, 2u, 3u}) {
+      SCOPED_TRACE(path + ", " + std::to_string(threads) + " threads");
+      runtime::ThreadPool pool(runtime::PoolOptions{.threads = threads});
+      const std::optional<EdgeList> parallel = detail::read_text_parallel(path, GraphFormat::edge_list, {}, pool, 0);
+      ASSERT_TRUE(parallel.has_value());
+      expect_same(*parallel, serial);
+    }
+  }
+}
+
+TEST(ParallelEdgeList, DeclinesAnythingTheSerialReaderMustName) {
+  const ScratchDir dir;
+  runtime::ThreadPool pool(runtime::PoolOptions{.threads = 2});
+  const std::string good = plain_lines(2000, "\n");
+  for (const std::string& bad : {good + "1 x\n", good + "-1 2\n", good + "5\n", good + "1 2 0.5\n",
+                                 good + "99999999999999999999 1\n", good + "18446744073709551615 1\n",
+                                 good + std::string(max_line_bytes + 1, ' ') + "\n",
+                                 "# Nodes: 99999999999\n" + good}) {
+    const std::string path = dir.write("bad.el", bad);
+    EXPECT_FALSE(detail::read_text_parallel(path, GraphFormat::edge_list, {}, pool, 0).has_value()) << bad.substr(bad.size() - 40);
+    EXPECT_THROW(GraphSource::open(path), Error);
+  }
+  // Small files are left to the serial reader.
+  EXPECT_FALSE(detail::read_text_parallel(dir.write("small.el", good), GraphFormat::edge_list, {}, pool).has_value());
+}
+
+std::string matrix_market(const std::string& field, const std::string& symmetry, int count) {
+  std::string body;
+  for (int i = 0; i < count; ++i) {
+    const int row = i * 7 % 1000 + 1;
+    const int col = symmetry == "general" ? i * 13 % 1000 + 1 : (i * 13 % row) + 1;  // lower triangle
+    body += std::to_string(row) + " " + std::to_string(col);
+    if (field == "real") body += " 0.5";
+    if (field == "integer") body += "\t-3";
+    if (field == "complex") body += " 1e-3 2";
+    body += i % 2 ? "\n" : "\r\n";
+    if (i % 700 == 0) body += "% a comment\n\n";
+  }
+  return "%%MatrixMarket matrix coordinate " + field + " " + symmetry + "\n% c\n\n1000 1000 " + std::to_string(count) +
+         "\n" + body;
+}
+
+TEST(ParallelMatrixMarket, GivesTheSerialReadersListAndDeclinesWhatItMustName) {
+  const ScratchDir dir;
+  runtime::ThreadPool pool(runtime::PoolOptions{.threads = 3});
+  for (const char* field : {"pattern", "real", "integer", "complex"}) {
+    for (const char* symmetry : {"general", "symmetric", "skew-symmetric"}) {
+      SCOPED_TRACE(std::string(field) + " " + symmetry);
+      const std::string path = dir.write("m.mtx", matrix_market(field, symmetry, 6000));
+      const std::optional<EdgeList> parallel = detail::read_text_parallel(path, GraphFormat::matrix_market, {}, pool, 0);
+      ASSERT_TRUE(parallel.has_value());
+      expect_same(*parallel, read_matrix_market(path));
+    }
+  }
+  const std::string good = matrix_market("real", "general", 3000);
+  const std::vector<std::string> bad_files{good + "1 2 x\n",
+                                           good + "0 1 0.5\n",
+                                           good + "1001 1 0.5\n",
+                                           good + "1 2\n",
+                                           good + "1 2 0.5 7\n",
+                                           good + "1 2 0.5\n",  // more entries than declared
+                                           good.substr(0, good.size() - 20),
+                                           "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n",
+                                           "%%MatrixMarket matrix coordinate real general\n2 3 0\n",
+                                           "%%MatrixMarket matrix coordinate real general\n"};
+  for (const std::string& bad : bad_files) {
+    const std::string path = dir.write("bad.mtx", bad);
+    EXPECT_FALSE(detail::read_text_parallel(path, GraphFormat::matrix_market, {}, pool, 0).has_value())
+        << bad.substr(0, 60);
+    EXPECT_THROW(GraphSource::open(path), Error);
+  }
+}
+
+TEST(ParallelEdgeList, LargeFilesLoadThroughGraphSourceWithProgress) {
+  const ScratchDir dir;
+  std::string text;
+  while (text.size() < detail::parallel_text_min_bytes) text += plain_lines(20000, "\n");
+  const std::string path = dir.write("large.el", text);
+  SourceOptions options;
+  std::uint64_t reported = 0;
+  options.read.progress = [&](std::uint64_t done, std::uint64_t total) {
+    EXPECT_EQ(total, text.size());
+    reported = done;
+  };
+  const CsrGraph g = GraphSource::open(path, options).build();
+  EXPECT_EQ(reported, text.size());
+  const CsrGraph expected = build_csr(read_edge_list(path));
+  EXPECT_EQ(test::decode(g), test::decode(expected));
+}
+
+}  // namespace
+}  // namespace smartarrays::graph

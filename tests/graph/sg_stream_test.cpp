@@ -1,0 +1,177 @@
+// Tests the streaming .sg loaders (load_graph's one pass, GraphSource's scan then encode): they
+// build exactly the graph of the general reader for every variant, directed and undirected,
+// whatever the thread count; files they cannot stream (unsorted lists, options that drop edges)
+// take the general path; and a load runs in a child process whose
+// address space is limited to a little above the final arrays.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "smartarrays/graph/build.hpp"
+#include "smartarrays/graph/formats.hpp"
+#include "smartarrays/graph/generators.hpp"
+#include "smartarrays/graph/limits.hpp"
+#include "smartarrays/graph/source.hpp"
+#include "support/graph_fixtures.hpp"
+
+namespace smartarrays::graph {
+namespace {
+
+using test::decode;
+using test::ScratchDir;
+
+CsrGraph rmat_graph(unsigned scale, bool undirected) {
+  RmatOptions r;
+  r.scale = scale;
+  r.edge_factor = 8;
+  r.seed = 9;
+  EdgeList list = generate_rmat(r);
+  list.directed = !undirected;
+  BuildOptions clean;
+  clean.dedup = true;
+  clean.drop_self_loops = true;
+  return build_csr(list, clean);
+}
+
+// The graph the general path builds: the file read whole into vectors, then build_csr.
+CsrGraph general(const std::string& path, const BuildOptions& options) {
+  SgContents contents = read_gap_sg(path);
+  return build_csr(std::move(contents.out), contents.directed, options);
+}
+
+void expect_same(const CsrGraph& a, const CsrGraph& b) {
+  EXPECT_EQ(a.directed(), b.directed());
+  EXPECT_EQ(a.shares_reverse(), b.shares_reverse());
+  EXPECT_EQ(decode(a), decode(b));
+  for (std::size_t k = 0; k < graph_array_count; ++k) {
+    const auto which = static_cast<GraphArray>(k);
+    EXPECT_EQ(a.array(which).bits(), b.array(which).bits()) << to_string(which);
+  }
+}
+
+TEST(SgStream, BuildsTheGeneralReadersGraphForEveryVariantAndThreadCount) {
+  const ScratchDir dir;
+  for (bool undirected : {false, true}) {
+    const std::string path = dir.file(undirected ? "u.sg" : "d.sg");
+    write_gap_sg(rmat_graph(10, undirected), path);
+    for (std::size_t threads : {1u, 3u}) {
+      runtime::ThreadPool pool(runtime::PoolOptions{.threads = threads});
+      const GraphSource source = GraphSource::open(path, {}, pool);
+      for (Variant v : {Variant::U, Variant::V, Variant::VE}) {
+        SCOPED_TRACE(::testing::Message() << (undirected ? "undirected " : "directed ") << to_string(v) << ", "
+                                          << threads << " threads");
+        BuildOptions options;
+        options.layout = GraphLayout::for_variant(v);
+        const CsrGraph streamed = source.build(options, pool);
+        streamed.validate();
+        expect_same(streamed, general(path, options));
+        // load_graph reads the file once, straight into the arrays.
+        const CsrGraph loaded = load_graph(path, GraphFormat::gap_sg, options, {}, pool);
+        loaded.validate();
+        expect_same(loaded, general(path, options));
+      }
+    }
+  }
+}
+
+TEST(SgStream, ListsToSortAndEdgesToDropTakeTheGeneralPath) {
+  const ScratchDir dir;
+  // 0 -> {2, 1} unsorted, 1 -> {1, 1} a duplicated self-loop; written by hand as GAP's layout.
+  const std::string path = dir.file("raw.sg");
+  {
+    std::ofstream out(path, std::ios::binary);
+    const std::uint8_t flag = 1;
+    const std::int64_t m = 4, n = 3;
+    const std::int64_t out_offsets[] = {0, 2, 4, 4};
+    const std::int32_t out_ids[] = {2, 1, 1, 1};
+    const std::int64_t in_offsets[] = {0, 0, 3, 4};
+    const std::int32_t in_ids[] = {0, 1, 1, 0};
+    out.write(reinterpret_cast<const char*>(&flag), 1);
+    out.write(reinterpret_cast<const char*>(&m), 8);
+    out.write(reinterpret_cast<const char*>(&n), 8);
+    out.write(reinterpret_cast<const char*>(out_offsets), sizeof out_offsets);
+    out.write(reinterpret_cast<const char*>(out_ids), sizeof out_ids);
+    out.write(reinterpret_cast<const char*>(in_offsets), sizeof in_offsets);
+    out.write(reinterpret_cast<const char*>(in_ids), sizeof in_ids);
+  }
+  const GraphSource source = GraphSource::open(path);
+  BuildOptions options;
+  expect_same(source.build(options), general(path, options));
+  expect_same(load_graph(path, GraphFormat::gap_sg, options), general(path, options));
+  EXPECT_EQ(source.build(options).out_neighbours(0), (std::vector<std::uint64_t>{1, 2}));
+  options.dedup = true;
+  options.drop_self_loops = true;
+  const CsrGraph cleaned = source.build(options);
+  EXPECT_EQ(cleaned.edges(), 2u);
+  expect_same(cleaned, general(path, options));
+}
+
+TEST(SgStream, SortedFilesWithDuplicatesStreamUnlessAskedToDropThem) {
+  const ScratchDir dir;
+  const std::string path = dir.file("dup.sg");
+  write_gap_sg(build_csr(EdgeList{3, {{0, 1}, {0, 1}, {1, 1}, {2, 0}}, true}), path);
+  const GraphSource source = GraphSource::open(path);
+  for (bool drop : {false, true}) {
+    BuildOptions options;
+    options.dedup = drop;
+    options.drop_self_loops = drop;
+    expect_same(source.build(options), general(path, options));
+    expect_same(load_graph(path, GraphFormat::gap_sg, options), general(path, options));
+  }
+}
+
+// The bytes of a /proc/self/status line ("VmSize:"), 0 when absent.
+std::uint64_t status_bytes(const std::string& key) {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind(key, 0) == 0) return std::stoull(line.substr(key.size())) * 1024;
+  }
+  return 0;
+}
+
+TEST(SgStream, LoadsInAChildWhoseAddressSpaceIsALittleAboveTheFinalArrays) {
+  const ScratchDir dir;
+  const std::string path = dir.file("limit.sg");
+  const CsrGraph graph = rmat_graph(17, true);
+  write_gap_sg(graph, path);
+  BuildOptions options;
+  options.layout = GraphLayout::for_variant(Variant::U);
+  const std::uint64_t final_bytes = general(path, options).memory_report().total_bytes;
+  // What the loader may hold besides the arrays: 30% of them, plus a few MiB of batch buffers.
+  const std::uint64_t headroom = final_bytes * 3 / 10 + (std::uint64_t{8} << 20);
+  // The general path holds far more: the forward and reverse CSR in 64-bit vectors.
+  ASSERT_GT(csr_build_bytes(graph.vertices(), graph.edges()), final_bytes + headroom);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    int code = 3;
+    try {
+      runtime::ThreadPool pool(runtime::PoolOptions{.threads = 2});
+      // Workers' malloc arenas are reserved before the limit, as a running program's are.
+      pool.parallel_for(0, 1024, [](std::uint64_t, std::uint64_t) { delete[] new char[1 << 20]; });
+      const rlimit limit{status_bytes("VmSize:") + final_bytes + headroom, RLIM_INFINITY};
+      if (::setrlimit(RLIMIT_AS, &limit) != 0) ::_exit(4);
+      const CsrGraph loaded = load_graph(path, GraphFormat::gap_sg, options, {}, pool);
+      code = loaded.memory_report().total_bytes == final_bytes ? 0 : 5;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "load failed in the child: %s\n", e.what());
+      code = 6;
+    }
+    ::_exit(code);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "3 setup, 4 setrlimit, 5 wrong size, 6 the load failed (see stderr)";
+}
+
+}  // namespace
+}  // namespace smartarrays::graph
