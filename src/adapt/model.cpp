@@ -89,6 +89,7 @@ Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, con
   Prediction p;
   std::vector<double> controller_bytes(n, 0.0);  // bytes each node's memory serves, at the loop's shares
   std::vector<double> rate(n, 0.0);
+  std::vector<double> array_traffic(w.arrays.size(), 0.0);  // bytes each array moves from memory
   // Per reading node: compute seconds and memory seconds for all of the work.
   for (std::size_t i = 0; i < n; ++i) {
     NodeLoad load;
@@ -110,6 +111,7 @@ Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, con
     // Written arrays cost a read for ownership and a write back.
     const double traffic = a.hints.read_only || random ? bytes : 2 * bytes;
     p.bytes += traffic;
+    array_traffic[k] = traffic;
     for (std::size_t i = 0; i < n; ++i) {
       NodeLoad& load = p.nodes[i];
       if (load.threads == 0) continue;
@@ -157,13 +159,9 @@ Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, con
   p.memory_seconds = memory_rate > 0 ? 1.0 / memory_rate : 0;
   // A memory node serves at most its own all-worker local bandwidth, whoever reads it.
   for (std::size_t k = 0; k < w.arrays.size(); ++k) {
-    const ArrayUse& a = w.arrays[k];
-    const ArrayConfig& c = configs[k];
-    if (cache_resident(m, a, c.bits)) continue;
-    const double bytes = a.hints.pattern == AccessPattern::random ? a.accesses() * 64.0 : a.accesses() * c.bits / 8.0;
     for (std::size_t i = 0; i < n; ++i) {
-      const std::vector<double> f = sources(m, c, i);
-      for (std::size_t j = 0; j < n; ++j) controller_bytes[j] += bytes * p.nodes[i].share * f[j];
+      const std::vector<double> f = sources(m, configs[k], i);
+      for (std::size_t j = 0; j < n; ++j) controller_bytes[j] += array_traffic[k] * p.nodes[i].share * f[j];
     }
   }
   for (std::size_t j = 0; j < n; ++j) {
