@@ -25,6 +25,7 @@ const char* const bench_header =
     "benchmarks:\n"
     "  aggregate   sum += a1[i] + a2[i] over two smart arrays (paper Figure 10): a grid over bit\n"
     "              widths x placements x thread counts\n"
+    "  adaptivity  the adaptive choice against every static configuration (paper section 6.3)\n"
     "\n"
     "Run 'smartarrays bench aggregate --help' for its options.\n";
 
@@ -256,6 +257,7 @@ void add_bench_command(CommandTree& tree) {
   CLI::App& app = tree.add(bench, "aggregate", aggregate_header, [flags] { return aggregate(*flags); }, aggregate_footer);
   add_aggregate_flags(app, *flags);
   tree.check(app, [flags] { check_aggregate(*flags); });
+  add_bench_adaptivity(tree, bench);
 }
 
 }  // namespace smartarrays::cli
