@@ -2,7 +2,8 @@
 # The main job (`make demo`): shows the machine as smartarrays sees it, runs the paper's aggregation
 # experiment (Figure 10: bit widths x placements x thread counts) at a size that takes about a
 # minute on a 2-core machine, prints the result table and draws the figure; then runs PageRank on a
-# generated R-MAT graph with the U, V and V+E layouts side by side (paper Figure 12).
+# generated R-MAT graph with the U, V and V+E layouts side by side (paper Figure 12); last, the
+# adaptive choice for the aggregation with its explanation (calibrating quickly first if needed).
 #   scripts/demo.sh BUILD_DIR          (DEMO_SIZE=64M DEMO_REPS=3 scripts/demo.sh build to change the run)
 set -euo pipefail
 build=${1:-build}
@@ -42,4 +43,11 @@ echo "   R-MAT 2^${DEMO_GRAPH_SCALE:-18} vertices (Graph500 parameters, edge fac
 echo
 "$cli" graph generate --scale "${DEMO_GRAPH_SCALE:-18}" --dedup --drop-self-loops --quiet --output "$graph"
 "$cli" graph pagerank "$graph" --variant U,V,V+E --top 5 --quiet --json "$out/pagerank-demo.json"
+echo
+echo "== 5. an adaptive choice and why (smartarrays advise, paper section 6)"
+if "$cli" topology | grep -q "machine profile: none cached"; then
+  echo "   no calibrated profile of this machine yet: smartarrays calibrate --quick"
+  "$cli" calibrate --quick --quiet >/dev/null
+fi
+"$cli" advise --workload aggregate --length "$size" --bits 33
 echo "demo took $(($(date +%s) - start)) s"

@@ -344,7 +344,9 @@ class Decider {
     const double exec_c = formulas::exec_compressed(exec_current, accesses_per_s, cost);
     const double bw_current = pu.loop_seconds > 0 ? pu.bytes / pu.loop_seconds / 1e9 : 0;
     const double r = static_cast<double>(c.bits) / u.bits;
-    const double bw_c = formulas::bw_compressed(bw_current, accesses_per_s, r, u.bits / 8.0 / 1e9);
+    // Accesses served by caches move no bytes: the saving applies to the share that reaches memory.
+    const double memory_share = pu.bytes > 0 ? std::min(1.0, pu.bytes / (a.accesses() * u.bits / 8.0)) : 0.0;
+    const double bw_c = std::max(0.0, formulas::bw_compressed(bw_current, accesses_per_s * memory_share, r, u.bits / 8.0 / 1e9));
     const double bw_max_u = pu.memory_seconds > 0 ? pu.bytes / pu.memory_seconds / 1e9 : 0;
     const double bw_max_c = pc.memory_seconds > 0 ? pc.bytes / pc.memory_seconds / 1e9 : bw_max_u;
     const double speedup_u = formulas::node_speedup(threads, exec_current, bw_max_u, bw_current);

@@ -31,7 +31,8 @@ std::string machine_key() {
   const os::Topology& topology = os::topology();
   std::ostringstream text;
   text << os::read_machine_facts().cpu_model << '|' << codec::isa_name(codec::active_isa()) << '|' << topology.spec();
-  for (const os::Node& node : topology.nodes()) text << '|' << node.cpus.size() << ':' << (node.memory_total >> 30);
+  // Memory is left out: a virtual machine's total can change under ballooning without the machine changing.
+  for (const os::Node& node : topology.nodes()) text << '|' << node.cpus.size() << ':' << (node.memory_total > 0 ? 'm' : '-');
   std::ostringstream hex;
   hex << std::hex << hash_text(0x5a17, text.str());
   return hex.str();

@@ -113,6 +113,7 @@ measure::Report report(const measure::AdaptivityResult& r, const AdaptivityFlags
       j["best"] = {{"label", c.best_label}, {"seconds", c.best_s}};
       j["adaptive_s"] = c.adaptive_s;
       j["loss"] = c.loss;
+      j["best_static_s"] = c.best_static_s;
       j["best_within_spread"] = c.best_within_spread;
       j["statics"] = measure::Json::array();
       for (const measure::ConfigTiming& s : c.statics) {

@@ -36,6 +36,11 @@ struct LoadFlags {
   runtime::PinPolicy pinning = runtime::PinPolicy::sparse;  ///< --pinning
   bool quiet = false;                           ///< --quiet
   std::string json_path;                        ///< --json FILE ('-' = stdout)
+  /// --variant auto or --placement auto: the adaptive layer picks each graph array's placement and
+  /// width for adaptive_workload ("degree" or "pagerank"; docs/adaptivity.md).
+  bool adaptive = false;
+  std::string adaptive_workload;                ///< set by the command that runs a workload
+  unsigned adaptive_iterations = 15;            ///< PageRank iterations the decision assumes
 };
 
 /// Adds the flags of reading a graph file (--format, --undirected, --dedup, --drop-self-loops,

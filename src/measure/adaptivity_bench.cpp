@@ -355,8 +355,8 @@ AdaptivityResult run_adaptivity_bench(const AdaptivityConfig& config,
   // lowest mean ratio to each case's best among labels that fit in all of the family's cases.
   AdaptivitySummary& s = result.summary;
   double loss_sum = 0, gain_sum = 0;
-  std::map<std::string, std::vector<const AdaptivityCase*>> by_family;
-  for (const AdaptivityCase& c : result.cases) {
+  std::map<std::string, std::vector<AdaptivityCase*>> by_family;
+  for (AdaptivityCase& c : result.cases) {
     if (!c.feasible) {
       ++s.skipped;
       continue;
@@ -389,10 +389,11 @@ AdaptivityResult run_adaptivity_bench(const AdaptivityConfig& config,
       }
     }
     s.best_static.push_back({family, best_key});
-    for (const AdaptivityCase* c : group) {
+    for (AdaptivityCase* c : group) {
       for (const ConfigTiming& st : c->statics) {
         if (std::find(st.static_keys.begin(), st.static_keys.end(), best_key) != st.static_keys.end()) {
-          gain_sum += (config.compare_min ? st.timing.min : st.timing.median) / c->adaptive_s - 1;
+          c->best_static_s = config.compare_min ? st.timing.min : st.timing.median;
+          gain_sum += c->best_static_s / c->adaptive_s - 1;
           ++s.static_cases;
         }
       }

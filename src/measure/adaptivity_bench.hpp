@@ -57,6 +57,7 @@ struct AdaptivityCase {
   double adaptive_s = 0;                  ///< the adaptive choice's time, the same statistic
   double loss = 0;                        ///< adaptive_s / best_s - 1
   bool best_within_spread = false;        ///< adaptive median <= best median * (1 + best spread), or adaptive is best
+  double best_static_s = 0;               ///< the time of the family's best static configuration here (0 if it does not fit)
 };
 
 /// The summary over feasible cases.

@@ -23,7 +23,8 @@ struct CalibrationOptions {
 /// Measures this machine (its current topology, fake ones included) and returns its profile.
 SMARTARRAYS_API MachineProfile calibrate(const CalibrationOptions& options = {});
 
-/// A key naming this machine: CPU model, codec kernel set, per-node CPU counts and memory, topology spec.
+/// A key naming this machine: CPU model, codec kernel set, per-node CPU counts and whether each has
+/// memory, topology spec.
 SMARTARRAYS_API std::string machine_key();
 
 /// The cache directory: $XDG_CACHE_HOME/smartarrays, else $HOME/.cache/smartarrays.
