@@ -56,6 +56,7 @@ WorkloadProfile read_workload(const Field& root) {
   const std::size_t n = arrays.array_size();
   if (n == 0) arrays.fail("expected at least one array");
   for (std::size_t i = 0; i < n; ++i) w.arrays.push_back(read_array(arrays[i]));
+  if (root.has("edges")) w.edges = root.at("edges").whole(0, std::uint64_t{1} << 48);
   if (root.has("measured")) {
     const Field m = root.at("measured");
     WorkloadMeasurement r;
@@ -92,6 +93,7 @@ WorkloadProfile degree_workload(std::uint64_t vertices, std::uint64_t edges, uns
   WorkloadProfile w;
   w.workload = "degree";
   w.threads = threads;
+  w.edges = edges;
   const unsigned offset_bits = bits_for(edges);
   for (const char* name : {"begin", "rbegin"}) {
     w.arrays.push_back(use(name, vertices + 1, offset_bits, 64, true, AccessPattern::indexed, passes));
@@ -106,6 +108,7 @@ WorkloadProfile pagerank_workload(std::uint64_t vertices, std::uint64_t edges, u
   WorkloadProfile w;
   w.workload = "pagerank";
   w.threads = threads;
+  w.edges = edges;
   const double it = iterations;
   const double per_vertex = vertices > 0 ? static_cast<double>(edges) / static_cast<double>(vertices) : 0;
   w.arrays.push_back(use("rbegin", vertices + 1, bits_for(edges), 64, true, AccessPattern::indexed, it));
@@ -133,6 +136,7 @@ std::string to_json(const WorkloadProfile& w, int indent) {
   json["format"] = "smartarrays.workload/1";
   json["workload"] = w.workload;
   json["threads"] = w.threads;
+  if (w.edges > 0) json["edges"] = w.edges;
   json["arrays"] = Json::array();
   for (const ArrayUse& a : w.arrays) {
     json["arrays"].push_back({{"name", a.name},

@@ -11,6 +11,7 @@
 #include "cli/options.hpp"
 #include "measure/progress.hpp"
 #include "measure/report.hpp"
+#include "measure/workload_profile.hpp"
 #include "smartarrays/adapt/adaptive_array.hpp"
 #include "smartarrays/adapt/calibrate.hpp"
 #include "smartarrays/adapt/decision.hpp"
@@ -37,13 +38,15 @@ const char* const calibrate_footer =
 const char* const advise_header =
     "usage: smartarrays advise --workload aggregate|degree|pagerank --length N [--bits B] [--threads T]\n"
     "                          [--edges E] [--iterations I] [--hints LIST] [--free-memory BYTES]\n"
-    "                          [--machine FILE] [--profile FILE] [--write-profile FILE] [--json FILE]\n"
+    "                          [--machine FILE] [--profile FILE] [--measure] [--write-profile FILE]\n"
+    "                          [--json FILE]\n"
     "\n"
     "Decides placement, bit width and huge pages for every array of a workload (the paper's Figure 13\n"
     "diagrams, then the predicted time of each candidate) and explains why. The machine is --machine\n"
     "FILE, else this machine's cached calibration, else an estimate from its topology. The workload is\n"
     "--profile FILE (smartarrays.workload/1), else derived from its definition: aggregate reads two\n"
-    "arrays of N values of B bits; degree and pagerank a graph of N vertices and E edges.\n";
+    "arrays of N values of B bits; degree and pagerank a graph of N vertices and E edges. --measure\n"
+    "runs it here first (interleaved, uncompressed) and decides with what the run measured.\n";
 
 const char* const advise_footer =
     "examples:\n"
@@ -69,6 +72,7 @@ struct AdviseFlags {
   std::string profile;
   std::string write_profile;
   std::string json_path;
+  bool measure = false;
 };
 
 struct AdviseResult {
@@ -169,6 +173,7 @@ AdviseResult advise(const AdviseFlags& f) {
       }
     }
   }
+  if (f.measure) workload = measure::measure_workload(workload);
   if (!f.write_profile.empty()) adapt::write_workload_profile(workload, f.write_profile);
   const auto start = std::chrono::steady_clock::now();
   r.decision = adapt::decide(r.machine, workload);
@@ -281,6 +286,9 @@ void add_adapt_commands(CommandTree& tree) {
                          "machine profile to decide for (default: this machine's cached calibration)");
   add_value<std::string>(adv, "--profile", "FILE", aflags->profile, text_value,
                          "workload profile (smartarrays.workload/1) instead of the derived one");
+  add_flag(adv, "--measure", aflags->measure,
+           "run the workload once here in the profiling configuration (interleaved,\n"
+           "uncompressed) and decide with the measured profile");
   add_value<std::string>(adv, "--write-profile", "FILE", aflags->write_profile, text_value,
                          "write the workload profile used to FILE");
   add_value<std::string>(adv, "--json", "FILE", aflags->json_path, text_value,

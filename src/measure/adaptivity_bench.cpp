@@ -303,19 +303,31 @@ AdaptivityResult run_adaptivity_bench(const AdaptivityConfig& config,
         cases.push_back(std::move(c));
       }
     }
-    // Time every needed configuration at every thread count.
-    std::map<std::pair<std::string, std::size_t>, Timing> timings;
+    // Every needed configuration is built first, then timed round robin (one run of each in turn,
+    // the order reversed every other round), so that on a shared machine every configuration sees
+    // the same load over the rounds rather than one quiet or busy stretch each.
+    std::vector<std::pair<std::string, std::function<void(runtime::ThreadPool&)>>> runs;
     for (const auto& [sig, configs] : needed) {
       state.what = f.name + ": building " + sig;
       if (progress) progress(state);
-      const std::function<void(runtime::ThreadPool&)> run = f.prepare(configs, builder);
-      for (std::size_t t : threads) {
-        state.what = f.name + ": timing " + sig + " on " + std::to_string(t) + " thread(s)";
-        if (progress) progress(state);
-        timings[{sig, t}] = run_trials(config.trials, [&] { run(*pools[t]); });
-        ++state.done;
-      }
+      runs.emplace_back(sig, f.prepare(configs, builder));
     }
+    std::map<std::pair<std::string, std::size_t>, std::vector<double>> seconds;
+    for (std::size_t t : threads) {
+      for (int round = 0; round < config.trials.warmup + config.trials.repetitions; ++round) {
+        state.what = f.name + ": round " + std::to_string(round + 1) + " on " + std::to_string(t) + " thread(s)";
+        if (progress) progress(state);
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+          const auto& [sig, run] = runs[round % 2 == 0 ? i : runs.size() - 1 - i];
+          const double s = time_once([&] { run(*pools[t]); });
+          if (round >= config.trials.warmup) seconds[{sig, t}].push_back(s);
+        }
+      }
+      state.done += runs.size();
+    }
+    std::map<std::pair<std::string, std::size_t>, Timing> timings;
+    for (auto& [key, values] : seconds) timings[key] = summarize(std::move(values));
+    runs.clear();
     for (AdaptivityCase& c : cases) {
       if (!c.feasible) {
         result.cases.push_back(std::move(c));
