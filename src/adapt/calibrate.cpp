@@ -228,6 +228,41 @@ MachineProfile topology_profile() {
   return p;
 }
 
+// How much of decoding does not overlap streaming: an array of 33-bit values larger than the cache
+// decoded and summed by every worker of node 0; t = max(c, m) + f * min(c, m) solved for f.
+double measure_serial_fraction(const MachineProfile& p, const Sizes& sizes) {
+  const os::Topology& topology = os::topology();
+  std::size_t n0 = 0;
+  while (n0 < topology.node_count() && (topology.node(n0).cpus.empty() || topology.node(n0).memory_total == 0)) ++n0;
+  if (n0 == topology.node_count()) return 0;
+  const os::Node& node = topology.node(n0);
+  constexpr unsigned bits = 33;
+  const std::uint64_t values = sizes.stream_bytes * 8 / bits;
+  ArrayOptions o;
+  o.placement = Placement::single_node;
+  o.node = node.id;
+  o.bits = bits;
+  SmartArray a = SmartArray::allocate(values, o);
+  for (std::uint64_t i = 0; i < values; i += 4096) a.init(i, i & ((1ull << bits) - 1));
+  const unsigned threads = static_cast<unsigned>(node.cpus.size());
+  double best = 1e30;
+  const Clock::time_point begin = Clock::now();
+  do {
+    const Clock::time_point start = Clock::now();
+    on_node(node, threads, [&](unsigned t) {
+      const std::uint64_t chunks = a.chunks();
+      const std::uint64_t lo = chunks * t / threads * 64, hi = std::min(values, chunks * (t + 1) / threads * 64);
+      sink = a.sum(lo, hi - lo);
+    });
+    best = std::min(best, seconds_since(start));
+  } while (seconds_since(begin) < sizes.stream_seconds);
+  const double compute = static_cast<double>(values) / (threads * p.decode.scan_values_per_s_per_cpu[bits - 1]);
+  const double memory = static_cast<double>(a.words_per_replica() * 8) / (p.read_gbs[n0][n0] * 1e9);
+  const double shorter = std::min(compute, memory);
+  if (shorter <= 0) return 0;
+  return std::clamp((best - std::max(compute, memory)) / shorter, 0.0, 1.0);
+}
+
 }  // namespace
 
 MachineProfile calibrate(const CalibrationOptions& options) {
@@ -289,6 +324,8 @@ MachineProfile calibrate(const CalibrationOptions& options) {
                                 static_cast<double>(huge_ratio.size());
   }
   measure_decode(p, sizes, options);
+  progress("compute and memory overlap", 0.97);
+  p.serial_fraction = measure_serial_fraction(p, sizes);
   progress("done", 1.0);
   p.calibration_seconds = seconds_since(start);
   return p;

@@ -90,6 +90,10 @@ MachineProfile read_profile(const Field& root) {
   if (model.has("memory_parallelism")) p.memory_parallelism = model.at("memory_parallelism").number(1, false);
   if (model.has("llc_bytes")) p.llc_bytes = model.at("llc_bytes").whole(0, ~std::uint64_t{0});
   if (model.has("huge_page_latency_ratio")) p.huge_page_latency_ratio = model.at("huge_page_latency_ratio").number(0, true);
+  if (model.has("serial_fraction")) {
+    p.serial_fraction = model.at("serial_fraction").number(0, false);
+    if (p.serial_fraction > 1) model.at("serial_fraction").fail("expected a number in 0..1, got " + std::to_string(p.serial_fraction));
+  }
   if (model.has("calibration")) p.calibration = model.at("calibration").text();
   if (model.has("calibration_seconds")) p.calibration_seconds = model.at("calibration_seconds").number(0, false);
   if (model.has("machine_key")) p.machine_key = model.at("machine_key").text();
@@ -146,6 +150,7 @@ std::string to_json(const MachineProfile& p, int indent) {
   model["memory_parallelism"] = p.memory_parallelism;
   model["llc_bytes"] = p.llc_bytes;
   model["huge_page_latency_ratio"] = p.huge_page_latency_ratio;
+  model["serial_fraction"] = p.serial_fraction;
   model["calibration"] = p.calibration;
   model["calibration_seconds"] = p.calibration_seconds;
   model["machine_key"] = p.machine_key;

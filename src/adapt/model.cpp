@@ -142,7 +142,7 @@ Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, con
   for (std::size_t i = 0; i < n; ++i) {
     NodeLoad& load = p.nodes[i];
     if (load.threads == 0) continue;
-    const double tau = std::max(load.compute_s, load.memory_s);
+    const double tau = std::max(load.compute_s, load.memory_s) + m.serial_fraction * std::min(load.compute_s, load.memory_s);
     rate[i] = tau > 0 ? 1.0 / tau : 0;
     total_rate += rate[i];
   }

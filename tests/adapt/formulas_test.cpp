@@ -47,6 +47,15 @@ TEST(Predict, OneNodeStreamIsBandwidthOrComputeBound) {
   EXPECT_EQ(c.init_seconds, 0);
 }
 
+TEST(Predict, TheSerialFractionAddsTheShorterTimeInPart) {
+  MachineProfile m = test::machine(1, 2, 10, 10, 1e9);
+  m.serial_fraction = 0.5;
+  const WorkloadProfile w = array_workload(64ull << 20, 33, AccessHints{true, AccessPattern::sequential, 1, 2});
+  const Prediction c = predict(m, w, {ArrayConfig{Placement::os_default, 0, 33, false}});
+  const double compute = 64.0 * (1 << 20) / 2e9, memory = 64.0 * (1 << 20) * 33 / 8 / 10e9;
+  EXPECT_NEAR(c.loop_seconds, compute + 0.5 * memory, 1e-9);
+}
+
 TEST(Predict, ReplicasCostTheirCopyOnTwoNodes) {
   const MachineProfile m = test::machine(2, 4, 40, 10);
   const WorkloadProfile w = array_workload(64ull << 20, 64, AccessHints{true, AccessPattern::sequential, 1, 0});

@@ -39,6 +39,7 @@ TEST(MachineProfileJson, RoundTripsEveryField) {
   p.calibration = "quick";
   p.calibration_seconds = 4.5;
   p.machine_key = "abc";
+  p.serial_fraction = 0.25;
   const std::string text = to_json(p);
   const MachineProfile q = parse_machine_profile(text, "p.json");
   EXPECT_EQ(to_json(q), text);
@@ -114,6 +115,8 @@ TEST(MachineProfileJson, RejectsBadValuesNamingTheField) {
             "m.json: model.nodes: expected a node with cpus > 0");
   EXPECT_EQ(with([](Json& j) { j["model"]["memory_parallelism"] = 0.5; }),
             "m.json: model.memory_parallelism: expected a number >= 1, got '0.5'");
+  EXPECT_EQ(with([](Json& j) { j["model"]["serial_fraction"] = 1.5; }),
+            "m.json: model.serial_fraction: expected a number in 0..1, got 1.500000");
   EXPECT_EQ(with([](Json& j) { j["model"]["huge_page_latency_ratio"] = 0; }),
             "m.json: model.huge_page_latency_ratio: expected a number > 0, got '0'");
   EXPECT_EQ(with([](Json& j) { j["model"]["llc_bytes"] = 1.5; }),

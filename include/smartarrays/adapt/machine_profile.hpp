@@ -46,6 +46,10 @@ struct MachineProfile {
   double memory_parallelism = 8;      ///< independent misses one CPU keeps in flight (latency / independent-load time)
   std::uint64_t llc_bytes = 32ull << 20;  ///< last-level cache: arrays at most half this size stay cache-resident
   double huge_page_latency_ratio = 1;     ///< random-load latency with huge pages / without (< 1: they help)
+  /// The share of the shorter of a loop's compute and memory times that does not overlap the
+  /// longer: a node's time is max(c, m) + serial_fraction * min(c, m). 0 is the paper's model
+  /// (perfect overlap); calibration measures it by decoding an array that streams from memory.
+  double serial_fraction = 0;
   std::string calibration = "hand-written";  ///< "quick", "full" or "hand-written"
   double calibration_seconds = 0;            ///< how long calibration took
   std::string machine_key;                   ///< the cache key of the machine it was measured on ("" if none)

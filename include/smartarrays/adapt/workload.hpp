@@ -41,6 +41,7 @@ struct WorkloadProfile {
   std::string workload = "array";  ///< "aggregate", "degree", "pagerank" or "array"
   unsigned threads = 0;            ///< worker threads (0 = every CPU of the machine profile)
   std::vector<ArrayUse> arrays;    ///< the arrays it reads (and writes)
+  std::uint64_t edges = 0;         ///< graph workloads: the graph's edges (0 otherwise)
   std::optional<WorkloadMeasurement> measured;  ///< present when the profile was measured by running
 };
 
