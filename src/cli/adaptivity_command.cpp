@@ -78,6 +78,16 @@ void print_result(const measure::AdaptivityResult& r, const std::string& machine
   std::cout << "best static configuration:";
   for (const auto& [family, label] : s.best_static) std::cout << " " << family << "=" << label;
   std::cout << "\nmean gain over the best static configuration: " << pct(s.gain_over_static) << "\n";
+  if (s.pooled) {
+    std::cout << "\none memory node: placements put pages in the same memory, so configurations that differ only in\n"
+                 "placement are pooled as one (their runs together):\n";
+    std::cout << "choice within 5% of the best: " << s.pooled_within_5_percent << " of " << s.cases << " ("
+              << pct(s.cases ? static_cast<double>(s.pooled_within_5_percent) / static_cast<double>(s.cases) : 0) << ")\n";
+    std::cout << "loss against the best: mean " << pct(s.pooled_mean_loss) << ", worst " << pct(s.pooled_worst_loss) << "\n";
+    std::cout << "best static width class:";
+    for (const auto& [family, label] : s.pooled_best_static) std::cout << " " << family << "=" << label;
+    std::cout << "\nmean gain over the best static width class: " << pct(s.pooled_gain_over_static) << "\n";
+  }
 }
 
 measure::Json configs_json(const std::vector<adapt::ArrayConfig>& configs) {
@@ -114,6 +124,8 @@ measure::Report report(const measure::AdaptivityResult& r, const AdaptivityFlags
       j["adaptive_s"] = c.adaptive_s;
       j["loss"] = c.loss;
       j["best_static_s"] = c.best_static_s;
+      j["pooled_best"] = c.pooled_best;
+      j["pooled_loss"] = c.pooled_loss;
       j["best_within_spread"] = c.best_within_spread;
       j["statics"] = measure::Json::array();
       for (const measure::ConfigTiming& s : c.statics) {
@@ -136,6 +148,15 @@ measure::Report report(const measure::AdaptivityResult& r, const AdaptivityFlags
                               {"worst_loss", s.worst_loss},
                               {"best_static", best_static},
                               {"gain_over_best_static", s.gain_over_static}};
+  if (s.pooled) {
+    measure::Json pooled_static = measure::Json::object();
+    for (const auto& [family, label] : s.pooled_best_static) pooled_static[family] = label;
+    report.fields["summary"]["pooled"] = {{"within_5_percent", s.pooled_within_5_percent},
+                                          {"mean_loss", s.pooled_mean_loss},
+                                          {"worst_loss", s.pooled_worst_loss},
+                                          {"best_static", pooled_static},
+                                          {"gain_over_best_static", s.pooled_gain_over_static}};
+  }
   return report;
 }
 

@@ -218,6 +218,39 @@ std::uint64_t scenario_free(const AdaptivityConfig& config, const adapt::Workloa
   return static_cast<std::uint64_t>(free);
 }
 
+// A configuration without its placements: its widths and huge pages, array by array.
+std::string width_class(const std::vector<ArrayConfig>& configs) {
+  std::string s;
+  for (const ArrayConfig& c : configs) s += (s.empty() ? "" : ",") + std::to_string(c.bits) + (c.huge_pages ? "+hp" : "");
+  return s;
+}
+
+double median_of(std::vector<double> v) { return summarize(std::move(v)).median; }
+
+// The pooled figures of one memory node (see AdaptivityCase::pooled_best).
+void pool_case(AdaptivityCase& c) {
+  std::map<std::string, std::vector<double>> runs;
+  for (const ConfigTiming& s : c.statics) {
+    auto& r = runs[width_class(s.configs)];
+    r.insert(r.end(), s.timing.seconds.begin(), s.timing.seconds.end());
+  }
+  const std::string adaptive = width_class(c.adaptive.configs);
+  std::vector<double> adaptive_runs = runs[adaptive];
+  bool counted = false;
+  for (const ConfigTiming& s : c.statics) counted = counted || width_class(s.configs) == adaptive;
+  if (!counted || adaptive_runs.empty()) adaptive_runs = c.adaptive.timing.seconds;
+  double best = 0;
+  for (const auto& [key, r] : runs) {
+    if (r.empty()) continue;
+    const double m = median_of(r);
+    if (c.pooled_best.empty() || m < best) {
+      c.pooled_best = key;
+      best = m;
+    }
+  }
+  c.pooled_loss = best > 0 ? median_of(adaptive_runs) / best - 1 : 0;
+}
+
 std::string choice_text(const adapt::Decision& d) {
   std::string s;
   for (const adapt::ArrayDecision& a : d.arrays) {
@@ -410,6 +443,68 @@ AdaptivityResult run_adaptivity_bench(const AdaptivityConfig& config,
         }
       }
     }
+  }
+  // One memory node: placements are the same memory, so pool them (see AdaptivityCase::pooled_best).
+  s.pooled = config.machine.memory_node_count() == 1;
+  if (s.pooled) {
+    double pooled_loss_sum = 0, pooled_gain_sum = 0;
+    std::size_t pooled_static_cases = 0;
+    for (const auto& [family, group] : by_family) {
+      // Per case, the pooled median of each static width class ("uncompressed", "compressed", "V", ...).
+      std::vector<std::map<std::string, double>> class_times;
+      std::map<std::string, std::pair<double, std::size_t>> ratio;
+      for (AdaptivityCase* c : group) {
+        pool_case(*c);
+        pooled_loss_sum += std::max(c->pooled_loss, 0.0);
+        s.pooled_worst_loss = std::max(s.pooled_worst_loss, c->pooled_loss);
+        s.pooled_within_5_percent += c->pooled_loss <= 0.05 ? 1 : 0;
+        std::map<std::string, std::vector<double>> runs;
+        for (const ConfigTiming& st : c->statics) {
+          for (const std::string& key : st.static_keys) {
+            auto& r = runs[key.substr(key.find('/') + 1)];
+            r.insert(r.end(), st.timing.seconds.begin(), st.timing.seconds.end());
+          }
+        }
+        std::map<std::string, double> times;
+        double best = 0;
+        for (auto& [key, r] : runs) {
+          times[key] = median_of(r);
+          best = best == 0 ? times[key] : std::min(best, times[key]);
+        }
+        for (const auto& [key, t] : times) {
+          ratio[key].first += t / best;
+          ratio[key].second += 1;
+        }
+        class_times.push_back(std::move(times));
+      }
+      std::string best_key;
+      double best_ratio = 0;
+      for (const auto& [key, sum] : ratio) {
+        if (sum.second != group.size()) continue;
+        const double mean = sum.first / static_cast<double>(sum.second);
+        if (best_key.empty() || mean < best_ratio) {
+          best_key = key;
+          best_ratio = mean;
+        }
+      }
+      s.pooled_best_static.push_back({family, best_key});
+      for (std::size_t i = 0; i < group.size(); ++i) {
+        AdaptivityCase* c = group[i];
+        std::vector<double> adaptive_runs;
+        for (const ConfigTiming& st : c->statics) {
+          if (width_class(st.configs) == width_class(c->adaptive.configs)) {
+            adaptive_runs.insert(adaptive_runs.end(), st.timing.seconds.begin(), st.timing.seconds.end());
+          }
+        }
+        if (adaptive_runs.empty()) adaptive_runs = c->adaptive.timing.seconds;
+        if (!best_key.empty() && class_times[i].count(best_key) != 0) {
+          pooled_gain_sum += class_times[i][best_key] / median_of(adaptive_runs) - 1;
+          ++pooled_static_cases;
+        }
+      }
+    }
+    if (s.cases > 0) s.pooled_mean_loss = pooled_loss_sum / static_cast<double>(s.cases);
+    if (pooled_static_cases > 0) s.pooled_gain_over_static = pooled_gain_sum / static_cast<double>(pooled_static_cases);
   }
   if (s.cases > 0) {
     s.mean_loss = loss_sum / static_cast<double>(s.cases);

@@ -58,6 +58,10 @@ struct AdaptivityCase {
   double loss = 0;                        ///< adaptive_s / best_s - 1
   bool best_within_spread = false;        ///< adaptive median <= best median * (1 + best spread), or adaptive is best
   double best_static_s = 0;               ///< the time of the family's best static configuration here (0 if it does not fit)
+  /// With one memory node, configurations that differ only in placement put their pages in the
+  /// same memory: pooled, their runs are one configuration measured several times.
+  std::string pooled_best;                ///< the fastest width/huge-page class ("33" or "64+hp" per array)
+  double pooled_loss = 0;                 ///< the adaptive class's pooled median / the best class's - 1
 };
 
 /// The summary over feasible cases.
@@ -71,6 +75,12 @@ struct AdaptivitySummary {
   std::vector<std::pair<std::string, std::string>> best_static;  ///< per family, the best static label
   double gain_over_static = 0;           ///< mean of static median / adaptive median - 1
   std::size_t static_cases = 0;          ///< cases the gain is averaged over (where the best static one fits)
+  bool pooled = false;                   ///< one memory node: the pooled figures below apply
+  std::size_t pooled_within_5_percent = 0;  ///< cases whose pooled loss is <= 5%
+  double pooled_mean_loss = 0;           ///< mean of max(pooled loss, 0)
+  double pooled_worst_loss = 0;          ///< largest pooled loss
+  std::vector<std::pair<std::string, std::string>> pooled_best_static;  ///< per family, the best static width class
+  double pooled_gain_over_static = 0;    ///< mean of the best static class's pooled median / the adaptive class's - 1
 };
 
 /// Progress of the evaluation.
