@@ -46,8 +46,27 @@ typedef enum {
   SA_SINGLE_NODE = 1, /**< every page on sa_options.node */
   SA_INTERLEAVED = 2, /**< pages round-robin over the node set */
   SA_REPLICATED = 3,  /**< one copy per node of the set; reads go to the calling thread's copy */
-  SA_PARTITIONED = 4  /**< contiguous stripes, stripe k on the k-th node of the set */
+  SA_PARTITIONED = 4, /**< contiguous stripes, stripe k on the k-th node of the set */
+  SA_AUTO = 5         /**< chosen by the adaptive layer from the machine profile and hints (arrays from values only) */
 } sa_placement;
+
+/** sa_options.bits: the adaptive layer chooses the width (the fewest bits, or 64 uncompressed). */
+#define SA_BITS_AUTO UINT32_C(0xFFFFFFFF)
+
+/** How an array will be read (access hints, read by SA_AUTO and SA_BITS_AUTO only). */
+typedef enum {
+  SA_SEQUENTIAL = 0, /**< scans in index order */
+  SA_RANDOM = 1,     /**< reads at unpredictable indices */
+  SA_INDEXED = 2     /**< read through a parallel loop's index */
+} sa_access_pattern;
+
+/** What the program promises about its accesses (docs/adaptivity.md). */
+typedef struct {
+  int32_t read_only;         /**< nonzero: never written after it is built (replicas allowed) */
+  sa_access_pattern pattern; /**< how it is read */
+  double passes;             /**< expected reads per element over its life, > 0 (default 1) */
+  uint32_t threads;          /**< threads that read it; 0 = the default pool's */
+} sa_hints;
 
 /** How to allocate an array; fill with sa_options_init() first, so fields added later get defaults. */
 typedef struct {
@@ -57,9 +76,10 @@ typedef struct {
   int32_t huge_pages;     /**< nonzero: ask for transparent huge pages */
   const int32_t *nodes;   /**< node set of interleaved/replicated/partitioned (NULL with node_count 0 = all nodes with memory) */
   uint32_t node_count;    /**< number of entries in nodes; must be 0 for os_default and single_node */
+  sa_hints hints;         /**< access hints (defaults: not read-only, sequential, 1 pass, 0 threads) */
 } sa_options;
 
-/** Defaults: SA_OS_DEFAULT, node 0, bits 0, no huge pages, all nodes. */
+/** Defaults: SA_OS_DEFAULT, node 0, bits 0, no huge pages, all nodes, default hints. */
 SMARTARRAYS_API void sa_options_init(sa_options *o);
 
 /** Makes *out hold values[0..n) (values may be NULL when n is 0; o may be NULL for defaults). */
@@ -79,6 +99,12 @@ SMARTARRAYS_API uint32_t sa_array_bits(const sa_array *a);
 SMARTARRAYS_API sa_placement sa_array_placement(const sa_array *a);
 /** Number of replicas (nodes of the set for SA_REPLICATED, else 1). */
 SMARTARRAYS_API uint32_t sa_array_replicas(const sa_array *a);
+/** Nonzero when the array's pages asked for transparent huge pages (chosen by SA_AUTO or given). */
+SMARTARRAYS_API int32_t sa_array_huge_pages(const sa_array *a);
+/** The adaptive decision that chose the array's options (SA_AUTO / SA_BITS_AUTO) as JSON: choice,
+    candidates with predicted_s, explanation (docs/adaptivity.md); "null" when nothing was auto. Valid
+    while the array lives. */
+SMARTARRAYS_API sa_status sa_array_decision_json(const sa_array *a, const char **json);
 /** Bytes mapped by all replicas. */
 SMARTARRAYS_API uint64_t sa_array_memory_bytes(const sa_array *a);
 /** The replica that serves the calling thread (its node's, else the nearest). */

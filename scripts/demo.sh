@@ -3,7 +3,8 @@
 # experiment (Figure 10: bit widths x placements x thread counts) at a size that takes about a
 # minute on a 2-core machine, prints the result table and draws the figure; then runs PageRank on a
 # generated R-MAT graph with the U, V and V+E layouts side by side (paper Figure 12); then writes
-# that graph in the compact form (.sa), checks it, and reopens it mapped (no parse, no copy).
+# that graph in the compact form (.sa), checks it, and reopens it mapped (no parse, no copy); last,
+# the adaptive choice for the aggregation with its explanation (calibrating quickly first if needed).
 #   scripts/demo.sh BUILD_DIR          (DEMO_SIZE=64M DEMO_REPS=3 scripts/demo.sh build to change the run)
 set -euo pipefail
 build=${1:-build}
@@ -50,4 +51,11 @@ compact="$out/rmat-demo.sa"
 "$cli" store list "$compact"
 "$cli" store verify "$compact" --deep
 "$cli" graph pagerank "$compact" --top 5 --quiet
+echo
+echo "== 6. an adaptive choice and why (smartarrays advise, paper section 6)"
+if "$cli" topology | grep -q "machine profile: none cached"; then
+  echo "   no calibrated profile of this machine yet: smartarrays calibrate --quick"
+  "$cli" calibrate --quick --quiet >/dev/null
+fi
+"$cli" advise --workload aggregate --length "$size" --bits 33
 echo "demo took $(($(date +%s) - start)) s"

@@ -8,6 +8,7 @@ smart functionality — placement, compression, decoding, sums, graphs — runs 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -15,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._args import Nodes, Placement, bits_arg, flag, node_list, unsigned_values
+from ._args import Nodes, Placement, bits_arg, flag, hints_args, node_list, unsigned_values
 from ._core import ChunkIterator, SmartArray, codec_isa, current_node, set_fake_topology
 from .graph import ArrayMemory, Graph, GraphMemory, GraphOptions, Variant
 from .store import Store, VerifyReport, append, open, recv, save, send, verify
@@ -53,15 +54,33 @@ __all__ = [
 
 def array(
     values: npt.ArrayLike,
-    bits: int | Literal["auto"] = "auto",
-    placement: Placement = "os_default",
+    bits: int | Literal["auto", "min"] = "auto",
+    placement: Placement | Literal["auto"] = "os_default",
     nodes: Nodes = None,
     huge_pages: bool = False,
+    hints: Mapping[str, object] | None = None,
 ) -> SmartArray:
-    """A SmartArray holding the unsigned integers of values, compressed to bits and placed on NUMA nodes."""
+    """A SmartArray holding the unsigned integers of values, compressed to bits and placed on NUMA nodes.
+
+    placement="auto" lets the adaptive layer choose placement and huge pages from the machine profile
+    and the access hints (read_only, pattern, passes, threads); with it, or with hints, bits="auto"
+    is chosen too (the fewest bits or 64). Alone, bits="auto" (like "min") is the fewest bits.
+    The array's decision attribute holds the decision with its explanation (None when not adaptive)."""
     data = unsigned_values(values)
-    make = _core._from_u32 if data.dtype == np.uint32 else _core._from_u64
-    return make(data, bits_arg(bits), placement, node_list(nodes), flag(huge_pages, "huge_pages"))
+    adaptive = placement == "auto" or hints is not None
+    if not adaptive:
+        make = _core._from_u32 if data.dtype == np.uint32 else _core._from_u64
+        result = make(data, bits_arg(bits), placement, node_list(nodes), flag(huge_pages, "huge_pages"))
+        result.decision = None
+        return result
+    read_only, pattern, passes, threads = hints_args(hints)
+    auto_bits = bits == "auto"
+    make_auto = _core._auto_from_u32 if data.dtype == np.uint32 else _core._auto_from_u64
+    result, decision = make_auto(
+        data, 0 if auto_bits else bits_arg(bits), auto_bits, placement, node_list(nodes),
+        flag(huge_pages, "huge_pages"), read_only, pattern, passes, threads)
+    result.decision = json.loads(decision)
+    return result
 
 
 @dataclass(frozen=True)

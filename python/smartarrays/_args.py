@@ -3,7 +3,8 @@ bit widths, and integer array-likes as contiguous unsigned numpy arrays the core
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Mapping
 from typing import Literal, Union
 
 import numpy as np
@@ -50,10 +51,10 @@ def node_list(nodes: Nodes) -> list[int]:
     return [int(n) for n in items]
 
 
-def bits_arg(bits: int | Literal["auto"]) -> int:
+def bits_arg(bits: int | Literal["auto", "min"]) -> int:
     """The bits argument as the core's: 0 means the fewest bits that hold the data."""
     if isinstance(bits, str):
-        if bits != "auto":
+        if bits not in ("auto", "min"):
             raise ValueError(f"bits must be 'auto' or an int 1..64, got {bits!r}")
         return 0
     if not is_integer(bits):
@@ -127,3 +128,31 @@ def id_array(ids: npt.ArrayLike, name: str) -> np.ndarray:
     except (TypeError, ValueError) as error:
         raise type(error)(f"{name}: {error}") from None
     return np.ascontiguousarray(data, dtype=np.uint64)
+
+
+_HINTS = ("read_only", "pattern", "passes", "threads")
+
+
+def hints_args(hints: Mapping[str, object] | None) -> tuple[bool, str, float, int]:
+    """Access hints as the core's (read_only, pattern, passes, threads), each checked by name."""
+    hints = {} if hints is None else hints
+    if not isinstance(hints, Mapping):
+        raise TypeError(f"hints must be a dict, got {type(hints).__name__}")
+    for name in hints:
+        if name not in _HINTS:
+            raise ValueError(f"unknown hint {name!r} (expected one of: read_only, pattern, passes, threads)")
+    read_only = flag(hints.get("read_only", False), "hints['read_only']")
+    pattern = hints.get("pattern", "sequential")
+    if not isinstance(pattern, str):
+        raise TypeError(f"hints['pattern'] must be a str, got {type(pattern).__name__}")
+    passes = hints.get("passes", 1.0)
+    if isinstance(passes, bool) or not isinstance(passes, (int, float)):
+        raise TypeError(f"hints['passes'] must be a number, got {type(passes).__name__}")
+    if not math.isfinite(passes) or passes <= 0:
+        raise ValueError(f"hints['passes'] must be a finite number > 0, got {passes}")
+    threads = hints.get("threads", 0)
+    if not is_integer(threads):
+        raise TypeError(f"hints['threads'] must be an int, got {type(threads).__name__}")
+    if threads < 0 or threads > 4096:
+        raise ValueError(f"hints['threads'] must be 0..4096, got {threads}")
+    return read_only, pattern, float(passes), int(threads)

@@ -4,6 +4,7 @@
 // with the GIL released. The core array is held through a shared_ptr: a kernel running without
 // the GIL, or a zero-copy view, keeps the memory mapped even after close().
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "binding.hpp"
+#include "smartarrays/adapt/adaptive_array.hpp"
 #include "smartarrays/array/smart_array.hpp"
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/error.hpp"
@@ -44,6 +46,26 @@ ArrayHandle from_u32(const U32In& values, unsigned bits, std::string_view placem
   const std::span<const std::uint32_t> span(values.data(), values.shape(0));
   nb::gil_scoped_release release;
   return ArrayHandle(build::build_array_from_values(span, options));
+}
+
+// An array whose auto placement and/or bits the adaptive layer resolves (for the values' length,
+// largest value and the hints); returns it with the decision as JSON.
+template <typename In, typename T>
+std::pair<ArrayHandle, std::string> auto_from(const In& values, unsigned bits, bool auto_bits, std::string_view placement,
+                                              std::vector<int> nodes, bool huge_pages, bool read_only,
+                                              std::string_view pattern, double passes, unsigned threads) {
+  const bool auto_placement = placement == "auto";
+  ArrayOptions options = make_options(bits, auto_placement ? "os_default" : placement, std::move(nodes), huge_pages);
+  options.auto_placement = auto_placement;
+  options.auto_bits = auto_bits;
+  options.hints = AccessHints{read_only, parse_access_pattern(pattern), passes, threads};
+  const std::span<const T> span(values.data(), values.shape(0));
+  nb::gil_scoped_release release;
+  std::uint64_t largest = 0;
+  for (T v : span) largest = std::max<std::uint64_t>(largest, v);
+  adapt::ResolvedOptions resolved = adapt::resolve(options, span.size(), largest);
+  std::string decision = resolved.decision ? resolved.decision->json(-1) : "null";
+  return {ArrayHandle(build::build_array_from_values(span, resolved.options)), std::move(decision)};
 }
 
 [[noreturn]] void throw_index_error(long long index, std::uint64_t length) {
@@ -311,6 +333,8 @@ void bind_metadata(nb::class_<ArrayHandle>& cls) {
       .def_prop_ro("bits", [](const ArrayHandle& self) { return self.get()->bits(); }, "Bits per value (1..64).")
       .def_prop_ro("placement", [](const ArrayHandle& self) { return std::string(to_string(self.get()->placement())); },
                    "Where the pages live: os_default, single_node, interleaved, replicated or partitioned.")
+      .def_prop_ro("huge_pages", [](const ArrayHandle& self) { return self.get()->options().huge_pages; },
+                   "Whether the pages asked for transparent huge pages (given, or chosen by placement='auto').")
       .def_prop_ro("nodes", [](const ArrayHandle& self) { return node_set(*self.get()); },
                    "Logical nodes the placement uses (empty for os_default).")
       .def_prop_ro("replicas", [](const ArrayHandle& self) { return self.get()->replicas(); },
@@ -413,7 +437,7 @@ void bind_array(nb::module_& m) {
            "Returns the iterator itself.")
       .def("__next__", &ChunkIterator::next, "The next batch as a uint64 ndarray.");
 
-  nb::class_<ArrayHandle> cls(m, "SmartArray", nb::type_slots(array_slots), nb::is_weak_referenceable(),
+  nb::class_<ArrayHandle> cls(m, "SmartArray", nb::type_slots(array_slots), nb::is_weak_referenceable(), nb::dynamic_attr(),
                               "A NUMA-placed, bit-compressed array of unsigned 64-bit values; make one with "
                               "smartarrays.array().");
   bind_closeable(cls, "SmartArray", "Releases the memory (once no zero-copy view uses it); idempotent.");
@@ -423,6 +447,13 @@ void bind_array(nb::module_& m) {
 
   m.def("_from_u64", &from_u64, "values"_a.noconvert(), "bits"_a, "placement"_a, "nodes"_a, "huge_pages"_a,
         "A SmartArray holding a contiguous uint64 array (bits 0 = the fewest that hold the data).");
+  m.def("_auto_from_u64", &auto_from<U64In, std::uint64_t>, "values"_a.noconvert(), "bits"_a, "auto_bits"_a,
+        "placement"_a, "nodes"_a, "huge_pages"_a, "read_only"_a, "pattern"_a, "passes"_a, "threads"_a,
+        "A SmartArray whose placement ('auto') and/or bits (auto_bits) the adaptive layer chooses, and the "
+        "decision as JSON.");
+  m.def("_auto_from_u32", &auto_from<U32In, std::uint32_t>, "values"_a.noconvert(), "bits"_a, "auto_bits"_a,
+        "placement"_a, "nodes"_a, "huge_pages"_a, "read_only"_a, "pattern"_a, "passes"_a, "threads"_a,
+        "_auto_from_u64 over a contiguous uint32 array.");
   m.def("_from_u32", &from_u32, "values"_a.noconvert(), "bits"_a, "placement"_a, "nodes"_a, "huge_pages"_a,
         "A SmartArray holding a contiguous uint32 array, without a widened copy.");
 }

@@ -90,6 +90,14 @@ std::vector<int> resolve_node_set(const std::vector<int>& nodes, const os::Topol
   return nodes;
 }
 
+// Auto options are the adaptive layer's to resolve; the array never guesses them.
+void check_not_auto(const ArrayOptions& options) {
+  if (options.auto_placement || options.auto_bits) {
+    throw_error(ErrorCode::invalid_argument, std::string("placement or bits 'auto' is chosen by the adaptive layer: ") +
+                                                 "make the array with adapt::make_array (or resolve the options with adapt::resolve)");
+  }
+}
+
 // What allocate() will do, decided (and validated) before any memory is touched.
 struct Plan {
   ArrayOptions options;                     // effective options
@@ -100,6 +108,7 @@ struct Plan {
 };
 
 Plan make_plan(std::uint64_t length, const ArrayOptions& options) {
+  check_not_auto(options);
   check_bits(options.bits);
   Plan plan;
   plan.options = options;

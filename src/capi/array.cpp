@@ -1,4 +1,5 @@
 // Owns the sa_array entry points of the C ABI: argument checks and translation to SmartArray, nothing more.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -9,6 +10,7 @@
 #include "capi/handles.hpp"
 #include "capi/options.hpp"
 #include "smartarrays.h"
+#include "smartarrays/adapt/adaptive_array.hpp"
 #include "smartarrays/array/smart_array.hpp"
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
@@ -26,6 +28,16 @@ using smartarrays::capi::require;
 
 ArrayOptions to_array_options(const sa_options* o) { return smartarrays::capi::to_array_options(o, "options->"); }
 
+// An array built in parallel from values, auto options resolved first by the adaptive layer.
+template <typename T>
+sa_array* array_from_values(std::span<const T> values, const ArrayOptions& options) {
+  if (!options.auto_placement && !options.auto_bits) return new sa_array(build_array_from_values(values, options));
+  std::uint64_t largest = 0;
+  for (T v : values) largest = std::max<std::uint64_t>(largest, v);
+  smartarrays::adapt::ResolvedOptions resolved = smartarrays::adapt::resolve(options, values.size(), largest);
+  return new sa_array(build_array_from_values(values, resolved.options), resolved.decision->json(-1));
+}
+
 const SmartArray& array_of(const sa_array* a) {
   require(a, "a");
   return *a->array;
@@ -37,15 +49,14 @@ extern "C" {
 
 void sa_options_init(sa_options* o) {
   if (o == nullptr) return;
-  *o = sa_options{SA_OS_DEFAULT, 0, 0, 0, nullptr, 0};
+  *o = sa_options{SA_OS_DEFAULT, 0, 0, 0, nullptr, 0, sa_hints{0, SA_SEQUENTIAL, 1.0, 0}};
 }
 
 sa_status sa_array_from_u64(const uint64_t* values, uint64_t n, const sa_options* o, sa_array** out) {
   return guarded(__func__, [&] {
     require(out, "out");
     if (n > 0) require(values, "values (with n > 0)");
-    const ArrayOptions options = to_array_options(o);
-    *out = new sa_array{build_array_from_values(std::span<const std::uint64_t>(values, n), options)};
+    *out = array_from_values(std::span<const std::uint64_t>(values, n), to_array_options(o));
   });
 }
 
@@ -53,15 +64,20 @@ sa_status sa_array_from_u32(const uint32_t* values, uint64_t n, const sa_options
   return guarded(__func__, [&] {
     require(out, "out");
     if (n > 0) require(values, "values (with n > 0)");
-    const ArrayOptions options = to_array_options(o);
-    *out = new sa_array{build_array_from_values(std::span<const std::uint32_t>(values, n), options)};
+    *out = array_from_values(std::span<const std::uint32_t>(values, n), to_array_options(o));
   });
 }
 
 sa_status sa_array_alloc(uint64_t n, const sa_options* o, sa_array** out) {
   return guarded(__func__, [&] {
     require(out, "out");
-    *out = new sa_array{SmartArray::allocate(n, to_array_options(o))};
+    const ArrayOptions options = to_array_options(o);
+    if (options.auto_placement || options.auto_bits) {
+      throw_error(ErrorCode::invalid_argument,
+                  "options->placement SA_AUTO and options->bits SA_BITS_AUTO are chosen from the values: use "
+                  "sa_array_from_u64 or sa_array_from_u32");
+    }
+    *out = new sa_array(SmartArray::allocate(n, options));
   });
 }
 
@@ -82,6 +98,18 @@ sa_placement sa_array_placement(const sa_array* a) {
 
 uint32_t sa_array_replicas(const sa_array* a) {
   return guarded_value<uint32_t>(__func__, 0, [&] { return static_cast<uint32_t>(array_of(a).replicas()); });
+}
+
+int32_t sa_array_huge_pages(const sa_array* a) {
+  return guarded_value<int32_t>(__func__, 0, [&] { return array_of(a).options().huge_pages ? 1 : 0; });
+}
+
+sa_status sa_array_decision_json(const sa_array* a, const char** json) {
+  return guarded(__func__, [&] {
+    require(a, "a");
+    require(json, "json");
+    *json = a->decision_json.c_str();
+  });
 }
 
 uint64_t sa_array_memory_bytes(const sa_array* a) {

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "smartarrays/array/smart_array.hpp"
@@ -14,6 +15,10 @@
 struct sa_array {
   /// An array the handle owns.
   explicit sa_array(smartarrays::SmartArray a) : owned(std::move(a)), array(&*owned) {}
+  /// An array the handle owns, made by the adaptive layer's decision (its JSON kept for the caller).
+  sa_array(smartarrays::SmartArray a, std::string decision) : sa_array(std::move(a)) {
+    decision_json = std::move(decision);
+  }
   /// A view of another owner's array (a store's), which keep holds alive.
   sa_array(const smartarrays::SmartArray& view, std::shared_ptr<const void> keeper) : array(&view), keep(std::move(keeper)) {}
   sa_array(const sa_array&) = delete;
@@ -22,6 +27,7 @@ struct sa_array {
   std::optional<smartarrays::SmartArray> owned;  ///< the array, unless a view
   const smartarrays::SmartArray* array;          ///< the array served
   std::shared_ptr<const void> keep;              ///< the owner of a view
+  std::string decision_json = "null";            ///< the adaptive decision behind auto options
 };
 
 /// A graph, and the spec that also places the arrays its analytics make: owned, or a store's graph kept alive by keep.

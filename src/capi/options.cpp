@@ -15,7 +15,9 @@ static_assert(sizeof(sa_placement) == 4);
 static_assert(offsetof(sa_options, placement) == 0 && offsetof(sa_options, node) == 4 &&
               offsetof(sa_options, bits) == 8 && offsetof(sa_options, huge_pages) == 12 &&
               offsetof(sa_options, nodes) == 16 && offsetof(sa_options, node_count) == 24 &&
-              sizeof(sa_options) == 32);
+              offsetof(sa_options, hints) == 32 && sizeof(sa_options) == 56);
+static_assert(offsetof(sa_hints, read_only) == 0 && offsetof(sa_hints, pattern) == 4 && offsetof(sa_hints, passes) == 8 &&
+              offsetof(sa_hints, threads) == 16 && sizeof(sa_hints) == 24);
 
 ArrayOptions to_array_options(const sa_options* o, const char* prefix) {
   ArrayOptions options;
@@ -24,13 +26,29 @@ ArrayOptions to_array_options(const sa_options* o, const char* prefix) {
   // undefined, so the raw bits are read instead.
   std::int32_t placement = 0;
   std::memcpy(&placement, &o->placement, sizeof placement);
-  if (placement < SA_OS_DEFAULT || placement > SA_PARTITIONED) {
+  if (placement < SA_OS_DEFAULT || placement > SA_AUTO) {
     throw_error(ErrorCode::invalid_argument,
-                std::string(prefix) + "placement " + std::to_string(placement) + " is not an sa_placement (0..4)");
+                std::string(prefix) + "placement " + std::to_string(placement) + " is not an sa_placement (0..5)");
   }
-  options.placement = static_cast<Placement>(placement);
+  options.auto_placement = placement == SA_AUTO;
+  options.placement = options.auto_placement ? Placement::os_default : static_cast<Placement>(placement);
   options.node = o->node;
-  options.bits = o->bits;
+  options.auto_bits = o->bits == SA_BITS_AUTO;
+  options.bits = options.auto_bits ? 0 : o->bits;
+  std::int32_t pattern = 0;
+  std::memcpy(&pattern, &o->hints.pattern, sizeof pattern);
+  if (pattern < SA_SEQUENTIAL || pattern > SA_INDEXED) {
+    throw_error(ErrorCode::invalid_argument,
+                std::string(prefix) + "hints.pattern " + std::to_string(pattern) + " is not an sa_access_pattern (0..2)");
+  }
+  options.hints.read_only = o->hints.read_only != 0;
+  options.hints.pattern = static_cast<AccessPattern>(pattern);
+  options.hints.passes = o->hints.passes;
+  options.hints.threads = o->hints.threads;
+  if (!(o->hints.passes > 0) || o->hints.passes != o->hints.passes || o->hints.passes > 1e300) {
+    throw_error(ErrorCode::invalid_argument,
+                std::string(prefix) + "hints.passes must be a finite number > 0, got " + std::to_string(o->hints.passes));
+  }
   options.huge_pages = o->huge_pages != 0;
   if (o->node_count > 0) {
     require(o->nodes, (std::string(prefix) + "nodes (with node_count > 0)").c_str());

@@ -12,6 +12,7 @@
 #include "measure/aggregate_bench.hpp"
 #include "measure/progress.hpp"
 #include "measure/report.hpp"
+#include "smartarrays/adapt/calibrate.hpp"
 #include "smartarrays/codec/kernels.hpp"
 #include "smartarrays/os/topology.hpp"
 
@@ -25,6 +26,7 @@ const char* const bench_header =
     "benchmarks:\n"
     "  aggregate   sum += a1[i] + a2[i] over two smart arrays (paper Figure 10): a grid over bit\n"
     "              widths x placements x thread counts\n"
+    "  adaptivity  the adaptive choice against every static configuration (paper section 6.3)\n"
     "\n"
     "Run 'smartarrays bench aggregate --help' for its options.\n";
 
@@ -45,6 +47,8 @@ struct AggregateFlags {
   measure::AggregateBenchConfig config;
   std::string json_path;
   bool quiet = false;
+  bool auto_placement = false;  // --placement auto: the adaptive layer chooses (docs/adaptivity.md)
+  bool auto_bits = false;       // --bits auto: the adaptive layer chooses the stored width
 };
 
 struct AggregateResult {
@@ -177,7 +181,72 @@ measure::Report report(const AggregateResult& r) {
   return report;
 }
 
+// --placement auto / --bits auto: the adaptive choice per data width and thread count, timed.
+int adaptive_aggregate(const AggregateFlags& flags) {
+  const adapt::MachineProfile machine = adapt::current_machine_profile();
+  const measure::Progress progress(!flags.quiet);
+  const std::vector<measure::AdaptiveAggregateCell> cells = measure::run_adaptive_aggregate(
+      flags.config, machine, flags.auto_placement, flags.auto_bits, [&](const measure::AggregateBenchProgress& p) {
+        const std::string text = progress_text(p, progress.elapsed_seconds());
+        if (p.phase == "done") {
+          progress.finish(text);
+        } else {
+          progress.show(text, p.phase != "building");
+        }
+      });
+  auto options_text = [](const ArrayOptions& o) {
+    return std::string(to_string(o.placement)) + "/" + std::to_string(o.bits) + (o.huge_pages ? "+hp" : "");
+  };
+  measure::Report report("smartarrays.bench.aggregate/1");
+  report.fields["language"] = "C++";
+  report.fields["created"] = measure::utc_now();
+  report.fields["adaptive"] = {{"placement", flags.auto_placement}, {"bits", flags.auto_bits},
+                               {"machine_profile", machine.calibration}};
+  report.fields["results"] = measure::Json::array();
+  for (const measure::AdaptiveAggregateCell& c : cells) {
+    report.fields["results"].push_back({{"language", "C++"},
+                                        {"data_bits", c.data_bits},
+                                        {"bits", c.a1.bits},
+                                        {"placement", to_string(c.a1.placement)},
+                                        {"a2_bits", c.a2.bits},
+                                        {"a2_placement", to_string(c.a2.placement)},
+                                        {"huge_pages", c.a1.huge_pages},
+                                        {"threads", c.threads},
+                                        {"median_s", c.timing.median},
+                                        {"min_s", c.timing.min},
+                                        {"max_s", c.timing.max},
+                                        {"spread", c.timing.spread()},
+                                        {"gb_per_s", c.gb_per_s},
+                                        {"sum", c.sum},
+                                        {"decision", measure::Json::parse(c.decision.json(-1))}});
+  }
+  if (flags.json_path == "-") {
+    measure::write_report(report, "-");
+    return 0;
+  }
+  std::cout << "aggregation sum += a1[i] + a2[i], adaptive choice (machine profile: " << machine.calibration
+            << "): 2 arrays x " << flags.config.length << " values\n\n";
+  std::cout << " data bits  threads  chosen a1             chosen a2             median ms  spread     GB/s\n";
+  for (const measure::AdaptiveAggregateCell& c : cells) {
+    std::cout << std::setw(10) << c.data_bits << "  " << std::setw(7) << c.threads << "  " << std::left << std::setw(20)
+              << options_text(c.a1) << "  " << std::setw(20) << options_text(c.a2) << std::right << "  " << std::fixed
+              << std::setprecision(2) << std::setw(9) << c.timing.median * 1e3 << "  " << std::setprecision(1)
+              << std::setw(5) << c.timing.spread() * 100 << "%  " << std::setprecision(2) << std::setw(7) << c.gb_per_s
+              << "\n";
+  }
+  if (!cells.empty()) {
+    std::cout << "\nwhy (" << cells.front().data_bits << " bits, " << cells.front().threads << " threads):\n"
+              << cells.front().decision.text();
+  }
+  if (!flags.json_path.empty()) {
+    measure::write_report(report, flags.json_path);
+    std::cout << "\nresults: " << flags.json_path << "\n";
+  }
+  return 0;
+}
+
 int aggregate(const AggregateFlags& flags) {
+  if (flags.auto_placement || flags.auto_bits) return adaptive_aggregate(flags);
   const AggregateResult result = run_aggregate(flags);
   if (flags.json_path == "-") {
     measure::write_report(report(result), "-");
@@ -226,11 +295,37 @@ void add_aggregate_flags(CLI::App& app, AggregateFlags& f) {
   c.length = std::uint64_t{16} << 20;
   add_value<std::uint64_t>(app, "--size", "N", c.length, parse_count,
                            "values per array; K, M, G suffixes are powers of 1024 (default 16M)");
-  add_value(app, "--bits", "LIST", c.bits, list_of(whole_number<unsigned>(1, 64)),
-            "bit widths, 1..64 (default 10,31,32,33,50,63,64)");
-  add_value(app, "--placements", "LIST", c.placements, list_of<Placement>(parse_placement),
-            "os_default, single_node, interleaved, replicated, partitioned\n"
-            "(default os_default,single_node,interleaved,replicated)");
+  // "auto" in --bits or --placements hands that choice to the adaptive layer (docs/adaptivity.md).
+  add_value<std::vector<unsigned>>(
+      app, "--bits", "LIST", c.bits,
+      [&f](const std::string& text) {
+        std::vector<unsigned> widths;
+        for (const std::string& item : split_list(text)) {
+          if (item == "auto") {
+            f.auto_bits = true;
+          } else {
+            widths.push_back(whole_number<unsigned>(1, 64)(item));
+          }
+        }
+        return widths.empty() ? measure::AggregateBenchConfig{}.bits : widths;
+      },
+      "bit widths, 1..64 (default 10,31,32,33,50,63,64); auto: the adaptive layer\n"
+      "stores each width as it chooses (the listed widths are then the data's)");
+  add_value<std::vector<Placement>>(
+      app, "--placements,--placement", "LIST", c.placements,
+      [&f](const std::string& text) {
+        std::vector<Placement> placements;
+        for (const std::string& item : split_list(text)) {
+          if (item == "auto") {
+            f.auto_placement = true;
+          } else {
+            placements.push_back(parse_placement(item));
+          }
+        }
+        return placements.empty() ? measure::AggregateBenchConfig{}.placements : placements;
+      },
+      "os_default, single_node, interleaved, replicated, partitioned, or auto (the\n"
+      "adaptive choice) (default os_default,single_node,interleaved,replicated)");
   add_value(app, "--threads", "LIST", c.threads, list_of(whole_number<std::size_t>(1, 4096)),
             "worker counts (default: SMARTARRAYS_THREADS, else every usable CPU)");
   add_value(app, "--repetitions", "N", c.trials.repetitions, whole_number<int>(1, 1000000),
@@ -256,6 +351,7 @@ void add_bench_command(CommandTree& tree) {
   CLI::App& app = tree.add(bench, "aggregate", aggregate_header, [flags] { return aggregate(*flags); }, aggregate_footer);
   add_aggregate_flags(app, *flags);
   tree.check(app, [flags] { check_aggregate(*flags); });
+  add_bench_adaptivity(tree, bench);
 }
 
 }  // namespace smartarrays::cli

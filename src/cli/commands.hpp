@@ -15,6 +15,10 @@ std::unique_ptr<CommandTree> make_command_tree();
 void add_topology_command(CommandTree& tree);
 /// `smartarrays bench aggregate ...`.
 void add_bench_command(CommandTree& tree);
+/// `smartarrays bench adaptivity ...` under bench.
+void add_bench_adaptivity(CommandTree& tree, CLI::App& bench);
+/// `smartarrays calibrate ...` and `smartarrays advise ...` (the adaptive choice).
+void add_adapt_commands(CommandTree& tree);
 /// `smartarrays graph generate|convert|info|degree|pagerank ...`.
 void add_graph_command(CommandTree& tree);
 /// `smartarrays store list|info|verify|append ...`.

@@ -343,6 +343,7 @@ void add_degree_command(CommandTree& tree, CLI::App& graph) {
             "timed runs per variant, median reported (default 3)");
   add_output_flag(app, *f, "write the degree of every vertex, one per line in vertex order");
   add_load_flags(app, f->load);
+  f->load.adaptive_workload = "degree";
 }
 
 void add_pagerank_command(CommandTree& tree, CLI::App& graph) {
@@ -367,6 +368,7 @@ void add_pagerank_command(CommandTree& tree, CLI::App& graph) {
   add_top_flag(app, *f, "vertices to list, highest rank first (default 10)");
   add_output_flag(app, *f, "write the rank of every vertex (first variant), one per line in vertex order");
   add_load_flags(app, f->load);
+  f->load.adaptive_workload = "pagerank";
 }
 
 }  // namespace smartarrays::cli::graph_cli

@@ -11,6 +11,8 @@
 
 #include "cli/options.hpp"
 #include "measure/timing.hpp"
+#include "smartarrays/adapt/calibrate.hpp"
+#include "smartarrays/adapt/decision.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/text.hpp"
 
@@ -52,15 +54,20 @@ void add_build_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
 
 // --variant LIST, and --variants as its hidden spelling.
 void add_variant_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
-  const Parser<std::vector<graph::Variant>> list = list_of<graph::Variant>(graph::parse_variant);
-  const Parser<std::vector<graph::Variant>> variants = [&f, list](const std::string& text) {
+  const Parser<std::vector<graph::Variant>> listed = list_of<graph::Variant>(graph::parse_variant);
+  // "auto" hands the widths to the adaptive layer (one graph, built as it decides).
+  const Parser<std::vector<graph::Variant>> variants = [&f, listed](const std::string& text) {
     f.variants_given = true;
-    return list(text);
+    if (text == "auto" || text == "AUTO") {
+      f.adaptive = true;
+      return std::vector<graph::Variant>{graph::Variant::VE};
+    }
+    return listed(text);
   };
   add_value(app, "--variant", "LIST", f.variants, variants,
             "compression variants, run side by side: U (64-bit offsets and degrees,\n"
-            "32-bit ids), V (offsets and degrees in minimum bits), V+E (ids too)\n"
-            "(default U)")
+            "32-bit ids), V (offsets and degrees in minimum bits), V+E (ids too),\n"
+            "or auto (the adaptive choice per array, docs/adaptivity.md) (default U)")
       ->group(group);
   add_value(app, "--variants", "LIST", f.variants, variants, "")->group("");
 }
@@ -70,12 +77,17 @@ void add_layout_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
   add_each(
       app, "--placement", "LIST",
       [&f](const std::string& text) {
-        f.layout.add_placements(text);
         f.placement_given = true;
+        if (text == "auto" || text == "AUTO") {
+          f.adaptive = true;
+        } else {
+          f.layout.add_placements(text);
+        }
       },
       "PLACEMENT for every array and/or ARRAY=PLACEMENT overrides; placements\n"
       "os_default, single_node, interleaved, replicated, partitioned; arrays\n"
-      "begin, edge, rbegin, redge, out_degree, contributions, ranks, degrees\n"
+      "begin, edge, rbegin, redge, out_degree, contributions, ranks, degrees;\n"
+      "auto: the adaptive choice per array (docs/adaptivity.md)\n"
       "(default os_default; the outputs ranks and degrees stay interleaved\n"
       "unless named)")
       ->group(group);
@@ -150,7 +162,7 @@ void finish_load_flags(LoadFlags& flags) {
 
 bool uses_stored_graph(const LoadFlags& flags) {
   return flags.format == graph::GraphFormat::compact && !flags.variants_given && !flags.bits_given && !flags.dedup &&
-         !flags.drop_self_loops;
+         !flags.drop_self_loops && !flags.adaptive;
 }
 
 std::unique_ptr<runtime::ThreadPool> make_pool(const LoadFlags& flags) {
@@ -172,6 +184,44 @@ graph::GraphSource open_source(const LoadFlags& flags, runtime::ThreadPool& pool
   return graph::GraphSource::open(flags.input, options, pool);
 }
 
+namespace {
+
+// The layout the adaptive layer decides for the graph of source (built once at its fewest widths to
+// learn them), printed with its explanation unless quiet; the variant that names it best.
+std::pair<graph::LayoutSpec, graph::Variant> adaptive_layout(const LoadFlags& flags, const graph::GraphSource& source,
+                                                             runtime::ThreadPool& pool) {
+  if (flags.adaptive_workload.empty()) throw UsageError("--variant/--placement auto: only degree and pagerank decide");
+  graph::BuildOptions probe_options = build_options(flags, graph::Variant::VE);
+  const graph::CsrGraph probe = source.build(probe_options, pool);
+  const unsigned threads = static_cast<unsigned>(pool.size());
+  adapt::WorkloadProfile w = flags.adaptive_workload == "degree"
+                                 ? adapt::degree_workload(probe.vertices(), probe.edges(), threads)
+                                 : adapt::pagerank_workload(probe.vertices(), probe.edges(), threads, flags.adaptive_iterations);
+  for (adapt::ArrayUse& a : w.arrays) {
+    if (a.name == "out_degree") a.value_bits = probe.out_degree().bits();
+  }
+  const adapt::Decision d = adapt::decide(adapt::current_machine_profile(), w);
+  graph::LayoutSpec layout = flags.layout;
+  std::string placements, bits;
+  graph::Variant variant = graph::Variant::U;
+  for (const adapt::ArrayDecision& a : d.arrays) {
+    if (a.fixed || a.name == "contributions") continue;
+    placements += (placements.empty() ? "" : ",") + a.name + "=" + to_string(a.choice.placement);
+    bits += (bits.empty() ? "" : ",") + a.name + "=" + std::to_string(a.choice.bits);
+    if (a.choice.bits < 64 && a.name != "redge" && variant == graph::Variant::U) variant = graph::Variant::V;
+    if (a.name == "redge" && a.choice.bits < 32) variant = graph::Variant::VE;
+  }
+  layout.add_placements(placements);
+  layout.add_bits(bits);
+  if (!flags.quiet) {
+    std::cerr << "adaptive choice (" << flags.adaptive_workload << ", " << threads << " threads): " << placements
+              << "; bits " << bits << "\n" << d.text();
+  }
+  return {std::move(layout), variant};
+}
+
+}  // namespace
+
 void load_variants(const LoadFlags& flags, runtime::ThreadPool& pool, const VariantVisitor& each) {
   std::optional<graph::GraphSource> opened;
   const double open_seconds = measure::time_once([&] { opened.emplace(open_source(flags, pool)); });
@@ -182,6 +232,15 @@ void load_variants(const LoadFlags& flags, runtime::ThreadPool& pool, const Vari
     return;
   }
   const graph::GraphSource& source = *opened;
+  if (flags.adaptive) {
+    auto [layout, variant] = adaptive_layout(flags, source, pool);
+    LoadFlags chosen = flags;
+    chosen.layout = std::move(layout);
+    std::optional<graph::CsrGraph> g;
+    const double seconds = measure::time_once([&] { g.emplace(source.build(build_options(chosen, variant), pool)); });
+    each(variant, std::move(*g), seconds);
+    return;
+  }
   for (graph::Variant v : flags.variants) {
     std::optional<graph::CsrGraph> g;
     const double seconds = measure::time_once([&] { g.emplace(source.build(build_options(flags, v), pool)); });

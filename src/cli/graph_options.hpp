@@ -42,6 +42,11 @@ struct LoadFlags {
   bool variants_given = false;                  ///< --variant was given
   bool bits_given = false;                      ///< --bits was given
   bool placement_given = false;                 ///< --placement was given
+  /// --variant auto or --placement auto: the adaptive layer picks each graph array's placement and
+  /// width for adaptive_workload ("degree" or "pagerank"; docs/adaptivity.md).
+  bool adaptive = false;
+  std::string adaptive_workload;                ///< set by the command that runs a workload
+  unsigned adaptive_iterations = 15;            ///< PageRank iterations the decision assumes
 };
 
 /// True when a compact file's graph is used as stored (mapped, or loaded with --load) rather than

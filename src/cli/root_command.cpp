@@ -25,6 +25,8 @@ const char* const main_header =
     "  bench aggregate   time sum += a1[i] + a2[i] over bit widths x placements x threads (paper Fig. 10)\n"
     "  graph ...         CSR graphs as smart arrays: generate, convert, info, degree, pagerank (Fig. 11, 12)\n"
     "  store ...         store files (.sa, the compact form): list, info, verify, append\n"
+    "  calibrate         measure this machine for placement=auto and bits=auto (cached per machine)\n"
+    "  advise            the adaptive choice for a workload, its predicted times and why\n"
     "  help [COMMAND]    show help for a command\n";
 
 const char* const exit_codes =
@@ -94,6 +96,7 @@ std::unique_ptr<CommandTree> make_command_tree() {
   add_bench_command(*tree);
   add_graph_command(*tree);
   add_store_command(*tree);
+  add_adapt_commands(*tree);
   add_help(*tree);
   return tree;
 }

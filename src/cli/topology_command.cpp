@@ -1,5 +1,6 @@
 // Owns `smartarrays topology`: the library's view of the machine (nodes, usable CPUs, memory,
 // distances) and the machine facts that change NUMA results, as a table or as JSON.
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -8,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "measure/report.hpp"
+#include "smartarrays/adapt/calibrate.hpp"
 #include "smartarrays/os/topology.hpp"
 
 namespace smartarrays::cli {
@@ -29,7 +31,20 @@ struct TopologyFlags {
 struct TopologyResult {
   const os::Topology& topology;
   measure::Json facts;  // schema smartarrays.machine/1
+  std::string profile_path;  // this machine's cache entry for its calibrated profile
+  bool profile_cached = false;
 };
+
+// Whether `smartarrays calibrate` has cached a profile of this machine (what auto options use).
+TopologyResult with_profile(TopologyResult r) {
+  try {
+    r.profile_path = adapt::cached_profile_path();
+    r.profile_cached = std::filesystem::exists(r.profile_path);
+  } catch (const Error&) {
+    r.profile_path = "";
+  }
+  return r;
+}
 
 std::string cpu_ranges(const std::vector<int>& cpus) {
   std::ostringstream out;
@@ -89,6 +104,11 @@ void print_table(const TopologyResult& r) {
   std::cout << std::fixed << std::setprecision(2) << "load average:";
   for (const measure::Json& load : facts["load_average"]) std::cout << " " << load.get<double>();
   std::cout << "\n";
+  if (r.profile_cached) {
+    std::cout << "machine profile: " << r.profile_path << "\n";
+  } else {
+    std::cout << "machine profile: none cached (run 'smartarrays calibrate'; auto options use an estimate)\n";
+  }
 }
 
 measure::Report report(const TopologyResult& r) {
@@ -114,11 +134,12 @@ measure::Report report(const TopologyResult& r) {
     for (std::size_t to = 0; to < topo.node_count(); ++to) row.push_back(topo.distance(from, to));
     json["distances"].push_back(row);
   }
+  json["machine_profile"] = {{"cached", r.profile_cached}, {"path", r.profile_path}};
   return report;
 }
 
 int topology(const TopologyFlags& flags) {
-  const TopologyResult result{os::topology(), measure::machine_facts()};
+  const TopologyResult result = with_profile({os::topology(), measure::machine_facts(), "", false});
   if (flags.json) {
     measure::write_report(report(result), "-");
   } else {

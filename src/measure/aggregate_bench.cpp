@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <memory>
 
+#include "smartarrays/adapt/workload.hpp"
 #include "smartarrays/algo/aggregate.hpp"
+#include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/error.hpp"
 
@@ -135,6 +137,81 @@ std::vector<AggregateBenchCell> run_aggregate_bench(const AggregateBenchConfig& 
   }
   add_speedups(cells);
   report("done", 0, Placement::os_default, 0);
+  return cells;
+}
+
+}  // namespace smartarrays::measure
+
+namespace smartarrays::measure {
+
+std::vector<AdaptiveAggregateCell> run_adaptive_aggregate(const AggregateBenchConfig& config,
+                                                          const adapt::MachineProfile& machine, bool auto_placement,
+                                                          bool auto_bits,
+                                                          const std::function<void(const AggregateBenchProgress&)>& progress) {
+  validate(config);
+  const std::vector<std::size_t> threads = thread_counts(config);
+  std::vector<AdaptiveAggregateCell> cells;
+  AggregateBenchProgress state;
+  state.cells_total = config.bits.size() * threads.size();
+  for (unsigned width : config.bits) {
+    const std::uint64_t expected = [&] {
+      runtime::ThreadPool pool(runtime::PoolOptions{threads.back(), config.pinning});
+      return expected_sum(config, width, pool);
+    }();
+    for (std::size_t t : threads) {
+      runtime::ThreadPool pool(runtime::PoolOptions{t, config.pinning});
+      adapt::WorkloadProfile w = adapt::aggregate_workload(config.length, width, static_cast<unsigned>(t));
+      if (!auto_bits) {
+        for (adapt::ArrayUse& a : w.arrays) a.natural_bits = width;
+      }
+      AdaptiveAggregateCell cell;
+      cell.data_bits = width;
+      cell.threads = t;
+      cell.decision = adapt::decide(machine, w);
+      ArrayOptions chosen[2];
+      for (std::size_t k = 0; k < 2; ++k) {
+        const adapt::ArrayConfig& c = cell.decision.arrays[k].choice;
+        chosen[k].placement = auto_placement ? c.placement : config.placements.front();
+        chosen[k].node = auto_placement ? c.node : config.node;
+        chosen[k].huge_pages = auto_placement ? c.huge_pages : config.huge_pages;
+        chosen[k].bits = auto_bits ? c.bits : width;
+      }
+      cell.a1 = chosen[0];
+      cell.a2 = chosen[1];
+      state.bits = width;
+      state.placement = chosen[0].placement;
+      state.threads = t;
+      state.phase = "building";
+      if (progress) progress(state);
+      std::vector<SmartArray> arrays;
+      for (std::size_t k = 0; k < 2; ++k) {
+        const std::uint64_t seed = config.seed + k;
+        arrays.push_back(build::build_array(
+            config.length, chosen[k],
+            [width, seed](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
+              for (std::uint64_t i = lo; i < hi; ++i) out[i - lo] = algo::aggregation_value(i, width, seed);
+            },
+            pool));
+      }
+      state.phase = "running";
+      if (progress) progress(state);
+      cell.timing = run_trials(
+          config.trials, [&] { return algo::aggregate(arrays[0], arrays[1], pool); },
+          [&](std::uint64_t sum) {
+            cell.sum = sum;
+            return sum == expected ? std::string()
+                                   : "aggregate gave " + std::to_string(sum) + ", expected " + std::to_string(expected);
+          });
+      const double bytes = static_cast<double>((codec::word_count(config.length, chosen[0].bits) +
+                                                codec::word_count(config.length, chosen[1].bits)) *
+                                               sizeof(std::uint64_t));
+      cell.gb_per_s = cell.timing.median > 0 ? bytes / cell.timing.median / 1e9 : 0;
+      cells.push_back(std::move(cell));
+      ++state.cells_done;
+    }
+  }
+  state.phase = "done";
+  if (progress) progress(state);
   return cells;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "measure/timing.hpp"
+#include "smartarrays/adapt/decision.hpp"
 #include "smartarrays/array/options.hpp"
 #include "smartarrays/runtime/thread_pool.hpp"
 
@@ -64,5 +65,25 @@ std::vector<std::size_t> thread_counts(const AggregateBenchConfig& config);
 /// after each cell. Throws Error(internal) if a run's sum differs from the expected one.
 std::vector<AggregateBenchCell> run_aggregate_bench(
     const AggregateBenchConfig& config, const std::function<void(const AggregateBenchProgress&)>& progress = {});
+
+/// One cell of the adaptive run: data of a width, the options the adaptive layer chose, the timing.
+struct AdaptiveAggregateCell {
+  unsigned data_bits = 0;               ///< width of the values
+  std::size_t threads = 0;              ///< workers
+  ArrayOptions a1;                      ///< chosen for array 1
+  ArrayOptions a2;                      ///< chosen for array 2
+  Timing timing;                        ///< the timed runs
+  double gb_per_s = 0;                  ///< packed bytes of both arrays / median
+  std::uint64_t sum = 0;                ///< the aggregation result (checked)
+  adapt::Decision decision;             ///< why
+};
+
+/// The aggregation with placement and/or bits chosen by the adaptive layer on machine: for every
+/// width of config.bits (the data's width) and thread count, the decision for the aggregate
+/// workload, arrays built as it says (placement auto: placement and huge pages; bits auto: the
+/// width; otherwise config.placements[0] / the data's width), timed with every sum checked.
+std::vector<AdaptiveAggregateCell> run_adaptive_aggregate(
+    const AggregateBenchConfig& config, const adapt::MachineProfile& machine, bool auto_placement, bool auto_bits,
+    const std::function<void(const AggregateBenchProgress&)>& progress = {});
 
 }  // namespace smartarrays::measure

@@ -297,7 +297,7 @@ TEST(CApi, BadOptionsAreInvalid) {
   const int32_t not_a_placement = 9;  // C may store any int in the enum; C++ may not, hence memcpy
   std::memcpy(&o.placement, &not_a_placement, sizeof not_a_placement);
   expect_failure(sa_array_alloc(10, &o, &array.a), SA_EINVAL, "sa_array_alloc",
-                 "options->placement 9 is not an sa_placement (0..4)");
+                 "options->placement 9 is not an sa_placement (0..5)");
   o.placement = SA_SINGLE_NODE;
   o.node = 4096;
   expect_failure(sa_array_alloc(10, &o, &array.a), SA_EINVAL, "sa_array_alloc", "node 4096");

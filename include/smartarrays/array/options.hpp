@@ -24,6 +24,28 @@ SMARTARRAYS_API const char* to_string(Placement placement) noexcept;
 /// The placement spelled name (a canonical name); throws Error(invalid_argument) listing the valid names.
 SMARTARRAYS_API Placement parse_placement(std::string_view name);
 
+/// How a program will read an array (Shoal's access hints, the paper's "software characteristics").
+enum class AccessPattern : int {
+  sequential = 0,  ///< scans in index order (streams, prefetchers help)
+  random = 1,      ///< reads at unpredictable indices (latency bound when beyond the caches)
+  indexed = 2,     ///< read through the loop index of a parallel loop (each worker its own ranges)
+};
+
+/// The canonical name of a pattern: "sequential", "random", "indexed".
+SMARTARRAYS_API const char* to_string(AccessPattern pattern) noexcept;
+
+/// The pattern spelled name; throws Error(invalid_argument) listing the valid names.
+SMARTARRAYS_API AccessPattern parse_access_pattern(std::string_view name);
+
+/// What the program promises about its accesses; the adaptive choice (adapt::resolve) reads them,
+/// SmartArray itself does not.
+struct AccessHints {
+  bool read_only = false;                             ///< never written after it is built (replication allowed)
+  AccessPattern pattern = AccessPattern::sequential;  ///< how it is read
+  double passes = 1;                                  ///< expected reads per element over the array's life (> 0)
+  unsigned threads = 0;                               ///< threads that read it; 0 = the default pool's
+};
+
 /// How to allocate a SmartArray.
 struct ArrayOptions {
   Placement placement = Placement::os_default;  ///< where the pages go
@@ -33,6 +55,13 @@ struct ArrayOptions {
   std::vector<int> nodes;
   unsigned bits = 0;        ///< bits per value, 1..64; 0 = the fewest that hold the data (from_values only)
   bool huge_pages = false;  ///< ask for transparent huge pages (MADV_HUGEPAGE)
+  /// placement "auto": the adaptive layer (adapt::resolve / adapt::make_array) picks placement and
+  /// huge pages; SmartArray refuses options with it set.
+  bool auto_placement = false;
+  /// bits "auto": the adaptive layer picks the width (the fewest bits or the uncompressed 64);
+  /// SmartArray refuses options with it set.
+  bool auto_bits = false;
+  AccessHints hints;  ///< the program's access hints (read by the adaptive layer only)
 };
 
 }  // namespace smartarrays

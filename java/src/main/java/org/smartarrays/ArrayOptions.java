@@ -12,13 +12,47 @@ public final class ArrayOptions {
   private final int[] nodes;
   private final int bits;
   private final boolean hugePages;
+  private final boolean autoBits;
+  private final AccessHints hints;
 
   private ArrayOptions(Placement placement, int node, int[] nodes, int bits, boolean hugePages) {
+    this(placement, node, nodes, bits, hugePages, false, AccessHints.defaults());
+  }
+
+  private ArrayOptions(Placement placement, int node, int[] nodes, int bits, boolean hugePages, boolean autoBits,
+      AccessHints hints) {
     this.placement = placement;
     this.node = node;
     this.nodes = nodes;
     this.bits = bits;
     this.hugePages = hugePages;
+    this.autoBits = autoBits;
+    this.hints = hints;
+  }
+
+  /** Placement, huge pages and bits chosen by the adaptive layer (Placement.AUTO with auto bits). */
+  public static ArrayOptions auto() {
+    return new ArrayOptions(Placement.AUTO, 0, ALL_NODES, 0, false, true, AccessHints.defaults());
+  }
+
+  /** These options with the bit width chosen by the adaptive layer (the fewest bits, or 64). */
+  public ArrayOptions withAutoBits() {
+    return new ArrayOptions(placement, node, nodes, 0, hugePages, true, hints);
+  }
+
+  /** These options with access hints (read by Placement.AUTO and auto bits). */
+  public ArrayOptions withHints(AccessHints hints) {
+    return new ArrayOptions(placement, node, nodes, bits, hugePages, autoBits, java.util.Objects.requireNonNull(hints, "hints"));
+  }
+
+  /** Whether the adaptive layer chooses the bit width. */
+  public boolean autoBits() {
+    return autoBits;
+  }
+
+  /** The access hints. */
+  public AccessHints hints() {
+    return hints;
   }
 
   /** OS default placement, the fewest bits that hold the data, no huge pages. */
@@ -48,12 +82,12 @@ public final class ArrayOptions {
 
   /** These options with bits per value (1..64, or 0 for the fewest that hold the data). */
   public ArrayOptions withBits(int bits) {
-    return new ArrayOptions(placement, node, nodes, bits, hugePages);
+    return new ArrayOptions(placement, node, nodes, bits, hugePages, false, hints);
   }
 
   /** These options asking (or not) for transparent huge pages. */
   public ArrayOptions withHugePages(boolean hugePages) {
-    return new ArrayOptions(placement, node, nodes, bits, hugePages);
+    return new ArrayOptions(placement, node, nodes, bits, hugePages, autoBits, hints);
   }
 
   /** The placement. */
@@ -88,7 +122,7 @@ public final class ArrayOptions {
   @Override
   public String toString() {
     return "ArrayOptions[" + placement + (placement == Placement.SINGLE_NODE ? " node " + node : "")
-        + (nodes.length > 0 ? " nodes " + Arrays.toString(nodes) : "") + ", bits " + (bits == 0 ? "auto" : bits)
+        + (nodes.length > 0 ? " nodes " + Arrays.toString(nodes) : "") + ", bits " + (autoBits ? "adaptive" : bits == 0 ? "auto" : bits)
         + (hugePages ? ", huge pages" : "") + "]";
   }
 }

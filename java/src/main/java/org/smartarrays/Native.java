@@ -6,6 +6,7 @@
 package org.smartarrays;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -39,7 +40,16 @@ final class Native {
       JAVA_INT.withName("huge_pages"),
       ADDRESS.withName("nodes"),
       JAVA_INT.withName("node_count"),
-      MemoryLayout.paddingLayout(4));
+      MemoryLayout.paddingLayout(4),
+      MemoryLayout.structLayout(
+          JAVA_INT.withName("read_only"),
+          JAVA_INT.withName("pattern"),
+          JAVA_DOUBLE.withName("passes"),
+          JAVA_INT.withName("threads"),
+          MemoryLayout.paddingLayout(4)).withName("hints"));
+
+  /** sa_options.bits asking the adaptive layer to choose the width (SA_BITS_AUTO). */
+  static final int BITS_AUTO = -1;
 
   static final VarHandle OPTIONS_PLACEMENT = OPTIONS.varHandle(MemoryLayout.PathElement.groupElement("placement"));
   static final VarHandle OPTIONS_NODE = OPTIONS.varHandle(MemoryLayout.PathElement.groupElement("node"));
@@ -47,6 +57,14 @@ final class Native {
   static final VarHandle OPTIONS_HUGE_PAGES = OPTIONS.varHandle(MemoryLayout.PathElement.groupElement("huge_pages"));
   static final VarHandle OPTIONS_NODES = OPTIONS.varHandle(MemoryLayout.PathElement.groupElement("nodes"));
   static final VarHandle OPTIONS_NODE_COUNT = OPTIONS.varHandle(MemoryLayout.PathElement.groupElement("node_count"));
+  static final VarHandle OPTIONS_READ_ONLY = hint("read_only");
+  static final VarHandle OPTIONS_PATTERN = hint("pattern");
+  static final VarHandle OPTIONS_PASSES = hint("passes");
+  static final VarHandle OPTIONS_THREADS = hint("threads");
+
+  private static VarHandle hint(String name) {
+    return OPTIONS.varHandle(MemoryLayout.PathElement.groupElement("hints"), MemoryLayout.PathElement.groupElement(name));
+  }
 
   private static final Linker LINKER = Linker.nativeLinker();
   private static final SymbolLookup LIBRARY = NativeLibrary.load();
@@ -108,6 +126,8 @@ final class Native {
       bind("sa_topology_is_fake", CRITICAL, FunctionDescriptor.of(JAVA_INT));
   private static final MethodHandle TOPOLOGY_SET_FAKE = bind("sa_topology_set_fake", ORDINARY, status(ADDRESS));
   private static final MethodHandle MACHINE_FACTS_JSON = bind("sa_machine_facts_json", ORDINARY, status(ADDRESS));
+  private static final MethodHandle DECISION_JSON = bind("sa_array_decision_json", ORDINARY, status(ADDRESS, ADDRESS));
+  private static final MethodHandle HUGE_PAGES = bind("sa_array_huge_pages", CRITICAL, FunctionDescriptor.of(JAVA_INT, ADDRESS));
   private static final MethodHandle CURRENT_NODE = bind("sa_current_node", CRITICAL, FunctionDescriptor.of(JAVA_INT));
   private static final MethodHandle PIN_THREAD_TO_NODE = bind("sa_pin_thread_to_node", ORDINARY, status(JAVA_INT));
   private static final MethodHandle RUNTIME_THREADS = bind("sa_runtime_threads", ORDINARY, FunctionDescriptor.of(JAVA_INT));
@@ -367,6 +387,24 @@ final class Native {
   static int topologySetFake(MemorySegment spec) {
     try {
       return (int) TOPOLOGY_SET_FAKE.invokeExact(spec);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  static String decisionJson(MemorySegment array) {
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment json = arena.allocate(ADDRESS);
+      check((int) DECISION_JSON.invokeExact(array, json));
+      return string(json.get(ADDRESS, 0));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  static boolean hugePages(MemorySegment array) {
+    try {
+      return (int) HUGE_PAGES.invokeExact(array) != 0;
     } catch (Throwable t) {
       throw rethrow(t);
     }

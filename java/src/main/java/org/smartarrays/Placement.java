@@ -12,7 +12,9 @@ public enum Placement {
   /** One copy per node of a set; each thread reads its own node's copy. */
   REPLICATED,
   /** Contiguous stripes, stripe k on the k-th node of a set. */
-  PARTITIONED;
+  PARTITIONED,
+  /** Chosen by the adaptive layer from the machine profile and the access hints (arrays from values only). */
+  AUTO;
 
   /** The sa_placement code. */
   int code() {

@@ -80,8 +80,13 @@ public final class SmartArray implements AutoCloseable {
     Native.optionsInit(o);
     Native.OPTIONS_PLACEMENT.set(o, 0L, options.placement().code());
     Native.OPTIONS_NODE.set(o, 0L, options.node());
-    Native.OPTIONS_BITS.set(o, 0L, options.bits());
+    Native.OPTIONS_BITS.set(o, 0L, options.autoBits() ? Native.BITS_AUTO : options.bits());
     Native.OPTIONS_HUGE_PAGES.set(o, 0L, options.hugePages() ? 1 : 0);
+    AccessHints hints = options.hints();
+    Native.OPTIONS_READ_ONLY.set(o, 0L, hints.readOnly() ? 1 : 0);
+    Native.OPTIONS_PATTERN.set(o, 0L, hints.pattern().code());
+    Native.OPTIONS_PASSES.set(o, 0L, hints.passes());
+    Native.OPTIONS_THREADS.set(o, 0L, hints.threads());
     int[] nodes = options.nodesShared();
     if (nodes.length > 0) {
       Native.OPTIONS_NODES.set(o, 0L, arena.allocateFrom(JAVA_INT, nodes));
@@ -178,6 +183,21 @@ public final class SmartArray implements AutoCloseable {
   public Placement placement() {
     ensureOpen();
     return placement;
+  }
+
+  /** Whether the pages asked for transparent huge pages (given, or chosen by Placement.AUTO). */
+  public boolean hugePages() {
+    ensureOpen();
+    return Native.hugePages(handle);
+  }
+
+  /**
+   * The adaptive decision that chose this array's options (Placement.AUTO / auto bits) as JSON: choice,
+   * candidates with predicted_s, explanation (docs/adaptivity.md); "null" when nothing was adaptive.
+   */
+  public String decisionJson() {
+    ensureOpen();
+    return Native.decisionJson(handle);
   }
 
   /** Number of replicas (the node count for a replicated array, else 1). */

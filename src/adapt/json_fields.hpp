@@ -1,0 +1,126 @@
+// Owns strict reading of the adaptive layer's JSON documents: every field looked up through a path
+// ("model.read_gbs[1][0]") so that a missing, mistyped or out-of-range value is rejected with
+// Error(invalid_argument) naming the field, its source and the text it had.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "smartarrays/error.hpp"
+#include "smartarrays/util/text.hpp"
+
+namespace smartarrays::adapt::detail {
+
+using Json = nlohmann::ordered_json;
+
+/// A JSON value and the path that names it in errors.
+class Field {
+ public:
+  /// The document root of source.
+  Field(const Json& value, std::string_view source) : value_(&value), source_(source), path_() {}
+
+  /// Throws "<source>: <path>: <why>".
+  [[noreturn]] void fail(const std::string& why) const {
+    throw_error(ErrorCode::invalid_argument,
+                std::string(source_) + ": " + (path_.empty() ? std::string("document") : path_) + ": " + why);
+  }
+  /// Member key of this object; missing (or this not an object) fails naming the member.
+  Field at(const char* key) const {
+    if (!value_->is_object()) fail("expected an object, got " + shown());
+    const auto it = value_->find(key);
+    Field member(*this, path_.empty() ? key : path_ + "." + key);
+    if (it == value_->end()) member.fail("missing");
+    member.value_ = &*it;
+    return member;
+  }
+  /// Whether this object has member key.
+  bool has(const char* key) const { return value_->is_object() && value_->contains(key); }
+  /// Element i of this array.
+  Field operator[](std::size_t i) const {
+    Field element(*this, path_ + "[" + std::to_string(i) + "]");
+    element.value_ = &(*value_)[i];
+    return element;
+  }
+  /// Length of this array; fails unless it is one (and, when expected > 0, of that length).
+  std::size_t array_size(std::size_t expected = 0) const {
+    if (!value_->is_array()) fail("expected an array, got " + shown());
+    if (expected != 0 && value_->size() != expected) {
+      fail("expected " + std::to_string(expected) + " entries, got " + std::to_string(value_->size()));
+    }
+    return value_->size();
+  }
+  /// A finite number >= min (> min when strict).
+  double number(double min, bool strict) const {
+    if (!value_->is_number()) fail("expected a number, got " + shown());
+    const double v = value_->get<double>();
+    if (!std::isfinite(v) || (strict ? !(v > min) : !(v >= min))) {
+      fail(std::string("expected a number ") + (strict ? "> " : ">= ") + number_text(min) + ", got " + shown());
+    }
+    return v;
+  }
+  /// A whole number in [min, max].
+  std::uint64_t whole(std::uint64_t min, std::uint64_t max) const {
+    if (!value_->is_number_unsigned() && !(value_->is_number_integer() && value_->get<std::int64_t>() >= 0)) {
+      fail("expected a whole number in " + std::to_string(min) + ".." + std::to_string(max) + ", got " + shown());
+    }
+    const std::uint64_t v = value_->get<std::uint64_t>();
+    if (v < min || v > max) {
+      fail("expected a whole number in " + std::to_string(min) + ".." + std::to_string(max) + ", got " + shown());
+    }
+    return v;
+  }
+  /// A string.
+  std::string text() const {
+    if (!value_->is_string()) fail("expected a string, got " + shown());
+    return value_->get<std::string>();
+  }
+  /// A boolean.
+  bool boolean() const {
+    if (!value_->is_boolean()) fail("expected true or false, got " + shown());
+    return value_->get<bool>();
+  }
+  /// The JSON value.
+  const Json& json() const noexcept { return *value_; }
+
+ private:
+  Field(const Field& parent, std::string path) : value_(parent.value_), source_(parent.source_), path_(std::move(path)) {}
+  std::string shown() const {
+    return util::quoted(value_->dump(-1, ' ', false, Json::error_handler_t::replace));
+  }
+  static std::string number_text(double v) {
+    std::string s = std::to_string(v);
+    while (s.size() > 1 && s.back() == '0') s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+    return s;
+  }
+
+  const Json* value_;
+  std::string_view source_;
+  std::string path_;
+};
+
+/// Parses text as JSON; a syntax error fails naming source and the parser's position.
+inline Json parse_document(std::string_view text, std::string_view source) {
+  try {
+    return Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    throw_error(ErrorCode::invalid_argument, std::string(source) + ": not JSON: " + e.what());
+  }
+}
+
+/// The document's "format" must be expected.
+inline void check_format(const Field& root, const char* expected) {
+  const std::string format = root.at("format").text();
+  if (format != expected) root.at("format").fail(std::string("expected \"") + expected + "\", got " + util::quoted(format));
+}
+
+/// Reads the file at path; Error(os_error) naming it when it cannot.
+std::string read_text_file(const std::string& path);
+/// Writes text to path, creating its parent directory; Error(os_error) naming it when it cannot.
+void write_text_file(const std::string& path, const std::string& text);
+
+}  // namespace smartarrays::adapt::detail

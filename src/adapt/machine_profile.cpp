@@ -1,0 +1,183 @@
+// Owns the machine profile's JSON form (smartarrays.machine/1 with a "model" member), its strict
+// reading and validation, and the file helpers the adaptive layer's documents share.
+#include "smartarrays/adapt/machine_profile.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "adapt/json_fields.hpp"
+
+namespace smartarrays::adapt {
+
+namespace detail {
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw_error(ErrorCode::os_error, "cannot read " + util::quoted(path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw_error(ErrorCode::os_error, "cannot read " + util::quoted(path));
+  return text.str();
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out || !(out << text) || !out.flush()) throw_error(ErrorCode::os_error, "cannot write " + util::quoted(path));
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::Field;
+using detail::Json;
+
+Json matrix_json(const NodeMatrix& m) {
+  Json rows = Json::array();
+  for (const auto& row : m) rows.push_back(row);
+  return rows;
+}
+
+NodeMatrix read_matrix(const Field& f, std::size_t n) {
+  f.array_size(n);
+  NodeMatrix m(n, std::vector<double>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    f[i].array_size(n);
+    for (std::size_t j = 0; j < n; ++j) m[i][j] = f[i][j].number(0, true);
+  }
+  return m;
+}
+
+MachineProfile read_profile(const Field& root) {
+  detail::check_format(root, "smartarrays.machine/1");
+  MachineProfile p;
+  if (root.has("cpu_model")) p.cpu_model = root.at("cpu_model").text();
+  if (root.has("codec_isa")) p.codec_isa = root.at("codec_isa").text();
+  if (root.has("thp_enabled")) p.thp_enabled = root.at("thp_enabled").text();
+  const Field model = root.at("model");
+  const Field nodes = model.at("nodes");
+  const std::size_t n = nodes.array_size();
+  if (n == 0) nodes.fail("expected at least one node");
+  if (n > 4096) nodes.fail("expected at most 4096 nodes, got " + std::to_string(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    NodeProfile node;
+    node.id = static_cast<int>(nodes[i].at("id").whole(i, i));
+    node.cpus = static_cast<unsigned>(nodes[i].at("cpus").whole(0, 4096));
+    node.memory_bytes = nodes[i].at("memory_bytes").whole(0, ~std::uint64_t{0});
+    node.memory_free_bytes = nodes[i].at("memory_free_bytes").whole(0, node.memory_bytes);
+    p.nodes.push_back(node);
+  }
+  p.read_gbs = read_matrix(model.at("read_gbs"), n);
+  p.read_gbs_1t = read_matrix(model.at("read_gbs_1t"), n);
+  p.latency_ns = read_matrix(model.at("latency_ns"), n);
+  const Field copy = model.at("copy_gbs");
+  copy.array_size(n);
+  for (std::size_t i = 0; i < n; ++i) p.copy_gbs.push_back(copy[i].number(0, true));
+  const Field decode = model.at("decode");
+  const Field scan = decode.at("scan_values_per_s_per_cpu");
+  const Field get = decode.at("get_ns");
+  scan.array_size(64);
+  get.array_size(64);
+  for (std::size_t b = 0; b < 64; ++b) {
+    p.decode.scan_values_per_s_per_cpu[b] = scan[b].number(0, true);
+    p.decode.get_ns[b] = get[b].number(0, true);
+  }
+  p.decode.plain_scan_values_per_s_per_cpu = decode.at("plain_scan_values_per_s_per_cpu").number(0, true);
+  if (model.has("memory_parallelism")) p.memory_parallelism = model.at("memory_parallelism").number(1, false);
+  if (model.has("llc_bytes")) p.llc_bytes = model.at("llc_bytes").whole(0, ~std::uint64_t{0});
+  if (model.has("huge_page_latency_ratio")) p.huge_page_latency_ratio = model.at("huge_page_latency_ratio").number(0, true);
+  if (model.has("serial_fraction")) {
+    p.serial_fraction = model.at("serial_fraction").number(0, false);
+    if (p.serial_fraction > 1) model.at("serial_fraction").fail("expected a number in 0..1, got " + std::to_string(p.serial_fraction));
+  }
+  if (model.has("calibration")) p.calibration = model.at("calibration").text();
+  if (model.has("calibration_seconds")) p.calibration_seconds = model.at("calibration_seconds").number(0, false);
+  if (model.has("machine_key")) p.machine_key = model.at("machine_key").text();
+  bool any_cpu = false;
+  for (const NodeProfile& node : p.nodes) any_cpu = any_cpu || node.cpus > 0;
+  if (!any_cpu) nodes.fail("expected a node with cpus > 0");
+  return p;
+}
+
+}  // namespace
+
+std::size_t MachineProfile::memory_node_count() const noexcept {
+  std::size_t count = 0;
+  for (const NodeProfile& node : nodes) count += node.memory_bytes > 0 ? 1 : 0;
+  return count;
+}
+
+unsigned MachineProfile::total_cpus() const noexcept {
+  unsigned cpus = 0;
+  for (const NodeProfile& node : nodes) cpus += node.cpus;
+  return cpus;
+}
+
+std::string to_json(const MachineProfile& p, int indent) {
+  Json json;
+  json["format"] = "smartarrays.machine/1";
+  json["cpu_model"] = p.cpu_model;
+  json["usable_cpus"] = p.total_cpus();
+  json["nodes"] = p.nodes.size();
+  std::uint64_t total = 0, free = 0;
+  for (const NodeProfile& node : p.nodes) {
+    total += node.memory_bytes;
+    free += node.memory_free_bytes;
+  }
+  json["memory_total_bytes"] = total;
+  json["memory_free_bytes"] = free;
+  json["codec_isa"] = p.codec_isa;
+  json["thp_enabled"] = p.thp_enabled;
+  Json model;
+  model["nodes"] = Json::array();
+  for (const NodeProfile& node : p.nodes) {
+    model["nodes"].push_back({{"id", node.id},
+                              {"cpus", node.cpus},
+                              {"memory_bytes", node.memory_bytes},
+                              {"memory_free_bytes", node.memory_free_bytes}});
+  }
+  model["read_gbs"] = matrix_json(p.read_gbs);
+  model["read_gbs_1t"] = matrix_json(p.read_gbs_1t);
+  model["latency_ns"] = matrix_json(p.latency_ns);
+  model["copy_gbs"] = p.copy_gbs;
+  model["decode"] = {{"scan_values_per_s_per_cpu", p.decode.scan_values_per_s_per_cpu},
+                     {"get_ns", p.decode.get_ns},
+                     {"plain_scan_values_per_s_per_cpu", p.decode.plain_scan_values_per_s_per_cpu}};
+  model["memory_parallelism"] = p.memory_parallelism;
+  model["llc_bytes"] = p.llc_bytes;
+  model["huge_page_latency_ratio"] = p.huge_page_latency_ratio;
+  model["serial_fraction"] = p.serial_fraction;
+  model["calibration"] = p.calibration;
+  model["calibration_seconds"] = p.calibration_seconds;
+  model["machine_key"] = p.machine_key;
+  json["model"] = std::move(model);
+  return json.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+MachineProfile parse_machine_profile(std::string_view text, std::string_view source) {
+  const Json json = detail::parse_document(text, source);
+  return read_profile(Field(json, source));
+}
+
+void validate(const MachineProfile& profile) { parse_machine_profile(to_json(profile, -1), "profile"); }
+
+MachineProfile read_machine_profile(const std::string& path) {
+  return parse_machine_profile(detail::read_text_file(path), path);
+}
+
+void write_machine_profile(const MachineProfile& profile, const std::string& path) {
+  detail::write_text_file(path, to_json(profile) + "\n");
+}
+
+MachineProfile with_free_memory(MachineProfile profile, std::uint64_t bytes_per_node) {
+  for (NodeProfile& node : profile.nodes) {
+    if (node.memory_bytes > 0) node.memory_free_bytes = std::min(bytes_per_node, node.memory_bytes);
+  }
+  return profile;
+}
+
+}  // namespace smartarrays::adapt

@@ -1,0 +1,228 @@
+// Owns the cost model: the paper's formulas and the per-node prediction of a workload's time
+// (compute from the calibrated decode rates, memory from the bandwidth and latency matrices).
+#include "smartarrays/adapt/model.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+#include "smartarrays/error.hpp"
+
+namespace smartarrays::adapt {
+
+namespace formulas {
+
+double improvement_exec(double exec_max, double exec_current) { return exec_max / exec_current; }
+double improvement_bw(double bw_max_memory, double bw_max_interconnect, double bw_current_memory) {
+  return (bw_max_memory - bw_max_interconnect) / bw_current_memory;
+}
+double speedup_remote(double bw_max_interconnect, double bw_current_memory) {
+  return bw_max_interconnect / bw_current_memory;
+}
+double speedup_local(double improvement_exec, double improvement_bw) { return std::min(improvement_exec, improvement_bw); }
+bool single_node_pays(double speedup_local, double speedup_remote) { return (speedup_local + speedup_remote) / 2 > 1; }
+double exec_compressed(double exec_current, double accesses_per_s, double cost) { return exec_current + accesses_per_s * cost; }
+double bw_compressed(double bw_current, double accesses_per_s, double r, double elem_size) {
+  return bw_current - accesses_per_s * (1 - r) * elem_size;
+}
+double node_speedup(double exec_max, double exec, double bw_max, double bw) {
+  const double compute = exec > 0 ? exec_max / exec : std::numeric_limits<double>::infinity();
+  const double memory = bw > 0 ? bw_max / bw : std::numeric_limits<double>::infinity();
+  return std::min(compute, memory);
+}
+double configuration_speedup(const std::vector<double>& node_speedups) {
+  if (node_speedups.empty()) return 0;
+  return std::accumulate(node_speedups.begin(), node_speedups.end(), 0.0) / static_cast<double>(node_speedups.size());
+}
+
+}  // namespace formulas
+
+namespace {
+
+// Fraction of an array's reads by node i that node j serves.
+std::vector<double> sources(const MachineProfile& m, const ArrayConfig& c, std::size_t reader) {
+  const std::size_t n = m.node_count();
+  std::vector<double> f(n, 0.0);
+  std::vector<std::size_t> memory;
+  for (std::size_t j = 0; j < n; ++j) {
+    if (m.nodes[j].memory_bytes > 0) memory.push_back(j);
+  }
+  if (memory.empty()) memory.push_back(0);
+  switch (c.placement) {
+    case Placement::single_node:
+      f[static_cast<std::size_t>(std::clamp(c.node, 0, static_cast<int>(n) - 1))] = 1;
+      break;
+    case Placement::interleaved:
+    case Placement::partitioned:
+      for (std::size_t j : memory) f[j] = 1.0 / static_cast<double>(memory.size());
+      break;
+    case Placement::replicated:
+      f[m.nodes[reader].memory_bytes > 0 ? reader : memory.front()] = 1;
+      break;
+    case Placement::os_default:
+      // Pre-faulted by the thread that allocates it: the first node with memory.
+      f[memory.front()] = 1;
+      break;
+  }
+  return f;
+}
+
+double compute_cost_s(const MachineProfile& m, const ArrayUse& a, unsigned bits) {
+  if (a.hints.pattern == AccessPattern::random) return m.decode.get_ns[bits - 1] * 1e-9;
+  return 1.0 / m.decode.scan_values_per_s_per_cpu[bits - 1];
+}
+
+bool cache_resident(const MachineProfile& m, const ArrayUse& a, unsigned bits) {
+  return array_bytes(a.length, bits) * 2 <= static_cast<double>(m.llc_bytes);
+}
+
+struct Scale {
+  double compute = 1;
+  double memory = 1;
+};
+
+Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, const std::vector<ArrayConfig>& configs,
+                          const Scale& scale) {
+  const std::size_t n = m.node_count();
+  const unsigned total_threads = w.threads == 0 ? m.total_cpus() : w.threads;
+  const std::vector<unsigned> tpn = threads_per_node(m, total_threads);
+  Prediction p;
+  std::vector<double> controller_bytes(n, 0.0);  // bytes each node's memory serves, at the loop's shares
+  std::vector<double> rate(n, 0.0);
+  std::vector<double> array_traffic(w.arrays.size(), 0.0);  // bytes each array moves from memory
+  // Per reading node: compute seconds and memory seconds for all of the work.
+  for (std::size_t i = 0; i < n; ++i) {
+    NodeLoad load;
+    load.node = static_cast<int>(i);
+    load.threads = std::min(tpn[i], std::max(m.nodes[i].cpus, 1u));
+    p.nodes.push_back(load);
+  }
+  for (std::size_t k = 0; k < w.arrays.size(); ++k) {
+    const ArrayUse& a = w.arrays[k];
+    const ArrayConfig& c = configs[k];
+    const double accesses = a.accesses();
+    p.accesses += accesses;
+    const bool random = a.hints.pattern == AccessPattern::random;
+    const bool resident = cache_resident(m, a, c.bits);
+    const double size = array_bytes(a.length, c.bits);
+    double miss = resident ? 0.0 : 1.0;
+    if (random && !resident) miss = std::max(0.0, 1.0 - static_cast<double>(m.llc_bytes) / size);
+    const double bytes = random ? accesses * miss * 64.0 : (resident ? 0.0 : accesses * c.bits / 8.0);
+    // Written arrays cost a read for ownership and a write back.
+    const double traffic = a.hints.read_only || random ? bytes : 2 * bytes;
+    p.bytes += traffic;
+    array_traffic[k] = traffic;
+    for (std::size_t i = 0; i < n; ++i) {
+      NodeLoad& load = p.nodes[i];
+      if (load.threads == 0) continue;
+      const double t = load.threads;
+      load.compute_s += accesses * compute_cost_s(m, a, c.bits) * scale.compute / t;
+      const std::vector<double> f = sources(m, c, i);
+      for (std::size_t j = 0; j < n; ++j) {
+        if (f[j] == 0) continue;
+        const double bw = std::min(m.read_gbs[i][j], t * m.read_gbs_1t[i][j]) * 1e9 / scale.memory;
+        load.memory_s += traffic * f[j] / bw;
+        if (random) {
+          const double latency = m.latency_ns[i][j] * 1e-9 * (c.huge_pages ? m.huge_page_latency_ratio : 1.0);
+          load.memory_s += accesses * miss * f[j] * latency * scale.memory / (t * m.memory_parallelism);
+        }
+      }
+    }
+    if (c.placement == Placement::replicated && m.memory_node_count() > 1) {
+      double min_copy = std::numeric_limits<double>::infinity(), sum_copy = 0;
+      for (std::size_t j = 0; j < n; ++j) {
+        if (m.nodes[j].memory_bytes == 0) continue;
+        min_copy = std::min(min_copy, m.copy_gbs[j]);
+        sum_copy += m.copy_gbs[j];
+      }
+      p.init_seconds += size / (min_copy * 1e9) - size / (sum_copy * 1e9);
+    }
+  }
+  double total_rate = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    NodeLoad& load = p.nodes[i];
+    if (load.threads == 0) continue;
+    const double tau = std::max(load.compute_s, load.memory_s) + m.serial_fraction * std::min(load.compute_s, load.memory_s);
+    rate[i] = tau > 0 ? 1.0 / tau : 0;
+    total_rate += rate[i];
+  }
+  p.loop_seconds = total_rate > 0 ? 1.0 / total_rate : 0;
+  double compute_rate = 0, memory_rate = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    NodeLoad& load = p.nodes[i];
+    if (load.threads == 0) continue;
+    load.share = total_rate > 0 ? rate[i] / total_rate : 0;
+    compute_rate += load.compute_s > 0 ? 1.0 / load.compute_s : 0;
+    memory_rate += load.memory_s > 0 ? 1.0 / load.memory_s : 0;
+  }
+  p.compute_seconds = compute_rate > 0 ? 1.0 / compute_rate : 0;
+  p.memory_seconds = memory_rate > 0 ? 1.0 / memory_rate : 0;
+  // A memory node serves at most its own all-worker local bandwidth, whoever reads it.
+  for (std::size_t k = 0; k < w.arrays.size(); ++k) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::vector<double> f = sources(m, configs[k], i);
+      for (std::size_t j = 0; j < n; ++j) controller_bytes[j] += array_traffic[k] * p.nodes[i].share * f[j];
+    }
+  }
+  for (std::size_t j = 0; j < n; ++j) {
+    if (controller_bytes[j] == 0) continue;
+    p.loop_seconds = std::max(p.loop_seconds, controller_bytes[j] * scale.memory / (m.read_gbs[j][j] * 1e9));
+  }
+  for (NodeLoad& load : p.nodes) {
+    load.bytes_per_s = p.loop_seconds > 0 ? p.bytes * load.share / p.loop_seconds : 0;
+  }
+  p.seconds = p.loop_seconds + p.init_seconds;
+  return p;
+}
+
+}  // namespace
+
+std::vector<unsigned> threads_per_node(const MachineProfile& m, unsigned threads) {
+  std::vector<unsigned> tpn(m.node_count(), 0);
+  const unsigned cpus = m.total_cpus();
+  unsigned left = std::min(threads, cpus);
+  while (left > 0) {
+    for (std::size_t i = 0; i < m.node_count() && left > 0; ++i) {
+      if (tpn[i] < m.nodes[i].cpus) {
+        ++tpn[i];
+        --left;
+      }
+    }
+  }
+  return tpn;
+}
+
+double array_bytes(std::uint64_t length, unsigned bits) {
+  const double chunks = static_cast<double>((length + 63) / 64);
+  return chunks * bits * 8.0;
+}
+
+Prediction predict(const MachineProfile& machine, const WorkloadProfile& workload, const std::vector<ArrayConfig>& configs) {
+  if (configs.size() != workload.arrays.size()) {
+    throw_error(ErrorCode::invalid_argument, "predict: " + std::to_string(configs.size()) + " configurations for " +
+                                                 std::to_string(workload.arrays.size()) + " arrays");
+  }
+  Scale scale;
+  if (workload.measured) {
+    // The profiling configuration: every array at its natural width where the run placed it.
+    std::vector<ArrayConfig> profiled(configs.size());
+    const Placement placement = parse_placement(workload.measured->placement);
+    for (std::size_t k = 0; k < configs.size(); ++k) {
+      profiled[k].placement = placement;
+      profiled[k].bits = workload.arrays[k].natural_bits;
+    }
+    const Prediction base = predict_scaled(machine, workload, profiled, scale);
+    if (workload.measured->compute_seconds > 0 && base.compute_seconds > 0) {
+      scale.compute = workload.measured->compute_seconds / base.compute_seconds;
+    }
+    const Prediction rescaled = predict_scaled(machine, workload, profiled, scale);
+    if (rescaled.loop_seconds > 0 && workload.measured->seconds > rescaled.loop_seconds &&
+        rescaled.memory_seconds >= rescaled.compute_seconds) {
+      // Bandwidth values scaled to what the workload achieved (the paper's utilisation scaling).
+      scale.memory = workload.measured->seconds / rescaled.loop_seconds;
+    }
+  }
+  return predict_scaled(machine, workload, configs, scale);
+}
+
+}  // namespace smartarrays::adapt

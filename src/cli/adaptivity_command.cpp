@@ -1,0 +1,227 @@
+// Owns `smartarrays bench adaptivity`: the evaluation of the adaptive choice (measure::
+// run_adaptivity_bench) with a progress line, its case table, the summary against the targets, and
+// the JSON result file.
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "measure/adaptivity_bench.hpp"
+#include "measure/progress.hpp"
+#include "measure/report.hpp"
+#include "smartarrays/adapt/calibrate.hpp"
+#include "smartarrays/util/text.hpp"
+
+namespace smartarrays::cli {
+
+namespace {
+
+const char* const adaptivity_header =
+    "usage: smartarrays bench adaptivity [options]\n"
+    "\n"
+    "Evaluates the adaptive choice as the paper's section 6.3 does: aggregation at each --widths,\n"
+    "degree centrality and PageRank (U / V / V+E), at 1 and every thread, in three memory scenarios\n"
+    "set through the machine profile's free memory (enough; not enough for uncompressed replication;\n"
+    "not enough for compressed replication). Every static configuration that fits and the adaptive\n"
+    "choice are timed side by side; prints per case the choice, the measured best and the loss, then\n"
+    "how often the choice was the best within the spread, the mean and worst loss, and the gain over\n"
+    "the best static configuration. The machine profile is --machine FILE, else the cached one.\n";
+
+const char* const adaptivity_footer =
+    "example:\n"
+    "  smartarrays bench adaptivity --size 8M --vertices 1M --json adaptivity.json\n";
+
+struct AdaptivityFlags {
+  measure::AdaptivityConfig config;
+  std::string machine;
+  std::string json_path;
+  std::string statistic = "median";
+  bool quiet = false;
+};
+
+std::string pct(double v) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(1) << v * 100 << "%";
+  return out.str();
+}
+
+std::string ms(double s) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(2) << s * 1e3;
+  return out.str();
+}
+
+void print_result(const measure::AdaptivityResult& r, const std::string& machine, const std::string& statistic) {
+  std::cout << "adaptive choice vs every static configuration (machine profile: " << machine << "; times: "
+            << statistic << " of the runs)\n\n";
+  std::cout << "workload        threads  scenario                      best static         best ms  adaptive ms    loss  "
+               "in spread  choice\n";
+  for (const measure::AdaptivityCase& c : r.cases) {
+    std::cout << std::left << std::setw(16) << c.workload << std::right << std::setw(7) << c.threads << "  " << std::left
+              << std::setw(28) << c.scenario << "  ";
+    if (!c.feasible) {
+      std::cout << "(not applicable: nothing to compress, or no such memory on this machine)\n" << std::right;
+      continue;
+    }
+    std::cout << std::setw(18) << c.best_label << std::right << std::setw(9) << ms(c.best_s) << std::setw(13)
+              << ms(c.adaptive_s) << std::setw(8) << pct(c.loss) << std::setw(11)
+              << (c.best_within_spread ? "yes" : "no") << "  " << c.choice << "\n";
+  }
+  const measure::AdaptivitySummary& s = r.summary;
+  std::cout << "\ncases: " << s.cases << " (" << s.skipped << " not applicable)\n";
+  std::cout << "choice is the measured best within the spread: " << s.best_within_spread << " of " << s.cases << "\n";
+  std::cout << "choice within 5% of the best: " << s.within_5_percent << " of " << s.cases << " ("
+            << pct(s.cases ? static_cast<double>(s.within_5_percent) / static_cast<double>(s.cases) : 0) << ")\n";
+  std::cout << "loss against the best: mean " << pct(s.mean_loss) << ", worst " << pct(s.worst_loss) << "\n";
+  std::cout << "best static configuration:";
+  for (const auto& [family, label] : s.best_static) std::cout << " " << family << "=" << label;
+  std::cout << "\nmean gain over the best static configuration: " << pct(s.gain_over_static) << "\n";
+  if (s.pooled) {
+    std::cout << "\none memory node: placements put pages in the same memory, so configurations that differ only in\n"
+                 "placement are pooled as one (their runs together):\n";
+    std::cout << "choice within 5% of the best: " << s.pooled_within_5_percent << " of " << s.cases << " ("
+              << pct(s.cases ? static_cast<double>(s.pooled_within_5_percent) / static_cast<double>(s.cases) : 0) << ")\n";
+    std::cout << "loss against the best: mean " << pct(s.pooled_mean_loss) << ", worst " << pct(s.pooled_worst_loss) << "\n";
+    std::cout << "best static width class:";
+    for (const auto& [family, label] : s.pooled_best_static) std::cout << " " << family << "=" << label;
+    std::cout << "\nmean gain over the best static width class: " << pct(s.pooled_gain_over_static) << "\n";
+  }
+}
+
+measure::Json configs_json(const std::vector<adapt::ArrayConfig>& configs) {
+  measure::Json list = measure::Json::array();
+  for (const adapt::ArrayConfig& c : configs) {
+    list.push_back({{"placement", to_string(c.placement)}, {"bits", c.bits}, {"huge_pages", c.huge_pages}});
+  }
+  return list;
+}
+
+measure::Report report(const measure::AdaptivityResult& r, const AdaptivityFlags& f) {
+  measure::Report report("smartarrays.bench.adaptivity/1");
+  report.fields["created"] = measure::utc_now();
+  report.fields["config"] = {{"aggregate_length", f.config.aggregate_length},
+                             {"widths", f.config.widths},
+                             {"vertices", f.config.vertices},
+                             {"average_degree", f.config.average_degree},
+                             {"iterations", f.config.iterations},
+                             {"repetitions", f.config.trials.repetitions},
+                             {"warmup", f.config.trials.warmup},
+                             {"statistic", f.statistic},
+                             {"machine_profile", f.machine}};
+  report.fields["cases"] = measure::Json::array();
+  for (const measure::AdaptivityCase& c : r.cases) {
+    measure::Json j = {{"family", c.family},         {"workload", c.workload}, {"threads", c.threads},
+                       {"scenario", c.scenario},     {"free_bytes_per_node", c.free_bytes_per_node},
+                       {"feasible", c.feasible}};
+    if (c.feasible) {
+      j["choice"] = c.choice;
+      j["adaptive"] = {{"configs", configs_json(c.adaptive.configs)},
+                       {"timing", measure::timing_json(c.adaptive.timing)},
+                       {"predicted_s", c.adaptive.predicted_s}};
+      j["best"] = {{"label", c.best_label}, {"seconds", c.best_s}};
+      j["adaptive_s"] = c.adaptive_s;
+      j["loss"] = c.loss;
+      j["best_static_s"] = c.best_static_s;
+      j["pooled_best"] = c.pooled_best;
+      j["pooled_loss"] = c.pooled_loss;
+      j["best_within_spread"] = c.best_within_spread;
+      j["statics"] = measure::Json::array();
+      for (const measure::ConfigTiming& s : c.statics) {
+        j["statics"].push_back({{"label", s.label},
+                                {"configs", configs_json(s.configs)},
+                                {"timing", measure::timing_json(s.timing)},
+                                {"predicted_s", s.predicted_s}});
+      }
+    }
+    report.fields["cases"].push_back(std::move(j));
+  }
+  const measure::AdaptivitySummary& s = r.summary;
+  measure::Json best_static = measure::Json::object();
+  for (const auto& [family, label] : s.best_static) best_static[family] = label;
+  report.fields["summary"] = {{"cases", s.cases},
+                              {"not_applicable", s.skipped},
+                              {"best_within_spread", s.best_within_spread},
+                              {"within_5_percent", s.within_5_percent},
+                              {"mean_loss", s.mean_loss},
+                              {"worst_loss", s.worst_loss},
+                              {"best_static", best_static},
+                              {"gain_over_best_static", s.gain_over_static}};
+  if (s.pooled) {
+    measure::Json pooled_static = measure::Json::object();
+    for (const auto& [family, label] : s.pooled_best_static) pooled_static[family] = label;
+    report.fields["summary"]["pooled"] = {{"within_5_percent", s.pooled_within_5_percent},
+                                          {"mean_loss", s.pooled_mean_loss},
+                                          {"worst_loss", s.pooled_worst_loss},
+                                          {"best_static", pooled_static},
+                                          {"gain_over_best_static", s.pooled_gain_over_static}};
+  }
+  return report;
+}
+
+int adaptivity(AdaptivityFlags& f) {
+  if (!f.machine.empty()) {
+    f.config.machine = adapt::read_machine_profile(f.machine);
+  } else {
+    f.config.machine = adapt::current_machine_profile();
+    f.machine = f.config.machine.calibration == "estimated" ? "estimated (run smartarrays calibrate)"
+                                                             : adapt::cached_profile_path();
+  }
+  f.config.compare_min = f.statistic == "min";
+  const measure::Progress progress(!f.quiet);
+  const measure::AdaptivityResult result = measure::run_adaptivity_bench(f.config, [&](const measure::AdaptivityProgress& p) {
+    std::ostringstream line;
+    line << "[" << p.done << "] " << std::fixed << std::setprecision(0) << progress.elapsed_seconds() << " s  " << p.what;
+    progress.show(line.str(), false);
+  });
+  progress.finish("evaluated in " + std::to_string(static_cast<int>(progress.elapsed_seconds())) + " s");
+  if (f.json_path == "-") {
+    measure::write_report(report(result, f), "-");
+    return 0;
+  }
+  print_result(result, f.machine, f.statistic);
+  if (!f.json_path.empty()) {
+    measure::write_report(report(result, f), f.json_path);
+    std::cout << "\nresults: " << f.json_path << "\n";
+  }
+  return 0;
+}
+
+std::string text_value(const std::string& s) { return s; }
+
+}  // namespace
+
+void add_bench_adaptivity(CommandTree& tree, CLI::App& bench) {
+  auto flags = std::make_shared<AdaptivityFlags>();
+  CLI::App& app = tree.add(bench, "adaptivity", adaptivity_header, [flags] { return adaptivity(*flags); }, adaptivity_footer);
+  measure::AdaptivityConfig& c = flags->config;
+  add_value<std::uint64_t>(app, "--size", "N", c.aggregate_length, parse_count, "values per aggregation array (default 8M)");
+  add_value(app, "--widths", "LIST", c.widths, list_of(whole_number<unsigned>(1, 64)),
+            "aggregation data widths (default 10,31,32,33,50,63,64)");
+  add_value<std::uint64_t>(app, "--vertices", "N", c.vertices, parse_count, "graph vertices (default 1M)");
+  add_value(app, "--degree", "D", c.average_degree, Parser<double>(parse_real), "graph edges per vertex (default 8)");
+  add_value(app, "--iterations", "I", c.iterations, whole_number<unsigned>(1, 1000), "PageRank iterations per run (default 5)");
+  add_value(app, "--threads", "LIST", c.threads, list_of(whole_number<std::size_t>(1, 4096)),
+            "thread counts (default: 1 and every CPU)");
+  add_value(app, "--workloads", "LIST", c.workloads, list_of<std::string>([](const std::string& s) {
+              if (s != "aggregate" && s != "degree" && s != "pagerank") {
+                throw UsageError("unknown workload '" + s + "' (expected one of: aggregate, degree, pagerank)");
+              }
+              return s;
+            }),
+            "aggregate, degree, pagerank (default all)");
+  add_value(app, "--repetitions", "N", c.trials.repetitions, whole_number<int>(1, 1000), "timed runs per configuration (default 3)");
+  add_value<std::string>(app, "--statistic", "S", flags->statistic,
+                         [](const std::string& s) {
+                           if (s != "median" && s != "min") throw UsageError("expected median or min, got " + util::quoted(s));
+                           return s;
+                         },
+                         "compare configurations by their median run (default) or fastest run (min)");
+  add_value<std::string>(app, "--machine", "FILE", flags->machine, text_value, "machine profile (default: the cached one)");
+  add_value<std::string>(app, "--json", "FILE", flags->json_path, text_value,
+                         "also write the results as JSON to FILE, '-' for stdout instead of the tables");
+  add_flag(app, "--quiet", flags->quiet, "no progress line on stderr");
+}
+
+}  // namespace smartarrays::cli

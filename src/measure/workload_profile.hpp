@@ -1,0 +1,18 @@
+// Owns measuring a built-in workload's profile by running it (the paper's runtime characteristics,
+// without counters): the workload runs once in the profiling configuration (every array interleaved
+// at its natural width), and again on a cache-resident instance for its compute-only cost; the
+// result fills adapt::WorkloadProfile::measured.
+#pragma once
+
+#include "measure/timing.hpp"
+#include "smartarrays/adapt/workload.hpp"
+
+namespace smartarrays::measure {
+
+/// profile (from adapt::aggregate_workload, degree_workload or pagerank_workload) with `measured`
+/// filled by running it on this machine with profile.threads workers (0 = the default count).
+/// Graphs are uniform random graphs of the profile's vertices and edges. Throws Error for a
+/// workload it cannot run ("array").
+adapt::WorkloadProfile measure_workload(adapt::WorkloadProfile profile, const Trials& trials = {1, 3});
+
+}  // namespace smartarrays::measure

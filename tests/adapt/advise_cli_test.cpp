@@ -1,0 +1,83 @@
+// Tests `smartarrays advise` and `smartarrays calibrate` on the command line: the JSON keys tools
+// rely on, the text sections, and bad flags exiting 2 naming the flag.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "adapt/profiles.hpp"
+#include "smartarrays/adapt/machine_profile.hpp"
+#include "support/run_cli.hpp"
+
+namespace smartarrays::adapt {
+namespace {
+
+std::string machine_file() {
+  const std::string path = ::testing::TempDir() + "/advise-two-node.json";
+  write_machine_profile(test::machine(2, 4, 40, 10, 4e9), path);
+  return path;
+}
+
+TEST(AdviseCli, JsonHasTheChoiceCandidatesAndExplanation) {
+  const test::CliRun r = test::run_cli(
+      "advise --workload aggregate --length 64M --bits 33 --threads 8 --hints passes=20 --machine " + machine_file() +
+          " --json -",
+      ::testing::TempDir() + "/advise.err");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["format"], "smartarrays.advice/1");
+  EXPECT_EQ(j["choice"]["placement"], "replicated");
+  EXPECT_EQ(j["choice"]["bits"], 33);
+  ASSERT_FALSE(j["candidates"].empty());
+  for (const auto& c : j["candidates"]) {
+    EXPECT_TRUE(c.contains("placement") && c.contains("bits") && c.contains("predicted_s")) << c;
+  }
+  ASSERT_FALSE(j["explanation"].empty());
+  EXPECT_EQ(j["explanation"][0]["rule"], "read_only");
+  EXPECT_EQ(j["workload"]["format"], "smartarrays.workload/1");
+}
+
+TEST(AdviseCli, TextNamesTheChoiceAndEveryRule) {
+  const test::CliRun r = test::run_cli(
+      "advise --workload pagerank --length 1M --edges 16M --machine " + machine_file(), ::testing::TempDir() + "/advise.err");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* part : {"choice:", "candidates (predicted):", "explanation:", "redge [compressed] compression_possible",
+                           "ranks [uncompressed] fixed", "decided in"}) {
+    EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+  }
+}
+
+TEST(AdviseCli, BadFlagsExitTwoNamingTheFlag) {
+  const std::string err = ::testing::TempDir() + "/advise.err";
+  test::CliRun r = test::run_cli("advise --length 10", err);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--workload"), std::string::npos) << r.err;
+  r = test::run_cli("advise --workload sort --length 10", err);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown workload 'sort'"), std::string::npos) << r.err;
+  r = test::run_cli("advise --workload pagerank --length 10", err);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--edges"), std::string::npos) << r.err;
+  r = test::run_cli("advise --workload aggregate --length 10 --hints passes=-1", err);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--hints"), std::string::npos) << r.err;
+  r = test::run_cli("advise --workload aggregate --length 10 --machine /nonexistent.json", err);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("/nonexistent.json"), std::string::npos) << r.err;
+}
+
+TEST(AdviseCli, AMachineFileWithABadFieldIsRefusedNamingIt) {
+  const std::string path = ::testing::TempDir() + "/advise-bad.json";
+  std::string text = to_json(test::machine(1, 2, 10, 10));
+  text.replace(text.find("\"read_gbs\""), 10, "\"read_gbz\"");
+  {
+    std::ofstream out(path);
+    out << text;
+  }
+  const test::CliRun r =
+      test::run_cli("advise --workload aggregate --length 10 --machine " + path, ::testing::TempDir() + "/advise.err");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("model.read_gbs: missing"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace smartarrays::adapt

@@ -1,0 +1,124 @@
+// Tests placement "auto" and bits "auto": arrays equal explicit ones value for value, the chosen
+// options are readable from the array, SmartArray refuses unresolved auto options, and the quick
+// calibration produces a profile that validates and is found in the cache.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <vector>
+
+#include "adapt/profiles.hpp"
+#include "smartarrays/error.hpp"
+#include "smartarrays/adapt/adaptive_array.hpp"
+#include "smartarrays/adapt/calibrate.hpp"
+#include "support/run_cli.hpp"
+
+namespace smartarrays::adapt {
+namespace {
+
+std::vector<std::uint64_t> values(std::size_t n, unsigned bits) {
+  std::vector<std::uint64_t> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = (i * 2654435761u) & ((1ull << bits) - 1);
+  return v;
+}
+
+TEST(AutoArray, EqualsTheExplicitArrayValueForValue) {
+  set_machine_profile(test::machine(1, 2, 10, 10, 4e9));
+  const std::vector<std::uint64_t> data = values(100000, 20);
+  ArrayOptions options;
+  options.auto_placement = true;
+  options.auto_bits = true;
+  options.hints = AccessHints{true, AccessPattern::sequential, 4, 0};
+  const AdaptiveArray a = make_array(data, options);
+  ASSERT_TRUE(a.decision.has_value());
+  EXPECT_FALSE(a.array.options().auto_placement);
+  EXPECT_EQ(a.array.bits(), a.decision->arrays[0].choice.bits);
+  EXPECT_EQ(a.array.placement(), a.decision->arrays[0].choice.placement);
+  ArrayOptions explicit_options;
+  explicit_options.placement = a.array.placement();
+  explicit_options.bits = a.array.bits();
+  const SmartArray b = SmartArray::from_values(data, explicit_options);
+  ASSERT_EQ(a.array.length(), b.length());
+  for (std::uint64_t i = 0; i < b.length(); ++i) ASSERT_EQ(a.array.get(i), b.get(i)) << i;
+  for (std::uint64_t i = 0; i < b.length(); ++i) ASSERT_EQ(a.array.get(i), data[i]) << i;
+  set_machine_profile(std::nullopt);
+}
+
+TEST(AutoArray, AutoBitsOnlyKeepsThePlacementAndAutoPlacementOnlyKeepsTheBits) {
+  set_machine_profile(test::machine(2, 4, 40, 10, 4e9));
+  ArrayOptions bits_only;
+  bits_only.placement = Placement::interleaved;
+  bits_only.auto_bits = true;
+  const ResolvedOptions r = resolve(bits_only, 1u << 20, 1000);
+  EXPECT_EQ(r.options.placement, Placement::interleaved);
+  EXPECT_TRUE(r.options.bits == 10 || r.options.bits == 64) << r.options.bits;
+  ArrayOptions placement_only;
+  placement_only.auto_placement = true;
+  placement_only.bits = 16;
+  placement_only.hints.read_only = true;
+  placement_only.hints.passes = 100;
+  const ResolvedOptions p = resolve(placement_only, 64u << 20, 1000);
+  EXPECT_EQ(p.options.bits, 16u);
+  EXPECT_EQ(p.options.placement, Placement::replicated);
+  placement_only.bits = 8;
+  EXPECT_THROW(resolve(placement_only, 100, 1000), Error);  // 1000 needs 10 bits
+  ArrayOptions none;
+  EXPECT_FALSE(resolve(none, 100, 5).decision.has_value());
+  set_machine_profile(std::nullopt);
+}
+
+TEST(AutoArray, SmartArrayRefusesUnresolvedAutoOptions) {
+  ArrayOptions options;
+  options.auto_placement = true;
+  options.bits = 8;
+  EXPECT_THROW(SmartArray::allocate(10, options), Error);
+  options.auto_placement = false;
+  options.auto_bits = true;
+  const std::vector<std::uint64_t> data{1, 2, 3};
+  try {
+    SmartArray::from_values(data, options);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("adapt::make_array"), std::string::npos) << e.what();
+  }
+}
+
+TEST(AutoArray, BadHintsAreRejected) {
+  ArrayOptions options;
+  options.auto_placement = true;
+  options.hints.passes = 0;
+  const std::vector<std::uint64_t> data{1, 2, 3};
+  EXPECT_THROW(make_array(data, options), Error);
+}
+
+TEST(AutoArray, WithoutACachedProfileTheEstimateDecides) {
+  const std::string dir = ::testing::TempDir() + "/adapt-empty-cache";
+  ::setenv("XDG_CACHE_HOME", dir.c_str(), 1);
+  EXPECT_EQ(cache_directory(), dir + "/smartarrays");
+  EXPECT_FALSE(load_cached_profile().has_value());
+  const MachineProfile e = estimated_profile();
+  EXPECT_EQ(e.calibration, "estimated");
+  EXPECT_NO_THROW(validate(e));
+  ::unsetenv("XDG_CACHE_HOME");
+}
+
+TEST(Calibration, QuickRunWritesAProfileThatValidatesIntoTheCache) {
+  const std::string dir = ::testing::TempDir() + "/adapt-cache";
+  std::filesystem::remove_all(dir);
+  const test::CliRun run = test::run_cli("calibrate --quick --quiet", dir + ".err", "XDG_CACHE_HOME=" + dir);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  ::setenv("XDG_CACHE_HOME", dir.c_str(), 1);
+  const std::optional<MachineProfile> cached = load_cached_profile();
+  ASSERT_TRUE(cached.has_value());
+  EXPECT_EQ(cached->calibration, "quick");
+  EXPECT_EQ(cached->machine_key, machine_key());
+  EXPECT_NO_THROW(validate(*cached));
+  EXPECT_NE(run.out.find("profile: " + cached_profile_path()), std::string::npos) << run.out;
+  const test::CliRun topology = test::run_cli("topology", dir + ".err", "XDG_CACHE_HOME=" + dir);
+  EXPECT_NE(topology.out.find("machine profile: " + cached_profile_path()), std::string::npos) << topology.out;
+  ::unsetenv("XDG_CACHE_HOME");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace smartarrays::adapt

@@ -1,0 +1,81 @@
+// Tests the paper's §6 formulas and the prediction against values computed by hand.
+#include <gtest/gtest.h>
+
+#include "adapt/profiles.hpp"
+#include "smartarrays/error.hpp"
+#include "smartarrays/adapt/model.hpp"
+
+namespace smartarrays::adapt {
+namespace {
+
+TEST(Formulas, ImprovementsAndSpeedupsAsThePaperDefinesThem) {
+  EXPECT_DOUBLE_EQ(formulas::improvement_exec(16, 4), 4);
+  // The 8-core machine of Table 1: 49.3 GB/s local, 8 GB/s interconnect, 20 GB/s used now.
+  EXPECT_DOUBLE_EQ(formulas::improvement_bw(49.3, 8, 20), (49.3 - 8) / 20);
+  EXPECT_DOUBLE_EQ(formulas::speedup_remote(8, 20), 0.4);
+  EXPECT_DOUBLE_EQ(formulas::speedup_local(4, 2.065), 2.065);
+  EXPECT_TRUE(formulas::single_node_pays(2.065, 0.4));   // mean 1.23
+  EXPECT_FALSE(formulas::single_node_pays(1.2, 0.7));    // mean 0.95
+  EXPECT_FALSE(formulas::single_node_pays(1.5, 0.5));    // mean exactly 1 does not pay
+}
+
+TEST(Formulas, CompressedExecAndBandwidth) {
+  // 1e9 accesses/s, 0.5 ns extra per access: half a CPU more.
+  EXPECT_DOUBLE_EQ(formulas::exec_compressed(2, 1e9, 0.5e-9), 2.5);
+  // 33 of 64 bits: 1e9 accesses/s of 8-byte elements save 31/64 of 8 GB/s.
+  EXPECT_DOUBLE_EQ(formulas::bw_compressed(10e9, 1e9, 33.0 / 64, 8), 10e9 - 1e9 * (31.0 / 64) * 8);
+  EXPECT_DOUBLE_EQ(formulas::node_speedup(8, 4, 40, 10), 2);  // min(2, 4)
+  EXPECT_DOUBLE_EQ(formulas::node_speedup(8, 1, 40, 10), 4);  // min(8, 4)
+  EXPECT_DOUBLE_EQ(formulas::configuration_speedup({2, 4}), 3);
+  EXPECT_DOUBLE_EQ(formulas::configuration_speedup({}), 0);
+}
+
+TEST(Predict, OneNodeStreamIsBandwidthOrComputeBound) {
+  // One node, 2 CPUs, 10 GB/s; 64 Mi values of 64 bits = 512 MiB: 0.0537 s at 10 GB/s.
+  const MachineProfile m = test::machine(1, 2, 10, 10, 1e9);
+  const WorkloadProfile w = array_workload(64ull << 20, 64, AccessHints{true, AccessPattern::sequential, 1, 2});
+  const Prediction p = predict(m, w, {ArrayConfig{Placement::os_default, 0, 64, false}});
+  const double bytes = 64.0 * (1 << 20) * 8;
+  EXPECT_NEAR(p.memory_seconds, bytes / 10e9, 1e-9);
+  // Compute: 64 Mi values at 4e9 values/s per CPU on 2 CPUs.
+  EXPECT_NEAR(p.compute_seconds, 64.0 * (1 << 20) / 8e9, 1e-9);
+  EXPECT_NEAR(p.loop_seconds, bytes / 10e9, 1e-9);
+  // At 33 bits: 33/64 of the bytes, but 1e9 values/s per CPU: compute-bound at 0.0336 s.
+  const Prediction c = predict(m, w, {ArrayConfig{Placement::os_default, 0, 33, false}});
+  EXPECT_NEAR(c.memory_seconds, bytes * 33 / 64 / 10e9, 1e-9);
+  EXPECT_NEAR(c.loop_seconds, 64.0 * (1 << 20) / 2e9, 1e-9);
+  EXPECT_EQ(c.init_seconds, 0);
+}
+
+TEST(Predict, TheSerialFractionAddsTheShorterTimeInPart) {
+  MachineProfile m = test::machine(1, 2, 10, 10, 1e9);
+  m.serial_fraction = 0.5;
+  const WorkloadProfile w = array_workload(64ull << 20, 33, AccessHints{true, AccessPattern::sequential, 1, 2});
+  const Prediction c = predict(m, w, {ArrayConfig{Placement::os_default, 0, 33, false}});
+  const double compute = 64.0 * (1 << 20) / 2e9, memory = 64.0 * (1 << 20) * 33 / 8 / 10e9;
+  EXPECT_NEAR(c.loop_seconds, compute + 0.5 * memory, 1e-9);
+}
+
+TEST(Predict, ReplicasCostTheirCopyOnTwoNodes) {
+  const MachineProfile m = test::machine(2, 4, 40, 10);
+  const WorkloadProfile w = array_workload(64ull << 20, 64, AccessHints{true, AccessPattern::sequential, 1, 0});
+  const Prediction p = predict(m, w, {ArrayConfig{Placement::replicated, 0, 64, false}});
+  const double bytes = array_bytes(64ull << 20, 64);
+  // Each node copies its replica at 5 GB/s in parallel, instead of both filling one copy at 10 GB/s.
+  EXPECT_NEAR(p.init_seconds, bytes / 5e9 - bytes / 10e9, 1e-9);
+  // Both nodes read locally at 40 GB/s, each half the work: bytes / 80 GB/s.
+  EXPECT_NEAR(p.loop_seconds, bytes / 80e9, 1e-9);
+  const Prediction s = predict(m, w, {ArrayConfig{Placement::single_node, 0, 64, false}});
+  // Node 0 at 40 GB/s and node 1 at 10 GB/s share the work by rate (50 GB/s), but node 0's memory
+  // serves everything at 40 GB/s at most.
+  EXPECT_NEAR(s.loop_seconds, bytes / 40e9, 1e-9);
+}
+
+TEST(Predict, RejectsAConfigurationCountThatDiffers) {
+  const MachineProfile m = test::machine(1, 2, 10, 10);
+  const WorkloadProfile w = aggregate_workload(1024, 10, 1);
+  EXPECT_THROW(predict(m, w, {ArrayConfig{}}), Error);
+}
+
+}  // namespace
+}  // namespace smartarrays::adapt

@@ -1,0 +1,226 @@
+// Tests the machine and workload profiles' JSON: round trips, and every missing or bad field
+// rejected with its name.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include "adapt/profiles.hpp"
+#include "smartarrays/error.hpp"
+#include "smartarrays/adapt/adaptive_array.hpp"
+#include "smartarrays/adapt/machine_profile.hpp"
+#include "smartarrays/adapt/workload.hpp"
+
+namespace smartarrays::adapt {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string rejection(const std::function<std::string()>& parse) {
+  try {
+    parse();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    return e.what();
+  }
+  return "accepted";
+}
+
+std::string machine_rejection(const Json& json) {
+  return rejection([&] { return to_json(parse_machine_profile(json.dump(), "m.json")); });
+}
+
+TEST(MachineProfileJson, RoundTripsEveryField) {
+  MachineProfile p = test::machine(2, 4, 40, 10);
+  p.memory_parallelism = 6.5;
+  p.llc_bytes = 12345678;
+  p.huge_page_latency_ratio = 0.75;
+  p.calibration = "quick";
+  p.calibration_seconds = 4.5;
+  p.machine_key = "abc";
+  p.serial_fraction = 0.25;
+  const std::string text = to_json(p);
+  const MachineProfile q = parse_machine_profile(text, "p.json");
+  EXPECT_EQ(to_json(q), text);
+  EXPECT_EQ(q.read_gbs, p.read_gbs);
+  EXPECT_EQ(q.decode.get_ns, p.decode.get_ns);
+  EXPECT_EQ(q.nodes[1].memory_free_bytes, p.nodes[1].memory_free_bytes);
+  // It is a machine-facts document: nodes at the top is the count, the model's nodes the list.
+  const Json json = Json::parse(text);
+  EXPECT_EQ(json["format"], "smartarrays.machine/1");
+  EXPECT_EQ(json["nodes"], 2);
+  EXPECT_EQ(json["model"]["nodes"].size(), 2u);
+}
+
+TEST(MachineProfileJson, RejectsEveryMissingRequiredFieldByName) {
+  const Json good = Json::parse(to_json(test::machine(2, 4, 40, 10)));
+  const std::vector<std::vector<std::string>> required = {
+      {"format"}, {"model"}, {"model", "nodes"}, {"model", "read_gbs"}, {"model", "read_gbs_1t"}, {"model", "latency_ns"},
+      {"model", "copy_gbs"}, {"model", "decode"}, {"model", "decode", "scan_values_per_s_per_cpu"},
+      {"model", "decode", "get_ns"}, {"model", "decode", "plain_scan_values_per_s_per_cpu"}};
+  for (const auto& path : required) {
+    Json bad = good;
+    Json* parent = &bad;
+    std::string name;
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+      parent = &(*parent)[path[i]];
+      name += path[i] + ".";
+    }
+    parent->erase(path.back());
+    name += path.back();
+    EXPECT_EQ(machine_rejection(bad), "m.json: " + name + ": missing");
+  }
+  for (const char* field : {"id", "cpus", "memory_bytes", "memory_free_bytes"}) {
+    Json bad = good;
+    bad["model"]["nodes"][1].erase(field);
+    EXPECT_EQ(machine_rejection(bad), std::string("m.json: model.nodes[1].") + field + ": missing");
+  }
+}
+
+TEST(MachineProfileJson, RejectsBadValuesNamingTheField) {
+  const Json good = Json::parse(to_json(test::machine(2, 4, 40, 10)));
+  auto with = [&](const std::function<void(Json&)>& edit) {
+    Json bad = good;
+    edit(bad);
+    return machine_rejection(bad);
+  };
+  EXPECT_EQ(with([](Json& j) { j["format"] = "smartarrays.machine/2"; }),
+            "m.json: format: expected \"smartarrays.machine/1\", got 'smartarrays.machine/2'");
+  EXPECT_EQ(with([](Json& j) { j["model"]["read_gbs"][1][0] = -3; }),
+            "m.json: model.read_gbs[1][0]: expected a number > 0, got '-3'");
+  EXPECT_EQ(with([](Json& j) { j["model"]["read_gbs_1t"][0] = Json::array({1.0}); }),
+            "m.json: model.read_gbs_1t[0]: expected 2 entries, got 1");
+  EXPECT_EQ(with([](Json& j) { j["model"]["latency_ns"] = "fast"; }),
+            "m.json: model.latency_ns: expected an array, got '\"fast\"'");
+  EXPECT_EQ(with([](Json& j) { j["model"]["copy_gbs"][1] = nullptr; }),
+            "m.json: model.copy_gbs[1]: expected a number, got 'null'");
+  EXPECT_EQ(with([](Json& j) { j["model"]["decode"]["get_ns"].erase(63); }),
+            "m.json: model.decode.get_ns: expected 64 entries, got 63");
+  EXPECT_EQ(with([](Json& j) { j["model"]["decode"]["scan_values_per_s_per_cpu"][9] = 0; }),
+            "m.json: model.decode.scan_values_per_s_per_cpu[9]: expected a number > 0, got '0'");
+  EXPECT_EQ(with([](Json& j) { j["model"]["decode"]["plain_scan_values_per_s_per_cpu"] = true; }),
+            "m.json: model.decode.plain_scan_values_per_s_per_cpu: expected a number, got 'true'");
+  EXPECT_EQ(with([](Json& j) { j["model"]["nodes"][1]["id"] = 5; }),
+            "m.json: model.nodes[1].id: expected a whole number in 1..1, got '5'");
+  EXPECT_EQ(with([](Json& j) { j["model"]["nodes"][0]["cpus"] = -1; }),
+            "m.json: model.nodes[0].cpus: expected a whole number in 0..4096, got '-1'");
+  EXPECT_NE(with([](Json& j) { j["model"]["nodes"][0]["memory_free_bytes"] = 1ull << 40; }).find(
+                "model.nodes[0].memory_free_bytes: expected a whole number in 0.."),
+            std::string::npos);
+  EXPECT_EQ(with([](Json& j) { j["model"]["nodes"] = Json::array(); }), "m.json: model.nodes: expected at least one node");
+  EXPECT_EQ(with([](Json& j) {
+              for (auto& n : j["model"]["nodes"]) n["cpus"] = 0;
+            }),
+            "m.json: model.nodes: expected a node with cpus > 0");
+  EXPECT_EQ(with([](Json& j) { j["model"]["memory_parallelism"] = 0.5; }),
+            "m.json: model.memory_parallelism: expected a number >= 1, got '0.5'");
+  EXPECT_EQ(with([](Json& j) { j["model"]["serial_fraction"] = 1.5; }),
+            "m.json: model.serial_fraction: expected a number in 0..1, got 1.500000");
+  EXPECT_EQ(with([](Json& j) { j["model"]["huge_page_latency_ratio"] = 0; }),
+            "m.json: model.huge_page_latency_ratio: expected a number > 0, got '0'");
+  EXPECT_EQ(with([](Json& j) { j["model"]["llc_bytes"] = 1.5; }),
+            "m.json: model.llc_bytes: expected a whole number in 0..18446744073709551615, got '1.5'");
+  EXPECT_EQ(with([](Json& j) { j = Json::array(); }), "m.json: document: expected an object, got '[]'");
+  EXPECT_NE(rejection([] { return to_json(parse_machine_profile("{", "m.json")); }).find("m.json: not JSON"),
+            std::string::npos);
+}
+
+TEST(MachineProfileJson, FilesRoundTripAndMissingFilesAreOsErrors) {
+  const std::string path = ::testing::TempDir() + "/adapt-machine/profile.json";
+  const MachineProfile p = test::machine(1, 2, 10, 10);
+  write_machine_profile(p, path);
+  EXPECT_EQ(to_json(read_machine_profile(path)), to_json(p));
+  std::filesystem::remove_all(::testing::TempDir() + "/adapt-machine");
+  try {
+    read_machine_profile(path);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::os_error);
+  }
+}
+
+std::string workload_rejection(const Json& json) {
+  return rejection([&] { return to_json(parse_workload_profile(json.dump(), "w.json")); });
+}
+
+TEST(WorkloadProfileJson, RoundTripsDerivedAndMeasuredProfiles) {
+  WorkloadProfile w = pagerank_workload(1000, 16000, 2, 15);
+  w.measured = WorkloadMeasurement{"interleaved", 0.5, 1e9, 2e9, 0.1};
+  const std::string text = to_json(w);
+  const WorkloadProfile v = parse_workload_profile(text, "w.json");
+  EXPECT_EQ(to_json(v), text);
+  ASSERT_EQ(v.arrays.size(), 5u);
+  EXPECT_EQ(v.arrays[1].name, "redge");
+  EXPECT_EQ(v.arrays[1].natural_bits, 32u);
+  EXPECT_EQ(v.arrays[1].value_bits, 10u);  // ids up to 999
+  EXPECT_EQ(v.arrays[3].hints.pattern, AccessPattern::random);
+  EXPECT_DOUBLE_EQ(v.arrays[3].hints.passes, 15.0 * 16);
+  EXPECT_TRUE(v.arrays[4].fixed);
+  ASSERT_TRUE(v.measured.has_value());
+  EXPECT_DOUBLE_EQ(v.measured->seconds, 0.5);
+}
+
+TEST(WorkloadProfileJson, RejectsEveryMissingOrBadFieldByName) {
+  WorkloadProfile w = aggregate_workload(1000, 10, 2);
+  w.measured = WorkloadMeasurement{"interleaved", 0.5, 1e9, 2e9, 0.1};
+  const Json good = Json::parse(to_json(w));
+  for (const char* field : {"format", "workload", "threads", "arrays"}) {
+    Json bad = good;
+    bad.erase(field);
+    EXPECT_EQ(workload_rejection(bad), std::string("w.json: ") + field + ": missing");
+  }
+  for (const char* field : {"name", "length", "value_bits", "natural_bits", "read_only", "pattern", "passes"}) {
+    Json bad = good;
+    bad["arrays"][1].erase(field);
+    EXPECT_EQ(workload_rejection(bad), std::string("w.json: arrays[1].") + field + ": missing");
+  }
+  for (const char* field : {"placement", "seconds", "bytes_read", "accesses_per_s", "compute_seconds"}) {
+    Json bad = good;
+    bad["measured"].erase(field);
+    EXPECT_EQ(workload_rejection(bad), std::string("w.json: measured.") + field + ": missing");
+  }
+  auto with = [&](const std::function<void(Json&)>& edit) {
+    Json bad = good;
+    edit(bad);
+    return workload_rejection(bad);
+  };
+  EXPECT_EQ(with([](Json& j) { j["workload"] = "sort"; }),
+            "w.json: workload: expected aggregate, degree, pagerank or array, got 'sort'");
+  EXPECT_EQ(with([](Json& j) { j["arrays"][0]["pattern"] = "zigzag"; }),
+            "w.json: arrays[0].pattern: unknown access pattern 'zigzag' (expected one of: sequential, random, indexed)");
+  EXPECT_EQ(with([](Json& j) { j["arrays"][0]["passes"] = 0; }), "w.json: arrays[0].passes: expected a number > 0, got '0'");
+  EXPECT_EQ(with([](Json& j) { j["arrays"][0]["value_bits"] = 65; }),
+            "w.json: arrays[0].value_bits: expected a whole number in 1..64, got '65'");
+  EXPECT_EQ(with([](Json& j) { j["arrays"][0]["natural_bits"] = 8; }), "w.json: arrays[0].value_bits: exceeds natural_bits 8");
+  EXPECT_EQ(with([](Json& j) { j["arrays"][0]["read_only"] = "yes"; }),
+            "w.json: arrays[0].read_only: expected true or false, got '\"yes\"'");
+  EXPECT_EQ(with([](Json& j) { j["arrays"] = Json::array(); }), "w.json: arrays: expected at least one array");
+  EXPECT_EQ(with([](Json& j) { j["threads"] = 5000; }), "w.json: threads: expected a whole number in 0..4096, got '5000'");
+  EXPECT_EQ(with([](Json& j) { j["measured"]["placement"] = "numa"; }),
+            "w.json: measured.placement: unknown placement 'numa' (expected one of: os_default, single_node, "
+            "interleaved, replicated, partitioned)");
+  EXPECT_EQ(with([](Json& j) { j["measured"]["seconds"] = 0; }), "w.json: measured.seconds: expected a number > 0, got '0'");
+}
+
+TEST(Hints, ParseEveryHintAndRejectBadOnes) {
+  const AccessHints h = parse_hints("read_only=true,pattern=random,passes=2.5,threads=3");
+  EXPECT_TRUE(h.read_only);
+  EXPECT_EQ(h.pattern, AccessPattern::random);
+  EXPECT_DOUBLE_EQ(h.passes, 2.5);
+  EXPECT_EQ(h.threads, 3u);
+  EXPECT_EQ(rejection([] { parse_hints("speed=fast"); return std::string(); }),
+            "unknown hint 'speed' (expected one of: read_only, pattern, passes, threads)");
+  EXPECT_EQ(rejection([] { parse_hints("passes=0"); return std::string(); }), "hint 'passes=0': passes must be a number > 0");
+  EXPECT_EQ(rejection([] { parse_hints("read_only=maybe"); return std::string(); }),
+            "hint 'read_only=maybe': read_only must be true or false");
+  EXPECT_EQ(rejection([] { parse_hints("threads=-1"); return std::string(); }), "hint 'threads=-1': threads must be 0..4096");
+  EXPECT_EQ(rejection([] { parse_hints("pattern"); return std::string(); }),
+            "hint 'pattern': expected NAME=VALUE (read_only, pattern, passes, threads)");
+  AccessHints bad;
+  bad.passes = -1;
+  EXPECT_EQ(rejection([&] { validate(bad); return std::string(); }).rfind("hints.passes must be a finite number > 0", 0), 0u);
+}
+
+}  // namespace
+}  // namespace smartarrays::adapt

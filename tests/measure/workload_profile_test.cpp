@@ -1,0 +1,31 @@
+// Tests measuring a built-in workload's profile by running it: every field of `measured` is filled
+// and the result reads back as JSON (no timing asserts).
+#include <gtest/gtest.h>
+
+#include "measure/workload_profile.hpp"
+#include "smartarrays/error.hpp"
+
+namespace smartarrays::measure {
+namespace {
+
+TEST(MeasureWorkload, FillsTheMeasurementOfEveryBuiltInWorkload) {
+  for (const adapt::WorkloadProfile& w :
+       {adapt::aggregate_workload(1 << 16, 20, 1), adapt::degree_workload(1 << 12, 1 << 15, 1),
+        adapt::pagerank_workload(1 << 12, 1 << 15, 1, 2)}) {
+    const adapt::WorkloadProfile m = measure_workload(w, Trials{0, 1});
+    ASSERT_TRUE(m.measured.has_value()) << w.workload;
+    EXPECT_EQ(m.measured->placement, "interleaved");
+    EXPECT_GT(m.measured->seconds, 0) << w.workload;
+    EXPECT_GT(m.measured->compute_seconds, 0) << w.workload;
+    EXPECT_GT(m.measured->bytes_read, 0) << w.workload;
+    EXPECT_GT(m.measured->accesses_per_s, 0) << w.workload;
+    EXPECT_EQ(adapt::to_json(adapt::parse_workload_profile(adapt::to_json(m), "m.json")), adapt::to_json(m));
+  }
+}
+
+TEST(MeasureWorkload, RefusesAWorkloadItCannotRun) {
+  EXPECT_THROW(measure_workload(adapt::array_workload(10, 4, AccessHints{})), Error);
+}
+
+}  // namespace
+}  // namespace smartarrays::measure
