@@ -47,7 +47,13 @@ def main():
     s = doc["summary"]
     ax.set_title(
         f'adaptive within 5%: {s["within_5_percent"]}/{s["cases"]}, mean loss {s["mean_loss"] * 100:.1f}%, '
-        f'gain over best static {s["gain_over_best_static"] * 100:.1f}%',
+        f'gain over best static {s["gain_over_best_static"] * 100:.1f}%'
+        + (
+            f'\npooled by width / huge pages (one memory node): within 5%: {s["pooled"]["within_5_percent"]}/{s["cases"]}, '
+            f'mean loss {s["pooled"]["mean_loss"] * 100:.1f}%, gain {s["pooled"]["gain_over_best_static"] * 100:.1f}%'
+            if "pooled" in s
+            else ""
+        ),
         fontsize=9,
     )
     ax.legend(fontsize=8)

@@ -11,8 +11,13 @@
 namespace smartarrays::adapt {
 namespace {
 
+// Per-test file names: ctest runs the tests of this file in parallel processes.
+std::string test_file(const char* suffix) {
+  return ::testing::TempDir() + "/" + ::testing::UnitTest::GetInstance()->current_test_info()->name() + suffix;
+}
+
 std::string machine_file() {
-  const std::string path = ::testing::TempDir() + "/advise-two-node.json";
+  const std::string path = test_file("-two-node.json");
   write_machine_profile(test::machine(2, 4, 40, 10, 4e9), path);
   return path;
 }
@@ -21,7 +26,7 @@ TEST(AdviseCli, JsonHasTheChoiceCandidatesAndExplanation) {
   const test::CliRun r = test::run_cli(
       "advise --workload aggregate --length 64M --bits 33 --threads 8 --hints passes=20 --machine " + machine_file() +
           " --json -",
-      ::testing::TempDir() + "/advise.err");
+      test_file(".err"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["format"], "smartarrays.advice/1");
@@ -38,7 +43,7 @@ TEST(AdviseCli, JsonHasTheChoiceCandidatesAndExplanation) {
 
 TEST(AdviseCli, TextNamesTheChoiceAndEveryRule) {
   const test::CliRun r = test::run_cli(
-      "advise --workload pagerank --length 1M --edges 16M --machine " + machine_file(), ::testing::TempDir() + "/advise.err");
+      "advise --workload pagerank --length 1M --edges 16M --machine " + machine_file(), test_file(".err"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* part : {"choice:", "candidates (predicted):", "explanation:", "redge [compressed] compression_possible",
                            "ranks [uncompressed] fixed", "decided in"}) {
@@ -47,7 +52,7 @@ TEST(AdviseCli, TextNamesTheChoiceAndEveryRule) {
 }
 
 TEST(AdviseCli, BadFlagsExitTwoNamingTheFlag) {
-  const std::string err = ::testing::TempDir() + "/advise.err";
+  const std::string err = test_file(".err");
   test::CliRun r = test::run_cli("advise --length 10", err);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--workload"), std::string::npos) << r.err;
@@ -66,7 +71,7 @@ TEST(AdviseCli, BadFlagsExitTwoNamingTheFlag) {
 }
 
 TEST(AdviseCli, AMachineFileWithABadFieldIsRefusedNamingIt) {
-  const std::string path = ::testing::TempDir() + "/advise-bad.json";
+  const std::string path = test_file("-bad.json");
   std::string text = to_json(test::machine(1, 2, 10, 10));
   text.replace(text.find("\"read_gbs\""), 10, "\"read_gbz\"");
   {
@@ -74,7 +79,7 @@ TEST(AdviseCli, AMachineFileWithABadFieldIsRefusedNamingIt) {
     out << text;
   }
   const test::CliRun r =
-      test::run_cli("advise --workload aggregate --length 10 --machine " + path, ::testing::TempDir() + "/advise.err");
+      test::run_cli("advise --workload aggregate --length 10 --machine " + path, test_file(".err"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("model.read_gbs: missing"), std::string::npos) << r.err;
 }

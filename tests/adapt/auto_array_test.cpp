@@ -92,7 +92,7 @@ TEST(AutoArray, BadHintsAreRejected) {
 }
 
 TEST(AutoArray, WithoutACachedProfileTheEstimateDecides) {
-  const std::string dir = ::testing::TempDir() + "/adapt-empty-cache";
+  const std::string dir = ::testing::TempDir() + "/smartarrays-test-adapt-empty-cache";
   ::setenv("XDG_CACHE_HOME", dir.c_str(), 1);
   EXPECT_EQ(cache_directory(), dir + "/smartarrays");
   EXPECT_FALSE(load_cached_profile().has_value());
@@ -103,7 +103,7 @@ TEST(AutoArray, WithoutACachedProfileTheEstimateDecides) {
 }
 
 TEST(Calibration, QuickRunWritesAProfileThatValidatesIntoTheCache) {
-  const std::string dir = ::testing::TempDir() + "/adapt-cache";
+  const std::string dir = ::testing::TempDir() + "/smartarrays-test-adapt-cache";
   std::filesystem::remove_all(dir);
   const test::CliRun run = test::run_cli("calibrate --quick --quiet", dir + ".err", "XDG_CACHE_HOME=" + dir);
   ASSERT_EQ(run.exit_code, 0) << run.err;
