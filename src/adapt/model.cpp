@@ -81,13 +81,44 @@ struct Scale {
   double memory = 1;
 };
 
+// The extra seconds of initialising replicas of size bytes: the slowest node's copy against the
+// copy spread over every memory node.
+double replication_seconds(const MachineProfile& m, double size) {
+  double min_copy = std::numeric_limits<double>::infinity(), sum_copy = 0;
+  for (std::size_t j = 0; j < m.node_count(); ++j) {
+    if (m.nodes[j].memory_bytes == 0) continue;
+    min_copy = std::min(min_copy, m.copy_gbs[j]);
+    sum_copy += m.copy_gbs[j];
+  }
+  return size / (min_copy * 1e9) - size / (sum_copy * 1e9);
+}
+
+// The loop time the memory controllers allow: a memory node serves at most its own all-worker
+// local bandwidth, whoever reads it (each array's traffic at the nodes' shares of the loop).
+double controller_bound_s(const MachineProfile& m, const std::vector<ArrayConfig>& configs,
+                          const std::vector<double>& array_traffic, const Prediction& p, double memory_scale) {
+  const std::size_t n = m.node_count();
+  std::vector<double> controller_bytes(n, 0.0);
+  for (std::size_t k = 0; k < configs.size() && k < array_traffic.size(); ++k) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::vector<double> f = sources(m, configs[k], i);
+      for (std::size_t j = 0; j < n; ++j) controller_bytes[j] += array_traffic[k] * p.nodes[i].share * f[j];
+    }
+  }
+  double bound = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    if (controller_bytes[j] == 0) continue;
+    bound = std::max(bound, controller_bytes[j] * memory_scale / (m.read_gbs[j][j] * 1e9));
+  }
+  return bound;
+}
+
 Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, const std::vector<ArrayConfig>& configs,
                           const Scale& scale) {
   const std::size_t n = m.node_count();
   const unsigned total_threads = w.threads == 0 ? m.total_cpus() : w.threads;
   const std::vector<unsigned> tpn = threads_per_node(m, total_threads);
   Prediction p;
-  std::vector<double> controller_bytes(n, 0.0);  // bytes each node's memory serves, at the loop's shares
   std::vector<double> rate(n, 0.0);
   std::vector<double> array_traffic(w.arrays.size(), 0.0);  // bytes each array moves from memory
   // Per reading node: compute seconds and memory seconds for all of the work.
@@ -128,15 +159,7 @@ Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, con
         }
       }
     }
-    if (c.placement == Placement::replicated && m.memory_node_count() > 1) {
-      double min_copy = std::numeric_limits<double>::infinity(), sum_copy = 0;
-      for (std::size_t j = 0; j < n; ++j) {
-        if (m.nodes[j].memory_bytes == 0) continue;
-        min_copy = std::min(min_copy, m.copy_gbs[j]);
-        sum_copy += m.copy_gbs[j];
-      }
-      p.init_seconds += size / (min_copy * 1e9) - size / (sum_copy * 1e9);
-    }
+    if (c.placement == Placement::replicated && m.memory_node_count() > 1) p.init_seconds += replication_seconds(m, size);
   }
   double total_rate = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -157,17 +180,7 @@ Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, con
   }
   p.compute_seconds = compute_rate > 0 ? 1.0 / compute_rate : 0;
   p.memory_seconds = memory_rate > 0 ? 1.0 / memory_rate : 0;
-  // A memory node serves at most its own all-worker local bandwidth, whoever reads it.
-  for (std::size_t k = 0; k < w.arrays.size(); ++k) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::vector<double> f = sources(m, configs[k], i);
-      for (std::size_t j = 0; j < n; ++j) controller_bytes[j] += array_traffic[k] * p.nodes[i].share * f[j];
-    }
-  }
-  for (std::size_t j = 0; j < n; ++j) {
-    if (controller_bytes[j] == 0) continue;
-    p.loop_seconds = std::max(p.loop_seconds, controller_bytes[j] * scale.memory / (m.read_gbs[j][j] * 1e9));
-  }
+  p.loop_seconds = std::max(p.loop_seconds, controller_bound_s(m, configs, array_traffic, p, scale.memory));
   for (NodeLoad& load : p.nodes) {
     load.bytes_per_s = p.loop_seconds > 0 ? p.bytes * load.share / p.loop_seconds : 0;
   }

@@ -224,6 +224,38 @@ PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const
 
 namespace {
 
+// contributions[v] = ranks[v] / out_degree[v] (0 for a vertex without out-edges), in parallel.
+template <typename Score>
+void share_ranks(const std::uint64_t* rank_words, const SmartArray& out_degree, SmartArray& contributions,
+                 runtime::ThreadPool& pool) {
+  build::fill_array(
+      contributions,
+      [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
+        for_degree_blocks(out_degree, lo, hi, [&](std::uint64_t first, std::uint64_t count, const std::uint64_t* degrees) {
+          for (std::uint64_t k = 0; k < count; ++k) {
+            const Score rank = score_at<Score>(rank_words, first + k);
+            const Score share = degrees[k] == 0 ? Score(0) : rank / static_cast<Score>(degrees[k]);
+            out[first + k - lo] = value_of(share);
+          }
+        });
+      },
+      pool);
+}
+
+// The number of vertices without out-edges.
+std::uint64_t dangling_vertices(const SmartArray& out_degree, runtime::ThreadPool& pool) {
+  return pool.parallel_reduce(
+      0, out_degree.length(), std::uint64_t{0},
+      [&](std::uint64_t lo, std::uint64_t hi) {
+        std::uint64_t count = 0;
+        for_degree_blocks(out_degree, lo, hi, [&](std::uint64_t, std::uint64_t c, const std::uint64_t* degrees) {
+          for (std::uint64_t k = 0; k < c; ++k) count += degrees[k] == 0 ? 1 : 0;
+        });
+        return count;
+      },
+      [](std::uint64_t a, std::uint64_t b) { return a + b; });
+}
+
 template <typename Score>
 void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
              const PageRankOptions& options, PageRankResult& result, runtime::ThreadPool& pool) {
@@ -240,37 +272,11 @@ void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray
 
   // Ranks are one copy (never replicated), so every worker reads replica 0.
   const std::uint64_t* rank_words = ranks.replica(0);
-  auto refresh_contributions = [&] {
-    build::fill_array(
-        contributions,
-        [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
-          for_degree_blocks(out_degree, lo, hi, [&](std::uint64_t first, std::uint64_t count, const std::uint64_t* degrees) {
-            for (std::uint64_t k = 0; k < count; ++k) {
-              const Score rank = score_at<Score>(rank_words, first + k);
-              const Score share = degrees[k] == 0 ? Score(0) : rank / static_cast<Score>(degrees[k]);
-              out[first + k - lo] = value_of(share);
-            }
-          });
-        },
-        pool);
-  };
-  refresh_contributions();
+  share_ranks<Score>(rank_words, out_degree, contributions, pool);
 
   // Rank held by dangling vertices, spread over all vertices in the next iteration (uniform rule).
-  double dangling = 0;
-  if (redistribute) {
-    const std::uint64_t dangling_vertices = pool.parallel_reduce(
-        0, n, std::uint64_t{0},
-        [&](std::uint64_t lo, std::uint64_t hi) {
-          std::uint64_t count = 0;
-          for_degree_blocks(out_degree, lo, hi, [&](std::uint64_t, std::uint64_t c, const std::uint64_t* degrees) {
-            for (std::uint64_t k = 0; k < c; ++k) count += degrees[k] == 0 ? 1 : 0;
-          });
-          return count;
-        },
-        [](std::uint64_t a, std::uint64_t b) { return a + b; });
-    dangling = static_cast<double>(dangling_vertices) * static_cast<double>(static_cast<Score>(initial));
-  }
+  const double dangling_start = static_cast<double>(static_cast<Score>(initial));
+  double dangling = redistribute ? static_cast<double>(dangling_vertices(out_degree, pool)) * dangling_start : 0;
 
   const bool offsets_in_place = rbegin.bits() == 64;
   for (unsigned iteration = 1; iteration <= options.max_iterations; ++iteration) {
@@ -312,7 +318,7 @@ void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray
           }
         },
         pool);
-    refresh_contributions();
+    share_ranks<Score>(rank_words, out_degree, contributions, pool);
     dangling = next_dangling.load();
     result.iteration_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     result.iterations = iteration;

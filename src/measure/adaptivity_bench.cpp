@@ -261,20 +261,25 @@ std::string choice_text(const adapt::Decision& d) {
   return s;
 }
 
-}  // namespace
-
-AdaptivityResult run_adaptivity_bench(const AdaptivityConfig& config,
-                                      const std::function<void(const AdaptivityProgress&)>& progress) {
-  adapt::validate(config.machine);
-  std::vector<std::size_t> threads = config.threads;
-  if (threads.empty()) {
-    threads = {1};
-    if (runtime::default_thread_count() > 1) threads.push_back(runtime::default_thread_count());
+// The key with the lowest mean ratio among those present in every one of cases cases.
+std::string best_mean_key(const std::map<std::string, std::pair<double, std::size_t>>& ratio, std::size_t cases) {
+  std::string best_key;
+  double best_ratio = 0;
+  for (const auto& [key, sum] : ratio) {
+    if (sum.second != cases) continue;
+    const double mean = sum.first / static_cast<double>(sum.second);
+    if (best_key.empty() || mean < best_ratio) {
+      best_key = key;
+      best_ratio = mean;
+    }
   }
-  std::map<std::size_t, std::unique_ptr<runtime::ThreadPool>> pools;
-  for (std::size_t t : threads) pools[t] = std::make_unique<runtime::ThreadPool>(runtime::PoolOptions{t});
-  runtime::ThreadPool& builder = *pools[*std::max_element(threads.begin(), threads.end())];
+  return best_key;
+}
 
+// The families (workloads) of config: aggregation per width, then degree and PageRank over one
+// generated graph (built on builder).
+std::vector<Family> make_families(const AdaptivityConfig& config, runtime::ThreadPool& builder,
+                                  const std::function<void(const AdaptivityProgress&)>& progress) {
   std::vector<Family> families;
   for (const std::string& name : config.workloads) {
     if (name == "aggregate") {
@@ -299,105 +304,117 @@ AdaptivityResult run_adaptivity_bench(const AdaptivityConfig& config,
       if (name == "pagerank") families.push_back(pagerank_family(g, config.iterations));
     }
   }
+  return families;
+}
 
-  AdaptivityResult result;
-  AdaptivityProgress state;
-  for (Family& f : families) {
-    // Decide every case first, so each distinct configuration is built once.
-    std::map<std::string, std::vector<ArrayConfig>> needed;  // signature -> configs
-    for (const auto& [label, configs] : f.statics) needed[signature(configs)] = configs;
-    std::vector<AdaptivityCase> cases;
-    std::vector<adapt::Decision> decisions;
-    for (std::size_t t : threads) {
-      for (const char* scenario : scenarios) {
-        AdaptivityCase c;
-        c.family = f.family;
-        c.workload = f.name;
-        c.threads = t;
-        c.scenario = scenario;
-        adapt::WorkloadProfile w = f.workload;
-        w.threads = static_cast<unsigned>(t);
-        c.free_bytes_per_node = scenario_free(config, w, scenario);
-        const adapt::MachineProfile m = adapt::with_free_memory(config.machine, c.free_bytes_per_node);
-        c.feasible = c.free_bytes_per_node > 0;
-        if (c.feasible) {
-          try {
-            const adapt::Decision d = adapt::decide(m, w);
-            c.adaptive.label = "adaptive";
-            for (const adapt::ArrayDecision& a : d.arrays) c.adaptive.configs.push_back(a.choice);
-            c.adaptive.predicted_s = d.predicted.seconds;
-            c.choice = choice_text(d);
-            needed[signature(c.adaptive.configs)] = c.adaptive.configs;
-          } catch (const Error& e) {
-            if (e.code() != ErrorCode::out_of_memory) throw;
-            c.feasible = false;
-          }
-        }
-        cases.push_back(std::move(c));
-      }
-    }
-    // Every needed configuration is built first, then timed round robin (one run of each in turn,
-    // the order reversed every other round), so that on a shared machine every configuration sees
-    // the same load over the rounds rather than one quiet or busy stretch each.
-    std::vector<std::pair<std::string, std::function<void(runtime::ThreadPool&)>>> runs;
-    for (const auto& [sig, configs] : needed) {
-      state.what = f.name + ": building " + sig;
-      if (progress) progress(state);
-      runs.emplace_back(sig, f.prepare(configs, builder));
-    }
-    std::map<std::pair<std::string, std::size_t>, std::vector<double>> seconds;
-    for (std::size_t t : threads) {
-      for (int round = 0; round < config.trials.warmup + config.trials.repetitions; ++round) {
-        state.what = f.name + ": round " + std::to_string(round + 1) + " on " + std::to_string(t) + " thread(s)";
-        if (progress) progress(state);
-        for (std::size_t i = 0; i < runs.size(); ++i) {
-          const auto& [sig, run] = runs[round % 2 == 0 ? i : runs.size() - 1 - i];
-          const double s = time_once([&] { run(*pools[t]); });
-          if (round >= config.trials.warmup) seconds[{sig, t}].push_back(s);
-        }
-      }
-      state.done += runs.size();
-    }
-    std::map<std::pair<std::string, std::size_t>, Timing> timings;
-    for (auto& [key, values] : seconds) timings[key] = summarize(std::move(values));
-    runs.clear();
-    for (AdaptivityCase& c : cases) {
-      if (!c.feasible) {
-        result.cases.push_back(std::move(c));
-        continue;
-      }
-      const adapt::MachineProfile m = adapt::with_free_memory(config.machine, c.free_bytes_per_node);
+// The cases of family f (threads x memory scenarios), each with the adaptive decision; adds every
+// configuration to time (the statics' and the decisions') to needed, keyed by signature.
+std::vector<AdaptivityCase> decide_cases(const AdaptivityConfig& config, const Family& f, const std::vector<std::size_t>& threads,
+                                         std::map<std::string, std::vector<ArrayConfig>>& needed) {
+  std::vector<AdaptivityCase> cases;
+  for (std::size_t t : threads) {
+    for (const char* scenario : scenarios) {
+      AdaptivityCase c;
+      c.family = f.family;
+      c.workload = f.name;
+      c.threads = t;
+      c.scenario = scenario;
       adapt::WorkloadProfile w = f.workload;
-      w.threads = static_cast<unsigned>(c.threads);
-      for (const auto& [label, configs] : f.statics) {
-        if (!adapt::fits(m, w, configs)) continue;
-        ConfigTiming s{label, configs, timings[{signature(configs), c.threads}], adapt::predict(m, w, configs).seconds,
-                       f.keys[label]};
-        c.statics.push_back(std::move(s));
+      w.threads = static_cast<unsigned>(t);
+      c.free_bytes_per_node = scenario_free(config, w, scenario);
+      const adapt::MachineProfile m = adapt::with_free_memory(config.machine, c.free_bytes_per_node);
+      c.feasible = c.free_bytes_per_node > 0;
+      if (c.feasible) {
+        try {
+          const adapt::Decision d = adapt::decide(m, w);
+          c.adaptive.label = "adaptive";
+          for (const adapt::ArrayDecision& a : d.arrays) c.adaptive.configs.push_back(a.choice);
+          c.adaptive.predicted_s = d.predicted.seconds;
+          c.choice = choice_text(d);
+          needed[signature(c.adaptive.configs)] = c.adaptive.configs;
+        } catch (const Error& e) {
+          if (e.code() != ErrorCode::out_of_memory) throw;
+          c.feasible = false;
+        }
       }
-      c.adaptive.timing = timings[{signature(c.adaptive.configs), c.threads}];
-      auto stat = [&](const Timing& t) { return config.compare_min ? t.min : t.median; };
-      const ConfigTiming* best = nullptr;
-      for (const ConfigTiming& s : c.statics) {
-        if (best == nullptr || stat(s.timing) < stat(best->timing)) best = &s;
-      }
-      c.adaptive_s = stat(c.adaptive.timing);
-      if (best == nullptr || c.adaptive_s <= 0) {
-        c.feasible = false;
-        result.cases.push_back(std::move(c));
-        continue;
-      }
-      c.best_label = best->label;
-      c.best_s = stat(best->timing);
-      c.loss = c.adaptive_s / c.best_s - 1;
-      c.best_within_spread = signature(best->configs) == signature(c.adaptive.configs) ||
-                             c.adaptive_s <= c.best_s * (1 + best->timing.spread());
-      result.cases.push_back(std::move(c));
+      cases.push_back(std::move(c));
     }
   }
+  return cases;
+}
 
-  // Summary over feasible cases; the best static configuration per family is the label with the
-  // lowest mean ratio to each case's best among labels that fit in all of the family's cases.
+using Pools = std::map<std::size_t, std::unique_ptr<runtime::ThreadPool>>;
+
+// Builds every needed configuration of f, then times them round robin at every thread count.
+std::map<std::pair<std::string, std::size_t>, Timing> time_configs(
+    const AdaptivityConfig& config, const Family& f, const std::map<std::string, std::vector<ArrayConfig>>& needed,
+    const std::vector<std::size_t>& threads, Pools& pools, runtime::ThreadPool& builder, AdaptivityProgress& state,
+    const std::function<void(const AdaptivityProgress&)>& progress) {
+  // Every needed configuration is built first, then timed round robin (one run of each in turn,
+  // the order reversed every other round), so that on a shared machine every configuration sees
+  // the same load over the rounds rather than one quiet or busy stretch each.
+  std::vector<std::pair<std::string, std::function<void(runtime::ThreadPool&)>>> runs;
+  for (const auto& [sig, configs] : needed) {
+    state.what = f.name + ": building " + sig;
+    if (progress) progress(state);
+    runs.emplace_back(sig, f.prepare(configs, builder));
+  }
+  std::map<std::pair<std::string, std::size_t>, std::vector<double>> seconds;
+  for (std::size_t t : threads) {
+    for (int round = 0; round < config.trials.warmup + config.trials.repetitions; ++round) {
+      state.what = f.name + ": round " + std::to_string(round + 1) + " on " + std::to_string(t) + " thread(s)";
+      if (progress) progress(state);
+      for (std::size_t i = 0; i < runs.size(); ++i) {
+        const auto& [sig, run] = runs[round % 2 == 0 ? i : runs.size() - 1 - i];
+        const double s = time_once([&] { run(*pools[t]); });
+        if (round >= config.trials.warmup) seconds[{sig, t}].push_back(s);
+      }
+    }
+    state.done += runs.size();
+  }
+  std::map<std::pair<std::string, std::size_t>, Timing> timings;
+  for (auto& [key, values] : seconds) timings[key] = summarize(std::move(values));
+  return timings;
+}
+
+// Fills c's statics (those that fit its scenario), its adaptive timing, best, loss and spread test;
+// false when nothing fits or nothing was timed.
+bool evaluate_case(const AdaptivityConfig& config, const Family& f,
+                   const std::map<std::pair<std::string, std::size_t>, Timing>& timings, AdaptivityCase& c) {
+  const auto timing_of = [&](const std::vector<ArrayConfig>& configs) {
+    const auto found = timings.find({signature(configs), c.threads});
+    return found == timings.end() ? Timing{} : found->second;
+  };
+  const adapt::MachineProfile m = adapt::with_free_memory(config.machine, c.free_bytes_per_node);
+  adapt::WorkloadProfile w = f.workload;
+  w.threads = static_cast<unsigned>(c.threads);
+  for (const auto& [label, configs] : f.statics) {
+    if (!adapt::fits(m, w, configs)) continue;
+    const auto keys = f.keys.find(label);
+    ConfigTiming s{label, configs, timing_of(configs), adapt::predict(m, w, configs).seconds,
+                   keys == f.keys.end() ? std::vector<std::string>{} : keys->second};
+    c.statics.push_back(std::move(s));
+  }
+  c.adaptive.timing = timing_of(c.adaptive.configs);
+  auto stat = [&](const Timing& t) { return config.compare_min ? t.min : t.median; };
+  const ConfigTiming* best = nullptr;
+  for (const ConfigTiming& s : c.statics) {
+    if (best == nullptr || stat(s.timing) < stat(best->timing)) best = &s;
+  }
+  c.adaptive_s = stat(c.adaptive.timing);
+  if (best == nullptr || c.adaptive_s <= 0) return false;
+  c.best_label = best->label;
+  c.best_s = stat(best->timing);
+  c.loss = c.adaptive_s / c.best_s - 1;
+  c.best_within_spread = signature(best->configs) == signature(c.adaptive.configs) ||
+                         c.adaptive_s <= c.best_s * (1 + best->timing.spread());
+  return true;
+}
+
+// The summary over the feasible cases without pooling: counts, losses, and the gain over the best
+// static configuration per family (the label with the lowest mean ratio to each case's best among
+// labels that fit in all of the family's cases). Returns the feasible cases by family.
+std::map<std::string, std::vector<AdaptivityCase*>> summarize_cases(const AdaptivityConfig& config, AdaptivityResult& result) {
   AdaptivitySummary& s = result.summary;
   double loss_sum = 0, gain_sum = 0;
   std::map<std::string, std::vector<AdaptivityCase*>> by_family;
@@ -423,16 +440,7 @@ AdaptivityResult run_adaptivity_bench(const AdaptivityConfig& config,
         }
       }
     }
-    std::string best_key;
-    double best_ratio = 0;
-    for (const auto& [key, sum] : ratio) {
-      if (sum.second != group.size()) continue;
-      const double mean = sum.first / static_cast<double>(sum.second);
-      if (best_key.empty() || mean < best_ratio) {
-        best_key = key;
-        best_ratio = mean;
-      }
-    }
+    const std::string best_key = best_mean_key(ratio, group.size());
     s.best_static.push_back({family, best_key});
     for (AdaptivityCase* c : group) {
       for (const ConfigTiming& st : c->statics) {
@@ -444,72 +452,97 @@ AdaptivityResult run_adaptivity_bench(const AdaptivityConfig& config,
       }
     }
   }
-  // One memory node: placements are the same memory, so pool them (see AdaptivityCase::pooled_best).
-  s.pooled = config.machine.memory_node_count() == 1;
-  if (s.pooled) {
-    double pooled_loss_sum = 0, pooled_gain_sum = 0;
-    std::size_t pooled_static_cases = 0;
-    for (const auto& [family, group] : by_family) {
-      // Per case, the pooled median of each static width class ("uncompressed", "compressed", "V", ...).
-      std::vector<std::map<std::string, double>> class_times;
-      std::map<std::string, std::pair<double, std::size_t>> ratio;
-      for (AdaptivityCase* c : group) {
-        pool_case(*c);
-        pooled_loss_sum += std::max(c->pooled_loss, 0.0);
-        s.pooled_worst_loss = std::max(s.pooled_worst_loss, c->pooled_loss);
-        s.pooled_within_5_percent += c->pooled_loss <= 0.05 ? 1 : 0;
-        std::map<std::string, std::vector<double>> runs;
-        for (const ConfigTiming& st : c->statics) {
-          for (const std::string& key : st.static_keys) {
-            auto& r = runs[key.substr(key.find('/') + 1)];
-            r.insert(r.end(), st.timing.seconds.begin(), st.timing.seconds.end());
-          }
-        }
-        std::map<std::string, double> times;
-        double best = 0;
-        for (auto& [key, r] : runs) {
-          times[key] = median_of(r);
-          best = best == 0 ? times[key] : std::min(best, times[key]);
-        }
-        for (const auto& [key, t] : times) {
-          ratio[key].first += t / best;
-          ratio[key].second += 1;
-        }
-        class_times.push_back(std::move(times));
-      }
-      std::string best_key;
-      double best_ratio = 0;
-      for (const auto& [key, sum] : ratio) {
-        if (sum.second != group.size()) continue;
-        const double mean = sum.first / static_cast<double>(sum.second);
-        if (best_key.empty() || mean < best_ratio) {
-          best_key = key;
-          best_ratio = mean;
-        }
-      }
-      s.pooled_best_static.push_back({family, best_key});
-      for (std::size_t i = 0; i < group.size(); ++i) {
-        AdaptivityCase* c = group[i];
-        std::vector<double> adaptive_runs;
-        for (const ConfigTiming& st : c->statics) {
-          if (width_class(st.configs) == width_class(c->adaptive.configs)) {
-            adaptive_runs.insert(adaptive_runs.end(), st.timing.seconds.begin(), st.timing.seconds.end());
-          }
-        }
-        if (adaptive_runs.empty()) adaptive_runs = c->adaptive.timing.seconds;
-        if (!best_key.empty() && class_times[i].count(best_key) != 0) {
-          pooled_gain_sum += class_times[i][best_key] / median_of(adaptive_runs) - 1;
-          ++pooled_static_cases;
-        }
-      }
-    }
-    if (s.cases > 0) s.pooled_mean_loss = pooled_loss_sum / static_cast<double>(s.cases);
-    if (pooled_static_cases > 0) s.pooled_gain_over_static = pooled_gain_sum / static_cast<double>(pooled_static_cases);
-  }
   if (s.cases > 0) {
     s.mean_loss = loss_sum / static_cast<double>(s.cases);
     s.gain_over_static = s.static_cases > 0 ? gain_sum / static_cast<double>(s.static_cases) : 0;
   }
+  return by_family;
+}
+
+// The pooled summary for a one-node machine, where placements are the same memory (see
+// AdaptivityCase::pooled_best): static configurations pooled by width class.
+void summarize_pooled(const std::map<std::string, std::vector<AdaptivityCase*>>& by_family, AdaptivitySummary& s) {
+  double pooled_loss_sum = 0, pooled_gain_sum = 0;
+  std::size_t pooled_static_cases = 0;
+  for (const auto& [family, group] : by_family) {
+    // Per case, the pooled median of each static width class ("uncompressed", "compressed", "V", ...).
+    std::vector<std::map<std::string, double>> class_times;
+    std::map<std::string, std::pair<double, std::size_t>> ratio;
+    for (AdaptivityCase* c : group) {
+      pool_case(*c);
+      pooled_loss_sum += std::max(c->pooled_loss, 0.0);
+      s.pooled_worst_loss = std::max(s.pooled_worst_loss, c->pooled_loss);
+      s.pooled_within_5_percent += c->pooled_loss <= 0.05 ? 1 : 0;
+      std::map<std::string, std::vector<double>> runs;
+      for (const ConfigTiming& st : c->statics) {
+        for (const std::string& key : st.static_keys) {
+          auto& r = runs[key.substr(key.find('/') + 1)];
+          r.insert(r.end(), st.timing.seconds.begin(), st.timing.seconds.end());
+        }
+      }
+      std::map<std::string, double> times;
+      double best = 0;
+      for (auto& [key, r] : runs) {
+        times[key] = median_of(r);
+        best = best == 0 ? times[key] : std::min(best, times[key]);
+      }
+      for (const auto& [key, t] : times) {
+        ratio[key].first += t / best;
+        ratio[key].second += 1;
+      }
+      class_times.push_back(std::move(times));
+    }
+    const std::string best_key = best_mean_key(ratio, group.size());
+    s.pooled_best_static.push_back({family, best_key});
+    for (std::size_t i = 0; i < group.size(); ++i) {
+      AdaptivityCase* c = group[i];
+      std::vector<double> adaptive_runs;
+      for (const ConfigTiming& st : c->statics) {
+        if (width_class(st.configs) == width_class(c->adaptive.configs)) {
+          adaptive_runs.insert(adaptive_runs.end(), st.timing.seconds.begin(), st.timing.seconds.end());
+        }
+      }
+      if (adaptive_runs.empty()) adaptive_runs = c->adaptive.timing.seconds;
+      if (!best_key.empty() && class_times[i].count(best_key) != 0) {
+        pooled_gain_sum += class_times[i][best_key] / median_of(adaptive_runs) - 1;
+        ++pooled_static_cases;
+      }
+    }
+  }
+  if (s.cases > 0) s.pooled_mean_loss = pooled_loss_sum / static_cast<double>(s.cases);
+  if (pooled_static_cases > 0) s.pooled_gain_over_static = pooled_gain_sum / static_cast<double>(pooled_static_cases);
+}
+
+}  // namespace
+
+AdaptivityResult run_adaptivity_bench(const AdaptivityConfig& config,
+                                      const std::function<void(const AdaptivityProgress&)>& progress) {
+  adapt::validate(config.machine);
+  std::vector<std::size_t> threads = config.threads;
+  if (threads.empty()) {
+    threads = {1};
+    if (runtime::default_thread_count() > 1) threads.push_back(runtime::default_thread_count());
+  }
+  Pools pools;
+  for (std::size_t t : threads) pools[t] = std::make_unique<runtime::ThreadPool>(runtime::PoolOptions{t});
+  runtime::ThreadPool& builder = *pools[*std::max_element(threads.begin(), threads.end())];
+
+  AdaptivityResult result;
+  AdaptivityProgress state;
+  for (const Family& f : make_families(config, builder, progress)) {
+    // Decide every case first, so each distinct configuration is built once.
+    std::map<std::string, std::vector<ArrayConfig>> needed;  // signature -> configs
+    for (const auto& [label, configs] : f.statics) needed[signature(configs)] = configs;
+    std::vector<AdaptivityCase> cases = decide_cases(config, f, threads, needed);
+    const auto timings = time_configs(config, f, needed, threads, pools, builder, state, progress);
+    for (AdaptivityCase& c : cases) {
+      if (c.feasible) c.feasible = evaluate_case(config, f, timings, c);
+      result.cases.push_back(std::move(c));
+    }
+  }
+  const auto by_family = summarize_cases(config, result);
+  result.summary.pooled = config.machine.memory_node_count() == 1;
+  if (result.summary.pooled) summarize_pooled(by_family, result.summary);
   return result;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,6 +41,19 @@ namespace detail {
 /// Checks objects before any byte is written: names of 1..1024 bytes without NUL, unique and not
 /// in existing, each an array or a graph. Throws Error(invalid_argument) naming the object.
 void check_objects(const std::vector<Object>& objects, const Catalogue& existing);
+
+/// Where a writer puts one array: the block index it assigns (the array named as in messages).
+using AddBlock = std::function<std::uint32_t(const SmartArray& array, const std::string& name)>;
+
+/// The directory entry of object, each of its arrays placed by add_block in order; a graph that
+/// shares its reverse CSR (undirected) names begin's and edge's blocks for rbegin and redge.
+ObjectEntry plan_object(const Object& object, const AddBlock& add_block);
+
+/// The graph of a directory entry, its k-th array made by array_of(k): one shared CSR when the entry
+/// shares its reverse (undirected), else five arrays. Throws Error(invalid_argument) "<what>: graph
+/// 'name' (entry at offset N): ..." when the arrays do not form a graph.
+graph::CsrGraph graph_of(const ObjectEntry& object, const std::function<SmartArray(std::size_t)>& array_of,
+                         std::string_view what);
 }  // namespace detail
 
 }  // namespace smartarrays::store

@@ -72,18 +72,9 @@ SmartArray open_block(const detail::Catalogue& catalogue, const ObjectEntry& obj
 graph::CsrGraph open_graph_object(const detail::Catalogue& catalogue, const ObjectEntry& object, Mode mode,
                                   const std::shared_ptr<const os::MappedFile>& file, const graph::GraphLayout& placement,
                                   runtime::ThreadPool& pool) {
-  auto make = [&](std::size_t k) {
-    return open_block(catalogue, object, k, mode, file, placement.arrays[k], pool);
-  };
-  try {
-    // An undirected graph's rbegin and redge name begin's and edge's blocks: one CSR, shared.
-    if (object.shares_reverse()) return graph::CsrGraph(make(0), make(1), make(4));
-    std::array<SmartArray, graph::graph_array_count> arrays{make(0), make(1), make(2), make(3), make(4)};
-    return graph::CsrGraph(std::move(arrays), object.directed);
-  } catch (const Error& e) {
-    throw_error(ErrorCode::invalid_argument, "store: graph " + util::quoted(object.name) + " (entry at offset " +
-                                                 std::to_string(object.entry_offset) + "): " + e.what());
-  }
+  return detail::graph_of(
+      object, [&](std::size_t k) { return open_block(catalogue, object, k, mode, file, placement.arrays[k], pool); },
+      "store");
 }
 
 constexpr util::NameTable<Mode, 2> mode_names{"store mode", {{{Mode::map, "map"}, {Mode::load, "load"}}}};
@@ -163,6 +154,19 @@ graph::CsrGraph Store::open_graph(const std::string& path, std::string_view name
                                                  " graphs; name the one to open" + (graphs == 0 ? " (it has none)" : ""));
   }
   return open_graph_object(catalogue, *found, mode, file, placement, pool);
+}
+
+graph::CsrGraph detail::graph_of(const ObjectEntry& object, const std::function<SmartArray(std::size_t)>& array_of,
+                                 std::string_view what) {
+  try {
+    // An undirected graph's rbegin and redge name begin's and edge's blocks: one CSR, shared.
+    if (object.shares_reverse()) return graph::CsrGraph(array_of(0), array_of(1), array_of(4));
+    std::array<SmartArray, graph::graph_array_count> arrays{array_of(0), array_of(1), array_of(2), array_of(3), array_of(4)};
+    return graph::CsrGraph(std::move(arrays), object.directed);
+  } catch (const Error& e) {
+    throw_error(ErrorCode::invalid_argument, std::string(what) + ": graph " + util::quoted(object.name) +
+                                                 " (entry at offset " + std::to_string(object.entry_offset) + "): " + e.what());
+  }
 }
 
 StoreInfo describe(const std::string& path) {

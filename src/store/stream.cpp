@@ -218,30 +218,12 @@ void Store::send(int fd, const std::vector<Object>& objects) {
   std::vector<const std::uint64_t*> words;
   std::uint64_t end = detail::header_bytes;
   for (const Object& object : objects) {
-    ObjectEntry entry;
-    entry.name = object.name;
-    auto add = [&](const SmartArray& array, const std::string& name) {
+    catalogue.objects.push_back(detail::plan_object(object, [&](const SmartArray& array, const std::string& name) {
       const Outgoing out = plan_block(array, name, end);
       catalogue.blocks.push_back(out.block);
       words.push_back(out.words);
       return static_cast<std::uint32_t>(catalogue.blocks.size() - 1);
-    };
-    if (object.array != nullptr) {
-      entry.kind = detail::object_kind_array;
-      entry.blocks[0] = add(*object.array, "array " + util::quoted(object.name));
-    } else {
-      const graph::CsrGraph& g = *object.graph;
-      entry.kind = detail::object_kind_graph;
-      entry.directed = g.directed();
-      entry.vertices = g.vertices();
-      entry.edges = g.edges();
-      entry.variant = static_cast<std::uint32_t>(g.variant());
-      for (std::size_t k = 0; k < detail::graph_blocks; ++k) {
-        const auto which = static_cast<graph::GraphArray>(k);
-        entry.blocks[k] = add(g.array(which), "graph " + util::quoted(object.name) + " array " + graph::to_string(which));
-      }
-    }
-    catalogue.objects.push_back(std::move(entry));
+    }));
   }
   // The directory's size does not depend on the CRCs, so the length is known before any block is read.
   const std::uint64_t directory_offset = align_up(end, 8);
@@ -376,14 +358,8 @@ Store Store::receive(int fd, const ReceiveOptions& options) {
     if (object.kind == detail::object_kind_array) {
       entry.array.emplace(array_of(object, 0));
     } else {
-      std::array<SmartArray, graph::graph_array_count> arrays{array_of(object, 0), array_of(object, 1), array_of(object, 2),
-                                                              array_of(object, 3), array_of(object, 4)};
-      try {
-        entry.graph = std::make_unique<graph::CsrGraph>(std::move(arrays), object.directed);
-      } catch (const Error& e) {
-        throw_error(ErrorCode::invalid_argument, "store stream: graph " + util::quoted(object.name) + " (entry at offset " +
-                                                     std::to_string(object.entry_offset) + "): " + e.what());
-      }
+      entry.graph = std::make_unique<graph::CsrGraph>(
+          detail::graph_of(object, [&](std::size_t k) { return array_of(object, k); }, "store stream"));
     }
     state->entries.push_back(std::move(entry));
   }

@@ -68,6 +68,32 @@ std::uint64_t align_up(std::uint64_t offset, std::uint64_t alignment) { return (
 
 }  // namespace
 
+ObjectEntry detail::plan_object(const Object& object, const AddBlock& add_block) {
+  ObjectEntry entry;
+  entry.name = object.name;
+  if (object.array != nullptr) {
+    entry.kind = detail::object_kind_array;
+    entry.blocks[0] = add_block(*object.array, "array " + util::quoted(object.name));
+    return entry;
+  }
+  const graph::CsrGraph& g = *object.graph;
+  entry.kind = detail::object_kind_graph;
+  entry.directed = g.directed();
+  entry.vertices = g.vertices();
+  entry.edges = g.edges();
+  entry.variant = static_cast<std::uint32_t>(g.variant());
+  for (std::size_t k = 0; k < detail::graph_blocks; ++k) {
+    const auto which = static_cast<graph::GraphArray>(k);
+    // A shared rbegin / redge is written once, as begin / edge.
+    if (g.shares_reverse() && (which == graph::GraphArray::rbegin || which == graph::GraphArray::redge)) {
+      entry.blocks[k] = entry.blocks[k - 2];
+      continue;
+    }
+    entry.blocks[k] = add_block(g.array(which), "graph " + util::quoted(object.name) + " array " + graph::to_string(which));
+  }
+  return entry;
+}
+
 void detail::check_objects(const std::vector<Object>& objects, const Catalogue& existing) {
   std::set<std::string> names;
   for (const ObjectEntry& o : existing.objects) names.insert(o.name);
@@ -113,32 +139,10 @@ BlockEntry write_block(const File& file, const SmartArray& array, const std::str
 // trailer and syncs again: the trailer is the commit point.
 void write_objects(const File& file, Catalogue catalogue, const std::vector<Object>& objects, std::uint64_t end) {
   for (const Object& object : objects) {
-    ObjectEntry entry;
-    entry.name = object.name;
-    if (object.array != nullptr) {
-      entry.kind = detail::object_kind_array;
-      entry.blocks[0] = static_cast<std::uint32_t>(catalogue.blocks.size());
-      catalogue.blocks.push_back(write_block(file, *object.array, "array " + util::quoted(object.name), end));
-    } else {
-      const graph::CsrGraph& g = *object.graph;
-      entry.kind = detail::object_kind_graph;
-      entry.directed = g.directed();
-      entry.vertices = g.vertices();
-      entry.edges = g.edges();
-      entry.variant = static_cast<std::uint32_t>(g.variant());
-      for (std::size_t k = 0; k < detail::graph_blocks; ++k) {
-        const auto which = static_cast<graph::GraphArray>(k);
-        // A shared rbegin / redge is written once, as begin / edge.
-        if (g.shares_reverse() && (which == graph::GraphArray::rbegin || which == graph::GraphArray::redge)) {
-          entry.blocks[k] = entry.blocks[k - 2];
-          continue;
-        }
-        entry.blocks[k] = static_cast<std::uint32_t>(catalogue.blocks.size());
-        catalogue.blocks.push_back(write_block(file, g.array(which),
-                                               "graph " + util::quoted(object.name) + " array " + graph::to_string(which), end));
-      }
-    }
-    catalogue.objects.push_back(std::move(entry));
+    catalogue.objects.push_back(detail::plan_object(object, [&](const SmartArray& array, const std::string& name) {
+      catalogue.blocks.push_back(write_block(file, array, name, end));
+      return static_cast<std::uint32_t>(catalogue.blocks.size() - 1);
+    }));
   }
   const std::uint64_t directory_offset = align_up(end, 8);
   const std::vector<std::uint8_t> directory = detail::encode_directory(catalogue);

@@ -157,6 +157,24 @@ TEST(StoreStream, ArraysAndAGraphOverASocketArriveEqualAndRunInPlace) {
   got.graph("g").validate();
 }
 
+TEST(StoreStream, AnUndirectedGraphCrossesAsOneSharedCsr) {
+  graph::EdgeList list = graph::generate_rmat({.scale = 9, .edge_factor = 8});
+  list.directed = false;
+  const graph::CsrGraph g = graph::build_csr(list);
+  ASSERT_TRUE(g.shares_reverse());
+  graph::EdgeList directed_list = list;
+  directed_list.directed = true;
+  const graph::CsrGraph directed = graph::build_csr(directed_list);
+  const std::vector<std::uint8_t> bytes = stream_of({{"g", g}});
+  // The shared begin and edge travel once: fewer bytes than a directed graph's five arrays.
+  EXPECT_LT(bytes.size(), stream_of({{"g", directed}}).size());
+  const Store got = receive_bytes(bytes);
+  EXPECT_TRUE(got.graph("g").shares_reverse());
+  EXPECT_FALSE(got.graph("g").directed());
+  EXPECT_EQ(ranks_of(got.graph("g")), ranks_of(g));
+  got.graph("g").validate();
+}
+
 TEST(StoreStream, OverAPipeInOneRegionOnAPlacement) {
   const std::vector<std::uint64_t> values = sample(300'000, 17);
   const SmartArray a = array_of(values, 17);
