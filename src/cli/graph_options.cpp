@@ -233,9 +233,11 @@ void load_variants(const LoadFlags& flags, runtime::ThreadPool& pool, const Vari
   }
   const graph::GraphSource& source = *opened;
   if (flags.adaptive) {
-    auto [layout, variant] = adaptive_layout(flags, source, pool);
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    std::pair<graph::LayoutSpec, graph::Variant> decided = adaptive_layout(flags, source, pool);
+    const graph::Variant variant = decided.second;
     LoadFlags chosen = flags;
-    chosen.layout = std::move(layout);
+    chosen.layout = std::move(decided.first);
     std::optional<graph::CsrGraph> g;
     const double seconds = measure::time_once([&] { g.emplace(source.build(build_options(chosen, variant), pool)); });
     each(variant, std::move(*g), seconds);
