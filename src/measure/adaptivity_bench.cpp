@@ -365,9 +365,9 @@ std::map<std::pair<std::string, std::size_t>, Timing> time_configs(
       state.what = f.name + ": round " + std::to_string(round + 1) + " on " + std::to_string(t) + " thread(s)";
       if (progress) progress(state);
       for (std::size_t i = 0; i < runs.size(); ++i) {
-        const auto& [sig, run] = runs[round % 2 == 0 ? i : runs.size() - 1 - i];
-        const double s = time_once([&] { run(*pools[t]); });
-        if (round >= config.trials.warmup) seconds[{sig, t}].push_back(s);
+        const auto& named = runs[round % 2 == 0 ? i : runs.size() - 1 - i];  // (signature, runner)
+        const double s = time_once([&] { named.second(*pools[t]); });
+        if (round >= config.trials.warmup) seconds[{named.first, t}].push_back(s);
       }
     }
     state.done += runs.size();
