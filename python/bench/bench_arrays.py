@@ -11,49 +11,23 @@ machine facts every benchmark of the project records (sa.machine_facts(), the C 
 from __future__ import annotations
 
 import argparse
-import json
-import platform
 import sys
-import time
 from collections.abc import Callable
-from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
 
 import smartarrays as sa
+from bench_support import machine_facts, timing, write_document
 
 TARGET_SUM_64 = 1.05  # smart 64-bit sum time / numpy.sum time, at most
 TARGET_SUM_10_VS_U64 = 3.0  # numpy.sum(uint64) time / smart 10-bit sum time, at least
-
-
-def timing(f: Callable[[], object], repetitions: int) -> dict[str, float]:
-    """Median, min, max and spread = (max - min) / median of repetitions runs after one warm-up."""
-    f()
-    seconds = []
-    for _ in range(repetitions):
-        start = time.perf_counter()
-        f()
-        seconds.append(time.perf_counter() - start)
-    seconds.sort()
-    median = seconds[len(seconds) // 2]
-    return {"median_s": median, "min_s": seconds[0], "max_s": seconds[-1], "spread": (seconds[-1] - seconds[0]) / median}
 
 
 def numpy_madvises_huge_pages() -> bool | None:
     """Whether numpy asks for transparent huge pages for its large buffers (its Linux default)."""
     getter = getattr(np._core.multiarray if hasattr(np, "_core") else np.core.multiarray, "_get_madvise_hugepage", None)
     return bool(getter()) if getter else None
-
-
-def machine_facts() -> dict[str, object]:
-    """The library's machine facts (schema smartarrays.machine/1), plus the Python side's versions."""
-    return {
-        **sa.machine_facts(),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "numpy_madvise_hugepage": numpy_madvises_huge_pages(),
-    }
 
 
 def smallest_dtype(bits: int) -> type[np.unsignedinteger]:
@@ -173,19 +147,15 @@ def main() -> int:
     for check in checks:
         print(f"{check['target']:<50} {check['value']:>7.3f}  goal {check['goal']:<14} {'met' if check['met'] else 'MISSED'}")
 
-    args.out.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    path = args.out / f"python_arrays-{stamp}.json"
     document = {
         "format": "smartarrays.bench.python_arrays/1",
         "benchmark": "python_arrays",
-        "machine": machine_facts(),
+        "machine": machine_facts(numpy_madvise_hugepage=numpy_madvises_huge_pages()),
         "config": {"size": args.size, "repetitions": args.repetitions},
         "results": rows,
         "targets": checks,
     }
-    path.write_text(json.dumps(document, indent=1) + "\n")
-    print(f"results: {path}")
+    print(f"results: {write_document(args.out, 'python_arrays', document)}")
     return 0
 
 

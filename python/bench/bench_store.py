@@ -12,15 +12,11 @@ file with the machine facts every benchmark of the project records.
 from __future__ import annotations
 
 import argparse
-import json
-import platform
 import shutil
 import socket
 import sys
 import threading
-import time
 from collections.abc import Callable
-from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -28,24 +24,12 @@ import pyarrow as pa
 import pyarrow.ipc as ipc
 
 import smartarrays as sa
+from bench_support import machine_facts, timing, write_document
 
 TARGET_OPEN_MS = 1.0  # sa.open (mapped) + first value, at most
 TARGET_SEND_RATIO = 0.8  # 64-bit store stream throughput / plain sendall throughput, at least
 TARGET_FEWER_BYTES = 5.0  # uint64 bytes / 10-bit store stream bytes, at least
 SCHEMA = pa.schema([("v", pa.uint64())])
-
-
-def timing(f: Callable[[], object], repetitions: int) -> dict[str, float]:
-    """Median, min, max and spread = (max - min) / median of repetitions runs after one warm-up."""
-    f()
-    seconds = []
-    for _ in range(repetitions):
-        start = time.perf_counter()
-        f()
-        seconds.append(time.perf_counter() - start)
-    seconds.sort()
-    median = seconds[len(seconds) // 2]
-    return {"median_s": median, "min_s": seconds[0], "max_s": seconds[-1], "spread": (seconds[-1] - seconds[0]) / median}
 
 
 def bench_open(n: int, folder: Path, repetitions: int) -> list[dict[str, object]]:
@@ -190,21 +174,16 @@ def main() -> int:
     print()
     for c in checks:
         print(f"{c['target']:<40}{c['value']:>9.3f}  goal {c['goal']:<8} {'met' if c['met'] else 'MISSED'}")
-    args.out.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    path = args.out / f"python_store-{stamp}.json"
     document = {
         "format": "smartarrays.bench.python_store/1",
         "benchmark": "python_store",
-        "machine": {**sa.machine_facts(), "python": platform.python_version(), "numpy": np.__version__,
-                    "pyarrow": pa.__version__},
+        "machine": machine_facts(pyarrow=pa.__version__),
         "config": {"open_log2": args.open_log2, "send_log2": args.send_log2, "repetitions": args.repetitions},
         "open_first_value": open_rows,
         "send": send_rows,
         "targets": checks,
     }
-    path.write_text(json.dumps(document, indent=1) + "\n")
-    print(f"results: {path}")
+    print(f"results: {write_document(args.out, 'python_store', document)}")
     return 0
 
 
