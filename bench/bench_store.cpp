@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -224,6 +225,46 @@ std::pair<int, int> loopback_pair() {
   return {client, server};
 }
 
+// Sends array over client and receives it on server with receive (a kept Receiver or a new
+// region per stream); throws when the last value received is not expected.
+void stream_once(int client, int server, const sa::SmartArray& array, const std::function<ss::Store(int)>& receive,
+                 std::uint64_t expected) {
+  std::optional<ss::Store> got;
+  std::thread receiver([&] { got.emplace(receive(server)); });
+  ss::Store::send(client, {{"a", array}});
+  receiver.join();
+  if (got->array("a").get(array.length() - 1) != expected) sa::throw_error(sa::ErrorCode::internal, "the last value received differs");
+}
+
+// send() of n uint64 values over client, received on server into buffer (nullptr: a new buffer
+// for this message, as a receiver that does not know the next size must allocate); throws when
+// the last value received is not expected.
+void plain_once(int client, int server, const std::vector<std::uint64_t>& values, std::uint64_t* buffer) {
+  const std::uint64_t bytes = values.size() * 8;
+  std::uint64_t last = 0;
+  std::thread receiver([&] {
+    std::unique_ptr<std::uint64_t[]> fresh(buffer ? nullptr : new std::uint64_t[values.size()]);
+    auto* p = reinterpret_cast<char*>(buffer ? buffer : fresh.get());
+    for (std::uint64_t done = 0; done < bytes;) {
+      const ssize_t k = ::recv(server, p + done, bytes - done, 0);
+      if (k <= 0) break;
+      done += static_cast<std::uint64_t>(k);
+    }
+    last = reinterpret_cast<const std::uint64_t*>(p)[values.size() - 1];
+  });
+  const auto* p = reinterpret_cast<const char*>(values.data());
+  for (std::uint64_t done = 0; done < bytes;) {
+    const ssize_t k = ::send(client, p + done, bytes - done, MSG_NOSIGNAL);
+    if (k <= 0) sa::throw_error(sa::ErrorCode::os_error, "send failed");
+    done += static_cast<std::uint64_t>(k);
+  }
+  receiver.join();
+  if (last != values.back()) sa::throw_error(sa::ErrorCode::internal, "the last value received differs");
+}
+
+// Each store stream is timed alternately with the plain send() it is compared with, so both see
+// the same load: a kept Receiver (every stream after the first read into the same region) with a
+// buffer allocated once, and a new region per stream with a new buffer per message.
 std::vector<SendResult> bench_send(const Config& cfg, sa::runtime::ThreadPool& pool) {
   const std::uint64_t n = std::uint64_t{1} << cfg.send_log2;
   std::vector<std::uint64_t> plain(n);
@@ -235,60 +276,34 @@ std::vector<SendResult> bench_send(const Config& cfg, sa::runtime::ThreadPool& p
   const sa::SmartArray a64 = sa::build::build_array_from_values(plain, sixty_four, pool);
   const auto [client, server] = loopback_pair();
   const sm::Trials trials{.warmup = 1, .repetitions = cfg.repetitions};
-  std::vector<SendResult> results;
-  auto stream = [&](const std::string& what, const sa::SmartArray& array, bool huge_pages) {
-    SendResult r{what, 0, {}};
-    ss::ReceiveOptions options;
-    options.placement.huge_pages = huge_pages;
-    r.timing = sm::run_trials(trials, [&] {
-      std::optional<ss::Store> got;
-      std::thread receiver([&] { got.emplace(ss::Store::receive(server, options)); });
-      ss::Store::send(client, {{"a", array}});
-      receiver.join();
-      return got->array("a").get(n - 1);
-    }, [&](std::uint64_t last) { return last == plain[n - 1] ? std::string() : "the last value differs"; });
-    // Preamble, header, the block, directory and trailer: what send() writes.
-    r.wire_bytes = 16 + 4096 + array.words_per_replica() * 8 + 8 + 4096;
-    results.push_back(r);
-  };
-  // Huge pages for the received region: a stream of 2^27 values is 1 GiB, whose 4 KiB page faults
+  // Huge pages for a received region: a stream of 2^27 values is 1 GiB, whose 4 KiB page faults
   // would cost more than its transfer.
-  stream("store stream, 10-bit", a10, true);
-  stream("store stream, 64-bit", a64, true);
-  stream("store stream, 64-bit, 4K pages", a64, false);
-  // The plain baseline: send() of the uint64 buffer, received into a buffer allocated once (warm) or
-  // for every message (as a receiver that does not know the next size must).
-  std::vector<std::uint64_t> warm(n);
-  auto plain_send = [&](const std::string& what, bool fresh) {
-    SendResult raw{what, n * 8, {}};
-    raw.timing = sm::run_trials(trials, [&] {
-      std::uint64_t last = 0;
-      std::thread receiver([&] {
-        std::unique_ptr<std::uint64_t[]> buffer(fresh ? new std::uint64_t[n] : nullptr);
-        auto* p = reinterpret_cast<char*>(fresh ? buffer.get() : warm.data());
-        for (std::uint64_t done = 0; done < n * 8;) {
-          const ssize_t k = ::recv(server, p + done, n * 8 - done, 0);
-          if (k <= 0) break;
-          done += static_cast<std::uint64_t>(k);
-        }
-        last = reinterpret_cast<const std::uint64_t*>(p)[n - 1];
-      });
-      const auto* p = reinterpret_cast<const char*>(plain.data());
-      for (std::uint64_t done = 0; done < n * 8;) {
-        const ssize_t k = ::send(client, p + done, n * 8 - done, MSG_NOSIGNAL);
-        if (k <= 0) sa::throw_error(sa::ErrorCode::os_error, "send failed");
-        done += static_cast<std::uint64_t>(k);
-      }
-      receiver.join();
-      return last;
-    }, [&](std::uint64_t last) { return last == plain[n - 1] ? std::string() : "the last value differs"; });
-    results.push_back(raw);
+  ss::ReceiveOptions huge, small_pages;
+  huge.placement.huge_pages = true;
+  ss::Receiver kept(huge);
+  auto reused = [&](int fd) { return kept.receive(fd); };
+  auto new_region = [&](const ss::ReceiveOptions& options) {
+    return [&options](int fd) { return ss::Store::receive(fd, options); };
   };
-  plain_send("plain send(), warm buffer", false);
-  plain_send("plain send(), fresh buffer", true);
+  // Preamble, header, the block, directory and trailer: what send() writes.
+  auto wire = [](const sa::SmartArray& a) { return 16 + 4096 + a.words_per_replica() * 8 + 8 + 4096; };
+  std::vector<std::uint64_t> warm(n);
+  const auto [stream_reused, plain_warm] = sm::run_alternating(
+      trials, [&] { stream_once(client, server, a64, reused, plain.back()); },
+      [&] { plain_once(client, server, plain, warm.data()); });
+  const auto [stream_new, plain_fresh] = sm::run_alternating(
+      trials, [&] { stream_once(client, server, a64, new_region(huge), plain.back()); },
+      [&] { plain_once(client, server, plain, nullptr); });
+  const sm::Timing ten_bit = sm::run_trials(trials, [&] { stream_once(client, server, a10, reused, plain.back()); });
+  const sm::Timing small = sm::run_trials(trials, [&] { stream_once(client, server, a64, new_region(small_pages), plain.back()); });
   ::close(client);
   ::close(server);
-  return results;
+  return {{"store stream, 10-bit", wire(a10), ten_bit},
+          {"store stream, 64-bit", wire(a64), stream_reused},
+          {"store stream, 64-bit, new region", wire(a64), stream_new},
+          {"  new region, 4K pages", wire(a64), small},
+          {"plain send(), warm buffer", n * 8, plain_warm},
+          {"plain send(), fresh buffer", n * 8, plain_fresh}};
 }
 
 // ---- output ----
@@ -341,10 +356,11 @@ void print_send(const Config& cfg, const std::vector<SendResult>& s) {
               << n / r.timing.median / 1e6 << "\n";
   }
   auto rate = [](const SendResult& r) { return static_cast<double>(r.wire_bytes) / r.timing.median; };
-  const SendResult& warm = s[3];
-  const SendResult& fresh = s[4];
+  const SendResult& warm = s[4];
+  const SendResult& fresh = s[5];
   std::cout << "targets: 64-bit stream throughput / raw (>= 0.8): " << std::setprecision(2) << rate(s[1]) / rate(warm)
-            << " vs a warm buffer, " << rate(s[1]) / rate(fresh) << " vs a fresh one; 10-bit moves " << std::setprecision(1)
+            << " (reused region vs a warm buffer), " << rate(s[2]) / rate(fresh)
+            << " (new region vs a fresh buffer); 10-bit moves " << std::setprecision(1)
             << static_cast<double>(warm.wire_bytes) / static_cast<double>(s[0].wire_bytes) << "x fewer bytes (>= 5)\n";
 }
 

@@ -210,6 +210,29 @@ os::RegionOptions region_options(const ArrayOptions& placement) {
   return r;
 }
 
+// Reads a stream's preamble from fd and returns the length of the store that follows, checked
+// against limit.
+std::uint64_t read_preamble(int fd, std::uint64_t limit) {
+  std::array<std::uint8_t, preamble_bytes> pre{};
+  read_exactly(fd, pre.data(), pre.size(), 0, preamble_bytes);
+  if (std::memcmp(pre.data(), stream_magic, sizeof stream_magic) != 0) {
+    throw_error(ErrorCode::invalid_argument, "store stream: the first bytes " +
+                                                 util::quoted(std::string_view(reinterpret_cast<const char*>(pre.data()), 8)) +
+                                                 " are not 'SASTREAM' (not a store stream)");
+  }
+  std::uint64_t length = 0;
+  std::memcpy(&length, pre.data() + 8, sizeof length);
+  if (length < detail::header_bytes + detail::trailer_bytes) {
+    throw_error(ErrorCode::invalid_argument, "store stream: a length of " + std::to_string(length) +
+                                                 " bytes cannot hold a store's header and trailer");
+  }
+  if (length > limit) {
+    throw_error(ErrorCode::invalid_argument, "store stream: the stream announces " + util::format_bytes(length) +
+                                                 ", more than the " + util::format_bytes(limit) + " accepted");
+  }
+  return length;
+}
+
 }  // namespace
 
 void Store::send(int fd, const std::vector<Object>& objects) {
@@ -307,41 +330,30 @@ void Store::send(int fd) const {
   send(fd, objects);
 }
 
-Store Store::receive(int fd, const ReceiveOptions& options) {
-  std::array<std::uint8_t, preamble_bytes> pre{};
-  const std::uint64_t limit = options.max_bytes != 0 ? options.max_bytes : os::memory_limit().bytes;
-  read_exactly(fd, pre.data(), pre.size(), 0, preamble_bytes);
-  if (std::memcmp(pre.data(), stream_magic, sizeof stream_magic) != 0) {
-    throw_error(ErrorCode::invalid_argument, "store stream: the first bytes " +
-                                                 util::quoted(std::string_view(reinterpret_cast<const char*>(pre.data()), 8)) +
-                                                 " are not 'SASTREAM' (not a store stream)");
+// Reads the length bytes of a store from fd into the region, checks them as opening a file does,
+// and returns its objects as arrays over the region (each array keeps it alive).
+Store Receiver::read(int fd, std::uint64_t length) const {
+  const ReceiveOptions& options = options_;
+  auto* data = static_cast<std::uint8_t*>(region_->data());
+  // Read in pieces small enough to be checksummed page by page while still in the cache.
+  detail::PagedCrc32c pages;
+  for (std::uint64_t got = 0; got < length;) {
+    const std::uint64_t n = std::min(length - got, StreamWriter::batch_bytes);
+    read_exactly(fd, data + got, n, preamble_bytes + got, preamble_bytes + length);
+    got += n;
+    if (options.verify_blocks) pages.advance(data, got);
   }
-  std::uint64_t length = 0;
-  std::memcpy(&length, pre.data() + 8, sizeof length);
-  if (length < detail::header_bytes + detail::trailer_bytes) {
-    throw_error(ErrorCode::invalid_argument, "store stream: a length of " + std::to_string(length) +
-                                                 " bytes cannot hold a store's header and trailer");
-  }
-  if (length > limit) {
-    throw_error(ErrorCode::invalid_argument, "store stream: the stream announces " + util::format_bytes(length) +
-                                                 ", more than the " + util::format_bytes(limit) + " accepted");
-  }
-  const ArrayOptions& placement = options.placement;
-  auto region = std::make_shared<os::MemoryRegion>(
-      os::MemoryRegion::allocate(static_cast<std::size_t>(length), region_options(placement)));
-  auto* data = static_cast<std::uint8_t*>(region->data());
-  read_exactly(fd, data, length, preamble_bytes, preamble_bytes + length);
   const Catalogue catalogue = detail::read_catalogue(data, static_cast<std::size_t>(length));
   if (catalogue.committed_bytes != length) {
     throw_error(ErrorCode::invalid_argument, "store stream: " + std::to_string(length - catalogue.committed_bytes) +
                                                  " bytes follow the trailer at offset " +
                                                  std::to_string(catalogue.committed_bytes - detail::trailer_bytes));
   }
-  const std::shared_ptr<const void> owner = region;
+  const std::shared_ptr<const void> owner = region_;
   auto array_of = [&](const ObjectEntry& object, std::size_t k) {
     const BlockEntry& b = catalogue.blocks[object.blocks[k]];
     if (options.verify_blocks) {
-      const std::uint32_t crc = detail::crc32c(data + b.offset, b.byte_length);
+      const std::uint32_t crc = pages.range(data, b.offset, b.byte_length);
       if (crc != b.crc) {
         throw_error(ErrorCode::invalid_argument,
                     "store stream: " + std::string(detail::object_kind_name(object.kind)) + " " + util::quoted(object.name) +
@@ -351,10 +363,10 @@ Store Store::receive(int fd, const ReceiveOptions& options) {
     }
     return SmartArray::over_region(b.length, b.bits, os::MemoryRegion::borrow(data + b.offset, b.byte_length, owner));
   };
-  auto state = std::make_unique<State>();
+  auto state = std::make_unique<Store::State>();
   state->mode = Mode::load;
   for (const ObjectEntry& object : catalogue.objects) {
-    State::Entry entry{object.name, static_cast<ObjectKind>(object.kind), std::nullopt, nullptr};
+    Store::State::Entry entry{object.name, static_cast<ObjectKind>(object.kind), std::nullopt, nullptr};
     if (object.kind == detail::object_kind_array) {
       entry.array.emplace(array_of(object, 0));
     } else {
@@ -364,6 +376,31 @@ Store Store::receive(int fd, const ReceiveOptions& options) {
     state->entries.push_back(std::move(entry));
   }
   return Store(std::move(state));
+}
+
+Store Store::receive(int fd, const ReceiveOptions& options) { return Receiver(options).receive(fd); }
+
+// region_options() throws now for a placement a received region cannot have.
+Receiver::Receiver(ReceiveOptions options) : options_(std::move(options)) { region_options(options_.placement); }
+Receiver::Receiver(Receiver&&) noexcept = default;
+Receiver& Receiver::operator=(Receiver&&) noexcept = default;
+Receiver::~Receiver() = default;
+
+std::uint64_t Receiver::reserved_bytes() const noexcept { return region_ ? region_->size() : 0; }
+
+Store Receiver::receive(int fd) {
+  const std::uint64_t limit = options_.max_bytes != 0 ? options_.max_bytes : os::memory_limit().bytes;
+  const std::uint64_t length = read_preamble(fd, limit);
+  // use_count() == 1: no array of an earlier store holds the region, and none can start to.
+  const bool exact = options_.placement.placement == Placement::partitioned;
+  if (region_ && region_.use_count() == 1 && (exact ? region_->size() == length : region_->size() >= length)) {
+    ++reuses_;
+  } else {
+    region_.reset();
+    region_ = std::make_shared<os::MemoryRegion>(
+        os::MemoryRegion::allocate(static_cast<std::size_t>(length), region_options(options_.placement)));
+  }
+  return read(fd, length);
 }
 
 }  // namespace smartarrays::store

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,6 +26,7 @@ namespace {
 
 using store::Object;
 using store::ReceiveOptions;
+using store::Receiver;
 using store::Store;
 
 // Two connected file descriptors, closed on destruction unless closed before.
@@ -110,7 +112,8 @@ Store receive_bytes(const std::vector<std::uint8_t>& bytes, const ReceiveOptions
   std::thread writer([&] {
     std::size_t done = 0;
     while (done < bytes.size()) {
-      const ssize_t n = ::write(c.writer(), bytes.data() + done, bytes.size() - done);
+      // MSG_NOSIGNAL: a receiver that refuses the stream before reading it closes its end.
+      const ssize_t n = ::send(c.writer(), bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
       if (n <= 0) break;
       done += static_cast<std::size_t>(n);
     }
@@ -283,6 +286,124 @@ TEST(StoreStream, BadObjectsAndPlacementsAreRefused) {
   EXPECT_NE(error_of(good, ErrorCode::invalid_argument, replicated).find("needs copies"), std::string::npos);
   const Store none = receive_bytes(stream_of({}));
   EXPECT_TRUE(none.names().empty());
+}
+
+// Writes bytes into the writing end of c from another thread, for a receiver reading its other end.
+std::thread write_in_background(Channel& c, const std::vector<std::uint8_t>& bytes) {
+  return std::thread([&c, &bytes] {
+    for (std::size_t done = 0; done < bytes.size();) {
+      const ssize_t n = ::send(c.writer(), bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+  });
+}
+
+TEST(StoreReceiver, ReusesItsRegionOnlyWhenNoArrayOfTheLastStoreIsLeft) {
+  const std::vector<std::uint64_t> first = sample(50'000, 13), second = sample(40'000, 13);
+  const std::vector<std::uint8_t> one = stream_of({{"a", array_of(first, 13)}});
+  const std::vector<std::uint8_t> two = stream_of({{"a", array_of(second, 13)}});
+  Channel c = Channel::sockets();
+  Receiver receiver;
+  EXPECT_EQ(receiver.reserved_bytes(), 0u);
+  std::thread w1 = write_in_background(c, one);
+  std::optional<Store> held(receiver.receive(c.reader()));
+  w1.join();
+  const std::uint64_t reserved = receiver.reserved_bytes();
+  EXPECT_GE(reserved, one.size() - 16);
+  // The first store is alive: the second stream must not overwrite it.
+  std::thread w2 = write_in_background(c, two);
+  const Store next = receiver.receive(c.reader());
+  w2.join();
+  EXPECT_EQ(receiver.reuses(), 0u);
+  EXPECT_EQ(values_of(held->array("a")), first);
+  EXPECT_EQ(values_of(next.array("a")), second);
+  // Released: the third stream goes into a region again, not over next's.
+  held.reset();
+  std::thread w3 = write_in_background(c, one);
+  const Store third = receiver.receive(c.reader());
+  w3.join();
+  EXPECT_EQ(receiver.reuses(), 0u);
+  EXPECT_EQ(values_of(next.array("a")), second);
+  EXPECT_EQ(values_of(third.array("a")), first);
+}
+
+TEST(StoreReceiver, ReadsTheNextStreamIntoTheSameRegionOnceTheLastIsReleased) {
+  const std::vector<std::uint64_t> big = sample(70'001, 29), small = sample(1'000, 5), bigger = sample(200'000, 29);
+  Channel c = Channel::sockets();
+  Receiver receiver;
+  std::uint64_t reused = 0;
+  for (const auto& [values, bits] : {std::pair{big, 29u}, std::pair{small, 5u}, std::pair{big, 29u}, std::pair{bigger, 29u}}) {
+    const std::vector<std::uint8_t> bytes = stream_of({{"a", array_of(values, bits)}});
+    const bool fits = receiver.reserved_bytes() >= bytes.size() - 16;
+    std::thread w = write_in_background(c, bytes);
+    const Store got = receiver.receive(c.reader());
+    w.join();
+    reused += fits ? 1 : 0;
+    EXPECT_EQ(receiver.reuses(), reused);
+    EXPECT_EQ(values_of(got.array("a")), values);
+  }
+  EXPECT_EQ(reused, 2u);  // the small one and the second big one; the first and the bigger needed new regions
+}
+
+TEST(StoreReceiver, APartitionedReceiverReusesOnlyARegionOfTheSameSize) {
+  ReceiveOptions partitioned;
+  partitioned.placement.placement = Placement::partitioned;
+  const std::vector<std::uint64_t> a = sample(30'000, 20), b = sample(10'000, 20);
+  Channel c = Channel::sockets();
+  Receiver receiver(partitioned);
+  for (const auto* values : {&a, &b, &b}) {
+    const std::vector<std::uint8_t> bytes = stream_of({{"a", array_of(*values, 20)}});
+    std::thread w = write_in_background(c, bytes);
+    const Store got = receiver.receive(c.reader());
+    w.join();
+    EXPECT_EQ(values_of(got.array("a")), *values);
+  }
+  EXPECT_EQ(receiver.reuses(), 1u);
+}
+
+TEST(StoreReceiver, ACorruptStreamIntoAReusedRegionIsAnErrorAndTheReceiverGoesOn) {
+  const std::vector<std::uint64_t> values = sample(20'000, 11);
+  const std::vector<std::uint8_t> good = stream_of({{"a", array_of(values, 11)}});
+  std::vector<std::uint8_t> bad = good;
+  bad[16 + 4096 + 5000] ^= 0x10;  // a byte in the middle of the block (after preamble and header)
+  Channel c = Channel::sockets();
+  Receiver receiver;
+  const std::vector<std::uint8_t>& corrupt = bad;
+  for (const std::vector<std::uint8_t>* bytes : {&good, &corrupt, &good}) {
+    std::thread w = write_in_background(c, *bytes);
+    if (bytes == &corrupt) {
+      try {
+        receiver.receive(c.reader());
+        ADD_FAILURE() << "a corrupt block was accepted";
+      } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("checksum"), std::string::npos) << e.what();
+      }
+    } else {
+      EXPECT_EQ(values_of(receiver.receive(c.reader()).array("a")), values);
+    }
+    w.join();
+  }
+  EXPECT_EQ(receiver.reuses(), 2u);
+  ReceiveOptions replicated;
+  replicated.placement.placement = Placement::replicated;
+  EXPECT_THROW(Receiver{replicated}, Error);
+}
+
+TEST(StoreCrc, PageCrcsCombineToTheCrcOfAnyRange) {
+  std::vector<std::uint8_t> data(5 * 4096 + 123);
+  const std::vector<std::uint64_t> noise = sample(data.size(), 8);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>(noise[i]);
+  store::detail::PagedCrc32c pages;
+  for (std::uint64_t filled : {100ul, 4096ul, 9000ul, 16384ul, static_cast<std::uint64_t>(data.size())}) pages.advance(data.data(), filled);
+  for (std::uint64_t offset : {0ul, 4096ul, 8192ul, 20480ul, 12ul}) {
+    for (std::uint64_t length : {0ul, 1ul, 8ul, 4095ul, 4096ul, 4097ul, 8192ul, 12000ul}) {
+      if (offset + length > data.size()) continue;
+      EXPECT_EQ(pages.range(data.data(), offset, length), store::detail::crc32c(data.data() + offset, length))
+          << "offset " << offset << " length " << length;
+    }
+  }
+  EXPECT_EQ(pages.range(data.data(), 0, data.size()), store::detail::crc32c(data.data(), data.size()));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "smartarrays/array/smart_array.hpp"
 #include "smartarrays/export.hpp"
 #include "smartarrays/graph/csr_graph.hpp"
+#include "smartarrays/os/memory_region.hpp"
 #include "smartarrays/runtime/thread_pool.hpp"
 
 namespace smartarrays::store {
@@ -107,9 +108,38 @@ class SMARTARRAYS_API Store {
   std::uint64_t uncommitted_bytes() const noexcept;
 
  private:
+  friend class Receiver;
   struct State;
   explicit Store(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;
+};
+
+/// Receives store streams one after another, reusing one region: the region of the last stream
+/// received is kept and the next stream is read into it when every array of the previous store
+/// is gone and the stream fits (a partitioned placement reuses only a region of the same size);
+/// otherwise a new region is placed. Saves the page faults of a fresh region per message. Not
+/// thread-safe: one receiving thread at a time.
+class SMARTARRAYS_API Receiver {
+ public:
+  /// A receiver placing its regions as options say (options.max_bytes and verify_blocks apply to every stream).
+  explicit Receiver(ReceiveOptions options = {});
+  Receiver(Receiver&&) noexcept;
+  Receiver& operator=(Receiver&&) noexcept;
+  ~Receiver();
+
+  /// Receives one stream from fd as Store::receive does, into the kept region when it can be reused.
+  Store receive(int fd);
+  /// Bytes of the region kept for the next stream (0 before the first stream).
+  std::uint64_t reserved_bytes() const noexcept;
+  /// How many streams were read into a reused region rather than a new one.
+  std::uint64_t reuses() const noexcept { return reuses_; }
+
+ private:
+  Store read(int fd, std::uint64_t length) const;
+
+  ReceiveOptions options_;
+  std::shared_ptr<os::MemoryRegion> region_;
+  std::uint64_t reuses_ = 0;
 };
 
 /// One block of a store as its directory describes it.
