@@ -339,6 +339,21 @@ SMARTARRAYS_API sa_status sa_store_send_file(int32_t fd, const char *path);
     accepting at most max_bytes (0 = the memory limit); every block's checksum is checked. */
 SMARTARRAYS_API sa_status sa_store_recv(int32_t fd, const sa_options *placement, uint64_t max_bytes, sa_store **out);
 
+/** Receives store streams one after another, reading each into the region of the last one when no
+    array or graph of that store is left and the stream fits (saves a new region's page faults per
+    stream); calls from several threads take turns. Create with sa_receiver_new, release with
+    sa_receiver_free (stores received stay valid). */
+typedef struct sa_receiver sa_receiver;
+/** A receiver placing its regions as placement says (NULL = os_default; not replicated), accepting
+    streams of at most max_bytes (0 = the memory limit). */
+SMARTARRAYS_API sa_status sa_receiver_new(const sa_options *placement, uint64_t max_bytes, sa_receiver **out);
+/** Releases r (NULL is a no-op). */
+SMARTARRAYS_API void sa_receiver_free(sa_receiver *r);
+/** Receives one stream from fd as sa_store_recv does, into r's kept region when it can be reused. */
+SMARTARRAYS_API sa_status sa_receiver_recv(sa_receiver *r, int32_t fd, sa_store **out);
+/** The bytes of r's kept region (0 before the first stream) and how many streams reused it (either may be NULL). */
+SMARTARRAYS_API sa_status sa_receiver_stats(const sa_receiver *r, uint64_t *reserved_bytes, uint64_t *reuses);
+
 /* ---- Java binding support ---------------------------------------------------------------------
    What the Java binding (java/) needs beyond the entry
    points above, so that it re-implements no runtime policy in Java. */

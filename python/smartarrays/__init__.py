@@ -19,7 +19,7 @@ from . import _core
 from ._args import Nodes, Placement, bits_arg, flag, hints_args, node_list, unsigned_values
 from ._core import ChunkIterator, SmartArray, codec_isa, current_node, set_fake_topology
 from .graph import ArrayMemory, Graph, GraphMemory, GraphOptions, Variant
-from .store import Store, VerifyReport, append, open, recv, save, send, verify
+from .store import Receiver, Store, VerifyReport, append, open, recv, save, send, verify
 
 __version__: str = _core.__version__
 
@@ -33,6 +33,7 @@ __all__ = [
     "Nodes",
     "Placement",
     "SmartArray",
+    "Receiver",
     "Store",
     "Topology",
     "VerifyReport",

@@ -193,10 +193,47 @@ def recv(
     """Receives one store stream from fd into one region placed as asked (not "replicated") and
     returns its objects used in place; max_bytes 0 = the process memory limit. ValueError for a
     malformed stream, OSError when the peer closes mid-stream."""
+    opened = _core._store_recv(_fd(fd), placement, node_list(nodes), flag(huge_pages, "huge_pages"), _max_bytes(max_bytes))
+    return Store(opened, "recv")
+
+
+def _max_bytes(max_bytes: object) -> int:
+    """max_bytes checked: an integer >= 0 (0 = the process memory limit)."""
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 0:
         raise ValueError(f"max_bytes must be an integer >= 0, got {max_bytes!r}")
-    opened = _core._store_recv(_fd(fd), placement, node_list(nodes), flag(huge_pages, "huge_pages"), max_bytes)
-    return Store(opened, "recv")
+    return max_bytes
+
+
+class Receiver:
+    """Receives store streams one after another, reading each into the region of the last one when
+    no object of that store is in use any more and the stream fits: no new region (and no page
+    faults) per stream. Placed as recv() places; calls from several threads take turns."""
+
+    __slots__ = ("_core",)
+
+    def __init__(
+        self,
+        placement: Placement = "os_default",
+        nodes: Nodes = None,
+        huge_pages: bool = False,
+        max_bytes: int = 0,
+    ) -> None:
+        """A receiver for streams of at most max_bytes (0 = the process memory limit)."""
+        self._core = _core._Receiver(placement, node_list(nodes), flag(huge_pages, "huge_pages"), _max_bytes(max_bytes))
+
+    def recv(self, fd: FileDescriptor) -> Store:
+        """Receives one stream from fd as smartarrays.recv() does, into the kept region when it is free."""
+        return Store(self._core.recv(_fd(fd)), "recv")
+
+    @property
+    def reserved_bytes(self) -> int:
+        """Bytes of the region kept for the next stream (0 before the first)."""
+        return int(self._core.reserved_bytes)
+
+    @property
+    def reuses(self) -> int:
+        """How many streams were read into a reused region."""
+        return int(self._core.reuses)
 
 
 def _packed(array: SmartArray, protocol: int) -> tuple[int, int, object]:

@@ -1,5 +1,5 @@
 // Owns the store part of smartarrays._core: writing and appending named arrays and graphs, opening
-// a store mapped or loaded and receiving a stream (their objects handed out as SmartArray and graph
+// a store mapped or loaded and receiving a stream, once or with a Receiver (their objects handed out as SmartArray and graph
 // handles that share the open store), verifying, sending over a file descriptor, and rebuilding an
 // array or graph from packed words (what unpickling calls). Every file and stream call runs with
 // the GIL released. The package's smartarrays/store.py wraps these.
@@ -116,6 +116,15 @@ std::vector<OpenedObject> receive(int fd, std::string_view placement, std::vecto
   return opened(interruptible([&] { return store::Store::receive(fd, options); }));
 }
 
+// A receiver placing its regions as asked.
+void new_receiver(store::Receiver* self, std::string_view placement, std::vector<int> nodes, bool huge_pages,
+                  std::uint64_t max_bytes) {
+  store::ReceiveOptions options;
+  options.placement = placement_of(placement, std::move(nodes), huge_pages);
+  options.max_bytes = max_bytes;
+  new (self) store::Receiver(options);
+}
+
 // A new array of length values of bits holding words (its packed stream, DESIGN.md §3) in placement;
 // ValueError when the words do not form such a stream.
 SmartArray array_from_words(std::uint64_t length, unsigned bits, const U64In& words, const ArrayOptions& placement) {
@@ -167,6 +176,13 @@ void bind_store(nb::module_& m) {
   m.def("_store_send", &send, "fd"_a, "names"_a, "objects"_a, "Sends named objects over a file descriptor as one stream.");
   m.def("_store_recv", &receive, "fd"_a, "placement"_a, "nodes"_a, "huge_pages"_a, "max_bytes"_a,
         "The objects of one stream received from a file descriptor, as (name, kind, handle).");
+  nb::class_<store::Receiver>(m, "_Receiver", "Receives store streams one after another into one kept region.")
+      .def("__init__", &new_receiver, "placement"_a, "nodes"_a, "huge_pages"_a, "max_bytes"_a)
+      .def(
+          "recv", [](store::Receiver& r, int fd) { return opened(interruptible([&] { return r.receive(fd); })); }, "fd"_a,
+          "The objects of one stream from fd, as (name, kind, handle), read into the kept region when it is free.")
+      .def_prop_ro("reserved_bytes", &store::Receiver::reserved_bytes, "Bytes of the region kept for the next stream.")
+      .def_prop_ro("reuses", &store::Receiver::reuses, "Streams read into a reused region.");
   m.def("_array_from_packed", &array_from_packed, "length"_a, "bits"_a, "words"_a, "placement"_a, "nodes"_a,
         "huge_pages"_a, "A SmartArray from its packed words (unpickling).");
   m.def("_graph_from_packed", &graph_from_packed, "arrays"_a, "directed"_a,

@@ -126,6 +126,42 @@ def test_send_and_recv_over_a_socketpair_and_a_pipe(test_data: Path) -> None:
     np.testing.assert_array_equal(np.asarray(got["array"]), np.asarray(ten))
 
 
+def test_a_receiver_reuses_its_region_once_no_object_of_the_last_store_is_in_use() -> None:
+    values = _values(50_000, 13)
+    a = sa.array(values, bits=13)
+    receiver = sa.Receiver(max_bytes=1 << 24)
+    assert receiver.reserved_bytes == 0
+    left, right = socket.socketpair()
+    with left, right:
+
+        def receive() -> sa.Store:
+            thread = _send_in_thread(left.fileno(), a)
+            got = receiver.recv(right)
+            thread.join()
+            return got
+
+        for _ in range(3):
+            np.testing.assert_array_equal(np.asarray(receive()["array"]), values)
+        assert receiver.reuses == 2
+        assert receiver.reserved_bytes >= 50_000 * 13 // 8
+        # An array taken from a store keeps its region after the store is gone: the next stream
+        # must go elsewhere and leave the array's values alone.
+        kept = receive()["array"]
+        other = sa.array(values[::-1].copy(), bits=13)
+        thread = _send_in_thread(left.fileno(), other)
+        second = receiver.recv(right)
+        thread.join()
+        assert receiver.reuses == 3
+        np.testing.assert_array_equal(np.asarray(kept), values)
+        np.testing.assert_array_equal(np.asarray(second["array"]), values[::-1])
+    with pytest.raises(ValueError, match="max_bytes"):
+        sa.Receiver(max_bytes=-1)
+    with pytest.raises(ValueError, match="needs copies"):
+        sa.Receiver(placement="replicated")
+    with pytest.raises(ValueError, match="file descriptor"):
+        receiver.recv(-1)
+
+
 def test_hostile_and_truncated_streams() -> None:
     left, right = socket.socketpair()
     with left, right:

@@ -1,5 +1,5 @@
 // Owns the sa_store entry points of the C ABI: argument checks and translation to store::Store,
-// store::verify and the stream calls, nothing more. Arrays and graphs taken from a store are views
+// store::verify, the stream calls and receivers, nothing more. Arrays and graphs taken from a store are views
 // whose handles share ownership of the store, so they outlive sa_store_close.
 #include <cstddef>
 #include <cstring>
@@ -17,6 +17,11 @@
 struct sa_store {
   std::shared_ptr<const smartarrays::store::Store> store;
   std::vector<std::string> names;
+};
+
+// The opaque handle of a receiver.
+struct sa_receiver {
+  smartarrays::store::Receiver receiver;
 };
 
 namespace {
@@ -168,6 +173,34 @@ sa_status sa_store_recv(int32_t fd, const sa_options* placement, uint64_t max_by
     options.placement = placement_of(placement);
     options.max_bytes = max_bytes;
     *out = handle_of(store::Store::receive(fd, options));
+  });
+}
+
+sa_status sa_receiver_new(const sa_options* placement, uint64_t max_bytes, sa_receiver** out) {
+  return guarded(__func__, [&] {
+    require(out, "out");
+    store::ReceiveOptions options;
+    options.placement = placement_of(placement);
+    options.max_bytes = max_bytes;
+    *out = new sa_receiver{store::Receiver(options)};
+  });
+}
+
+void sa_receiver_free(sa_receiver* r) { delete r; }
+
+sa_status sa_receiver_recv(sa_receiver* r, int32_t fd, sa_store** out) {
+  return guarded(__func__, [&] {
+    require(r, "r");
+    require(out, "out");
+    *out = handle_of(r->receiver.receive(fd));
+  });
+}
+
+sa_status sa_receiver_stats(const sa_receiver* r, uint64_t* reserved_bytes, uint64_t* reuses) {
+  return guarded(__func__, [&] {
+    require(r, "r");
+    if (reserved_bytes != nullptr) *reserved_bytes = r->receiver.reserved_bytes();
+    if (reuses != nullptr) *reuses = r->receiver.reuses();
   });
 }
 

@@ -16,6 +16,7 @@
 #include <climits>
 #include <cstring>
 #include <memory>
+#include <mutex>
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/mapped_file.hpp"
@@ -84,7 +85,7 @@ class StreamWriter {
  public:
   /// Bytes of pending pieces that trigger a write: small enough that a chunk checksummed just
   /// before is still in the cache when the kernel copies it.
-  static constexpr std::uint64_t batch_bytes = std::uint64_t{256} << 10;
+  static constexpr std::uint64_t batch_bytes = std::uint64_t{128} << 10;
 
   StreamWriter(int fd, std::uint64_t total) : fd_(fd), total_(total) {}
 
@@ -386,9 +387,18 @@ Receiver::Receiver(Receiver&&) noexcept = default;
 Receiver& Receiver::operator=(Receiver&&) noexcept = default;
 Receiver::~Receiver() = default;
 
-std::uint64_t Receiver::reserved_bytes() const noexcept { return region_ ? region_->size() : 0; }
+std::uint64_t Receiver::reserved_bytes() const {
+  const std::lock_guard<std::mutex> lock(*turn_);
+  return region_ ? region_->size() : 0;
+}
+
+std::uint64_t Receiver::reuses() const {
+  const std::lock_guard<std::mutex> lock(*turn_);
+  return reuses_;
+}
 
 Store Receiver::receive(int fd) {
+  const std::lock_guard<std::mutex> lock(*turn_);
   const std::uint64_t limit = options_.max_bytes != 0 ? options_.max_bytes : os::memory_limit().bytes;
   const std::uint64_t length = read_preamble(fd, limit);
   // use_count() == 1: no array of an earlier store holds the region, and none can start to.

@@ -81,4 +81,66 @@ TEST(StoreCApi, ArgumentAndFileErrors) {
   sa_array_free(a);
 }
 
+TEST(StoreCApi, AReceiverReusesItsRegionOnceTheLastStoreAndItsArraysAreGone) {
+  const uint64_t values[5] = {5, 4, 3, 2, 1};
+  sa_array* a = nullptr;
+  ASSERT_EQ(sa_array_from_u64(values, 5, nullptr, &a), SA_OK);
+  const sa_store_object object{"a", a, nullptr};
+  int fds[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+  sa_receiver* r = nullptr;
+  ASSERT_EQ(sa_receiver_new(nullptr, 0, &r), SA_OK);
+  uint64_t reserved = 1, reuses = 1;
+  ASSERT_EQ(sa_receiver_stats(r, &reserved, &reuses), SA_OK);
+  EXPECT_EQ(reserved, 0u);
+  EXPECT_EQ(reuses, 0u);
+  // A small stream fits in the socket's buffer: send, then receive, in one thread.
+  auto receive = [&] {
+    EXPECT_EQ(sa_store_send(fds[1], &object, 1), SA_OK);
+    sa_store* s = nullptr;
+    EXPECT_EQ(sa_receiver_recv(r, fds[0], &s), SA_OK);
+    return s;
+  };
+  sa_store* first = receive();
+  sa_array* held = nullptr;
+  ASSERT_EQ(sa_store_array(first, "a", &held), SA_OK);
+  sa_store_close(first);
+  sa_store* second = receive();  // held keeps the first region: a new one
+  ASSERT_EQ(sa_receiver_stats(r, nullptr, &reuses), SA_OK);
+  EXPECT_EQ(reuses, 0u);
+  uint64_t got = 0;
+  ASSERT_EQ(sa_array_get(held, 4, &got), SA_OK);
+  EXPECT_EQ(got, 1u);
+  sa_array_free(held);
+  sa_store_close(second);
+  sa_store* third = receive();
+  ASSERT_EQ(sa_receiver_stats(r, &reserved, &reuses), SA_OK);
+  EXPECT_EQ(reuses, 1u);
+  EXPECT_GT(reserved, 4096u);
+  sa_array* again = nullptr;
+  ASSERT_EQ(sa_store_array(third, "a", &again), SA_OK);
+  ASSERT_EQ(sa_array_get(again, 0, &got), SA_OK);
+  EXPECT_EQ(got, 5u);
+  sa_array_free(again);
+  sa_store_close(third);
+
+  sa_store* s = nullptr;
+  expect_failure(sa_receiver_recv(nullptr, fds[0], &s), SA_EINVAL, "sa_receiver_recv", "r is NULL");
+  expect_failure(sa_receiver_recv(r, fds[0], nullptr), SA_EINVAL, "sa_receiver_recv", "out is NULL");
+  expect_failure(sa_receiver_stats(nullptr, &reserved, &reuses), SA_EINVAL, "sa_receiver_stats", "r is NULL");
+  sa_options replicated;
+  sa_options_init(&replicated);
+  replicated.placement = SA_REPLICATED;
+  sa_receiver* bad = nullptr;
+  expect_failure(sa_receiver_new(&replicated, 0, &bad), SA_EINVAL, "sa_receiver_new", "needs copies");
+  expect_failure(sa_receiver_new(nullptr, 0, nullptr), SA_EINVAL, "sa_receiver_new", "out is NULL");
+  ASSERT_EQ(::write(fds[1], "NOTASTREAM......", 16), 16);
+  expect_failure(sa_receiver_recv(r, fds[0], &s), SA_EINVAL, "sa_receiver_recv", "not a store stream");
+  sa_receiver_free(r);
+  sa_receiver_free(nullptr);
+  ::close(fds[0]);
+  ::close(fds[1]);
+  sa_array_free(a);
+}
+
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -117,8 +118,8 @@ class SMARTARRAYS_API Store {
 /// Receives store streams one after another, reusing one region: the region of the last stream
 /// received is kept and the next stream is read into it when every array of the previous store
 /// is gone and the stream fits (a partitioned placement reuses only a region of the same size);
-/// otherwise a new region is placed. Saves the page faults of a fresh region per message. Not
-/// thread-safe: one receiving thread at a time.
+/// otherwise a new region is placed. Saves the page faults of a fresh region per message. Calls
+/// from several threads take turns: one stream at a time.
 class SMARTARRAYS_API Receiver {
  public:
   /// A receiver placing its regions as options say (options.max_bytes and verify_blocks apply to every stream).
@@ -130,14 +131,15 @@ class SMARTARRAYS_API Receiver {
   /// Receives one stream from fd as Store::receive does, into the kept region when it can be reused.
   Store receive(int fd);
   /// Bytes of the region kept for the next stream (0 before the first stream).
-  std::uint64_t reserved_bytes() const noexcept;
+  std::uint64_t reserved_bytes() const;
   /// How many streams were read into a reused region rather than a new one.
-  std::uint64_t reuses() const noexcept { return reuses_; }
+  std::uint64_t reuses() const;
 
  private:
   Store read(int fd, std::uint64_t length) const;
 
   ReceiveOptions options_;
+  std::unique_ptr<std::mutex> turn_ = std::make_unique<std::mutex>();
   std::shared_ptr<os::MemoryRegion> region_;
   std::uint64_t reuses_ = 0;
 };

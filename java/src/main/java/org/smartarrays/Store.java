@@ -147,6 +147,66 @@ public final class Store implements AutoCloseable {
     return make((scratch, out) -> StoreNative.recv(fd, placement(scratch, placement), maxBytes, out));
   }
 
+  /**
+   * Receives store streams one after another, reading each into the region of the last one when no
+   * array or graph of that store is left open and the stream fits: no new region, and no page
+   * faults, per stream. Calls from several threads take turns. Stores received stay valid after
+   * the receiver is closed.
+   */
+  public static final class Receiver implements AutoCloseable {
+    private final MemorySegment handle;
+    private final Arena arena;
+
+    /** A receiver placing its regions in placement (null = OS default), accepting streams of at most maxBytes (0 = the memory limit). */
+    @SuppressWarnings("restricted") // attaches sa_receiver_free to the handle's lifetime
+    public Receiver(ArrayOptions placement, long maxBytes) {
+      if (maxBytes < 0) throw new IllegalArgumentException("maxBytes " + maxBytes + " is negative");
+      MemorySegment pointer;
+      try (Arena scratch = Arena.ofConfined()) {
+        MemorySegment out = scratch.allocate(ADDRESS);
+        Native.check(StoreNative.receiverNew(placement(scratch, placement), maxBytes, out));
+        pointer = out.get(ADDRESS, 0);
+      }
+      arena = Arena.ofShared();
+      handle = pointer.reinterpret(arena, StoreNative::receiverFree);
+    }
+
+    private void ensureOpen() {
+      if (!handle.scope().isAlive()) throw new IllegalStateException("the receiver was already closed");
+    }
+
+    /** Receives one store stream from fd, into the kept region when it can be reused. */
+    public Store receive(int fd) {
+      ensureOpen();
+      return make((scratch, out) -> StoreNative.receiverRecv(handle, fd, out));
+    }
+
+    /** Bytes of the region kept for the next stream (0 before the first). */
+    public long reservedBytes() {
+      return stat(0);
+    }
+
+    /** How many streams were read into a reused region. */
+    public long reuses() {
+      return stat(1);
+    }
+
+    private long stat(int which) {
+      ensureOpen();
+      try (Arena scratch = Arena.ofConfined()) {
+        MemorySegment values = scratch.allocate(JAVA_LONG, 2);
+        Native.check(StoreNative.receiverStats(handle, values, values.asSlice(JAVA_LONG.byteSize())));
+        return values.getAtIndex(JAVA_LONG, which);
+      }
+    }
+
+    /** Releases the receiver's region once no store received into it is left. A no-op when already closed. */
+    @Override
+    public void close() {
+      if (arena.scope().isAlive()) arena.close();
+    }
+  }
+
   private void ensureOpen() {
     if (!handle.scope().isAlive()) throw new IllegalStateException("the store was already closed");
   }

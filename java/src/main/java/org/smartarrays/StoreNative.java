@@ -1,4 +1,5 @@
-// Owns the downcall handles of the C ABI's store entry points (sa_store_*) and the layout of
+// Owns the downcall handles of the C ABI's store and receiver entry points (sa_store_*,
+// sa_receiver_*) and the layout of
 // sa_store_object. Writing, opening, verifying, sending and receiving touch files and sockets, so
 // they are ordinary downcalls; the count and name lookups are short critical calls.
 package org.smartarrays;
@@ -47,6 +48,10 @@ final class StoreNative {
   private static final MethodHandle SEND = bind("sa_store_send", ORDINARY, status(JAVA_INT, ADDRESS, JAVA_LONG));
   private static final MethodHandle SEND_FILE = bind("sa_store_send_file", ORDINARY, status(JAVA_INT, ADDRESS));
   private static final MethodHandle RECV = bind("sa_store_recv", ORDINARY, status(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
+  private static final MethodHandle RECEIVER_NEW = bind("sa_receiver_new", ORDINARY, status(ADDRESS, JAVA_LONG, ADDRESS));
+  private static final MethodHandle RECEIVER_FREE = bind("sa_receiver_free", ORDINARY, FunctionDescriptor.ofVoid(ADDRESS));
+  private static final MethodHandle RECEIVER_RECV = bind("sa_receiver_recv", ORDINARY, status(ADDRESS, JAVA_INT, ADDRESS));
+  private static final MethodHandle RECEIVER_STATS = bind("sa_receiver_stats", ORDINARY, status(ADDRESS, ADDRESS, ADDRESS));
 
   static int write(MemorySegment path, MemorySegment objects, long n) {
     try {
@@ -147,6 +152,38 @@ final class StoreNative {
   static int recv(int fd, MemorySegment placement, long maxBytes, MemorySegment out) {
     try {
       return (int) RECV.invokeExact(fd, placement, maxBytes, out);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  static int receiverNew(MemorySegment placement, long maxBytes, MemorySegment out) {
+    try {
+      return (int) RECEIVER_NEW.invokeExact(placement, maxBytes, out);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  static void receiverFree(MemorySegment receiver) {
+    try {
+      RECEIVER_FREE.invokeExact(receiver);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  static int receiverRecv(MemorySegment receiver, int fd, MemorySegment out) {
+    try {
+      return (int) RECEIVER_RECV.invokeExact(receiver, fd, out);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  static int receiverStats(MemorySegment receiver, MemorySegment reservedBytes, MemorySegment reuses) {
+    try {
+      return (int) RECEIVER_STATS.invokeExact(receiver, reservedBytes, reuses);
     } catch (Throwable t) {
       throw rethrow(t);
     }

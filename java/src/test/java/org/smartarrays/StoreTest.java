@@ -128,6 +128,51 @@ class StoreTest {
   }
 
   @Test
+  void aReceiverReusesItsRegionOnceTheLastStoreIsClosed() throws Throwable {
+    long[] v = values(50_000);
+    int[] fds = pipe();
+    try (SmartArray a = SmartArray.fromLongs(v, ArrayOptions.defaults().withBits(17));
+        Store.Receiver receiver = new Store.Receiver(null, 0)) {
+      assertEquals(0, receiver.reservedBytes());
+      for (int round = 0; round < 3; round++) {
+        Thread sender = new Thread(() -> Store.send(fds[1], Map.of("a", a)));
+        sender.start();
+        try (Store got = receiver.receive(fds[0]); SmartArray back = got.array("a")) {
+          assertArrayEquals(v, decode(back));
+        }
+        sender.join();
+      }
+      assertEquals(2, receiver.reuses());
+      assertTrue(receiver.reservedBytes() > 50_000L * 17 / 8, "reserved " + receiver.reservedBytes());
+      // A store still open keeps its region: the next stream goes into a new one.
+      Thread sender = new Thread(() -> Store.send(fds[1], Map.of("a", a)));
+      sender.start();
+      try (Store held = receiver.receive(fds[0])) {
+        sender.join();
+        Thread again = new Thread(() -> Store.send(fds[1], Map.of("a", a)));
+        again.start();
+        try (Store next = receiver.receive(fds[0]); SmartArray first = held.array("a"); SmartArray second = next.array("a")) {
+          assertArrayEquals(v, decode(first));
+          assertArrayEquals(v, decode(second));
+        }
+        again.join();
+      }
+      assertEquals(3, receiver.reuses());
+    } finally {
+      close(fds[0]);
+      close(fds[1]);
+    }
+    Store.Receiver closed = new Store.Receiver(null, 0);
+    closed.close();
+    closed.close();
+    assertThrows(IllegalStateException.class, () -> closed.receive(0));
+    assertThrows(IllegalArgumentException.class, () -> new Store.Receiver(null, -1));
+    IllegalArgumentException replicated =
+        assertThrows(IllegalArgumentException.class, () -> new Store.Receiver(ArrayOptions.replicated(), 0));
+    assertTrue(replicated.getMessage().contains("needs copies"), replicated.getMessage());
+  }
+
+  @Test
   void errorsCarryTheNativeMessage() throws IOException {
     Path path = dir.resolve("e.sa");
     try (SmartArray a = SmartArray.fromLongs(new long[] {1, 2, 3}, ArrayOptions.defaults())) {
