@@ -3,8 +3,8 @@
 # `make test`); `make bench-python` runs its benchmarks (part of `make bench`).
 .PHONY: python test-python bench-python
 
-# What building, testing and benchmarking the package needs in .venv (import names).
-PYTHON_PACKAGES := numpy pytest networkx scipy nanobind scikit_build_core
+# What building, testing and benchmarking the package needs in .venv (import names, extras in brackets).
+PYTHON_PACKAGES := numpy pytest networkx scipy nanobind scikit_build_core dask[array] distributed
 # A persistent build tree, so rebuilding after an edit compiles only what changed.
 PYTHON_BUILD_DIR := $(abspath $(BUILD))/python
 
