@@ -1,13 +1,15 @@
 """Dask serialization of SmartArrays, Graphs and Stores (docs/dask.md): a small header and one frame
 per array that is a read-only view of its packed words and padding word (no copy when sending);
 a received array is built over its frame in place. Registered with distributed's dask_serialize /
-dask_deserialize when this module is imported (smartarrays does so once distributed is loaded)."""
+dask_deserialize, and dask's sizeof (the packed bytes, which Dask's memory accounting and transfer
+counters use), when this module is imported (smartarrays does so once distributed is loaded)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import numpy as np
+from dask.sizeof import sizeof
 from distributed.protocol import dask_deserialize, dask_serialize
 
 from . import _core
@@ -78,3 +80,18 @@ dask_serialize.register(Graph)(_graph_parts)
 dask_deserialize.register(Graph)(_graph_from)
 dask_serialize.register(Store)(_store_parts)
 dask_deserialize.register(Store)(_store_from)
+
+
+@sizeof.register(SmartArray)
+def _array_bytes(array: SmartArray) -> int:
+    return int(array.nbytes)
+
+
+@sizeof.register(Graph)
+def _graph_bytes(graph: Graph) -> int:
+    return int(graph.memory().total_bytes)
+
+
+@sizeof.register(Store)
+def _store_bytes(store: Store) -> int:
+    return sum(sizeof(obj) for obj in store.values())

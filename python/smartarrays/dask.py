@@ -16,6 +16,7 @@ import dask.array as da
 import numpy as np
 import numpy.typing as npt
 from dask import delayed
+from dask.sizeof import sizeof
 from distributed import Client, Future, get_client
 
 from . import _core
@@ -114,12 +115,13 @@ class SmartCollection:
             self._client.submit(func, block, *args, key=(name, i), pure=False) for i, block in enumerate(self._blocks)
         ]
 
-    def _combined(self, what: str, partials: list[Future], combine: Callable[[Sequence[int]], int | None]) -> int | None:
-        return self._client.submit(combine, partials, key=_name(what + "-combine")).result()
+    def _combined(self, partials: list[Future], combine: Callable[[Sequence[int]], int | None]) -> int | None:
+        """The partial results gathered to the client and combined there (one round trip)."""
+        return combine(self._client.gather(partials))
 
     def sum(self) -> int:
         """Wrapping uint64 sum of every value: each worker sums its blocks in the core, the client adds."""
-        return self._combined("sum", self._per_block("sum", _sum), _wrapping_total)  # type: ignore[return-value]
+        return self._combined(self._per_block("sum", _sum), _wrapping_total)  # type: ignore[return-value]
 
     def min(self) -> int:
         """The smallest value; ValueError for an empty collection."""
@@ -134,7 +136,7 @@ class SmartCollection:
             kept = [p for p in parts if p is not None]
             return pick(kept) if kept else None
 
-        result = self._combined(what, self._per_block(what, per_block), combine)  # type: ignore[arg-type]
+        result = self._combined(self._per_block(what, per_block), combine)  # type: ignore[arg-type]
         if result is None:
             raise ValueError(f"{what}() of an empty SmartCollection")
         return result
@@ -143,7 +145,7 @@ class SmartCollection:
         """Number of values for which predicate (called on decoded uint64 batches, returning booleans) holds."""
         if not callable(predicate):
             raise TypeError(f"predicate must be callable, got {type(predicate).__name__}")
-        return self._combined("count", self._per_block("count", _count, predicate), sum)  # type: ignore[return-value]
+        return self._combined(self._per_block("count", _count, predicate), sum)  # type: ignore[return-value]
 
     def map_blocks(
         self, func: Callable[[npt.NDArray[np.uint64]], np.ndarray], dtype: npt.DTypeLike = np.uint64
@@ -211,7 +213,7 @@ def aggregate(c1: SmartCollection, c2: SmartCollection) -> int:
         c1._client.submit(_aggregate, a, b, key=(name, i), pure=False)
         for i, (a, b) in enumerate(zip(c1._blocks, c2._blocks))
     ]
-    return c1._combined("aggregate", partials, _wrapping_total)  # type: ignore[return-value]
+    return c1._combined(partials, _wrapping_total)  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -226,6 +228,11 @@ class GraphPart:
     out_degree: SmartArray
 
 
+@sizeof.register(GraphPart)
+def _part_bytes(part: GraphPart) -> int:
+    return int(part.rbegin.nbytes + part.redge.nbytes + part.out_degree.nbytes)
+
+
 @dataclass(frozen=True)
 class PageRankRun:
     """What pagerank() returns: the ranks (float64, one per vertex) and how the iterations ended."""
@@ -236,8 +243,9 @@ class PageRankRun:
     converged: bool
 
 
-GraphInput = Union[Graph, str, "os.PathLike[str]"]
-"""A graph in memory, or the path of a .sg file (each worker reads only its part)."""
+GraphInput = Union[Graph, str, "os.PathLike[str]", Sequence[Future]]
+"""A graph in memory, the path of a .sg file (each worker reads only its part), or the parts
+graph_parts() returned (cut once, used by many runs)."""
 
 # A part's state between iterations: (ranks, contributions, difference, dangling rank).
 _State = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], float, float]
@@ -252,20 +260,13 @@ def _file_part(path: str, first: int, count: int) -> GraphPart:
 
 
 def _start(part: GraphPart) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], int, int]:
+    """The first state of a part: ranks 1/n, contributions, no difference, and its dangling-vertex count."""
     ranks, contributions, dangling_vertices = _core._pagerank_part_start(part.out_degree, part.vertices)
     return ranks, contributions, 0, dangling_vertices
 
 
 def _step(part: GraphPart, contributions: np.ndarray, state: _State, dangling: float, damping: float, rule: str) -> _State:
     return _core._pagerank_part_step(part.rbegin, part.redge, part.out_degree, contributions, state[0], dangling, damping, rule)
-
-
-def _report(state: _State) -> tuple[np.ndarray, float, float]:
-    return state[1], state[2], state[3]
-
-
-def _ranks_of(state: _State) -> np.ndarray:
-    return state[0]
 
 
 def _ranges(vertices: int, parts: int) -> list[tuple[int, int]]:
@@ -313,26 +314,25 @@ def pagerank(
     tol, damping, max_iterations = pagerank_args(tol, damping, max_iterations)
     _core._pagerank_check(tol, damping, max_iterations, dangling)
     client = client if client is not None else get_client()
-    held = graph_parts(graph, parts, client)
+    held = list(graph) if isinstance(graph, Sequence) and not isinstance(graph, str) else graph_parts(graph, parts, client)
     name = _name("pagerank")
+    # Each iteration is one round trip: the parts' states (ranks, contributions, difference, dangling
+    # rank) come back to the client, the contributions go out to every worker.
     states = [client.submit(_start, part, key=(name + "-start", k)) for k, part in enumerate(held)]
-    reports = client.gather([client.submit(_report, s, key=(name + "-report-0", k)) for k, s in enumerate(states)])
-    vertices = sum(len(r[0]) for r in reports)
-    rank_left = sum(r[2] for r in reports) * (1.0 / vertices) if dangling == "uniform" and vertices else 0.0
+    gathered = client.gather(states)
+    vertices = sum(len(s[0]) for s in gathered)
+    rank_left = sum(s[3] for s in gathered) * (1.0 / vertices) if dangling == "uniform" and vertices else 0.0
     iterations, difference = 0, 0.0
     for iteration in range(1, max_iterations + 1 if vertices else 1):
-        shares = client.scatter(np.concatenate([r[0] for r in reports]), broadcast=True, hash=False)
+        shares = client.scatter(np.concatenate([s[1] for s in gathered]), broadcast=True, hash=False)
         states = [
             client.submit(_step, part, shares, s, rank_left, damping, dangling, key=(f"{name}-iteration-{iteration}", k))
             for k, (part, s) in enumerate(zip(held, states))
         ]
-        reports = client.gather(
-            [client.submit(_report, s, key=(f"{name}-report-{iteration}", k)) for k, s in enumerate(states)]
-        )
-        iterations, difference = iteration, sum(r[1] for r in reports)
-        rank_left = sum(r[2] for r in reports)
+        gathered = client.gather(states)
+        iterations, difference = iteration, sum(s[2] for s in gathered)
+        rank_left = sum(s[3] for s in gathered)
         if difference < tol:
             break
-    ranks = client.gather([client.submit(_ranks_of, s, key=(name + "-ranks", k)) for k, s in enumerate(states)])
-    result = np.concatenate(ranks) if ranks else np.empty(0)
+    result = np.concatenate([s[0] for s in gathered]) if gathered else np.empty(0)
     return PageRankRun(result, iterations, difference, difference < tol or not vertices)

@@ -116,6 +116,17 @@ def test_pagerank_equals_the_local_one(client: Client, parts: int, dangling: str
     np.testing.assert_allclose(run.ranks, local, rtol=0, atol=1e-12)
 
 
+def test_parts_cut_once_serve_many_runs(client: Client) -> None:
+    g = _graph()
+    held = sad.graph_parts(g, parts=2)
+    first = sad.pagerank(held, tol=0.0, max_iterations=3)
+    again = sad.pagerank(held, tol=0.0, max_iterations=3)
+    assert first.iterations == again.iterations == 3
+    assert not first.converged
+    np.testing.assert_array_equal(first.ranks, again.ranks)
+    np.testing.assert_allclose(first.ranks, g.pagerank(tol=0.0, max_iterations=3), rtol=0, atol=1e-12)
+
+
 def test_pagerank_of_a_sg_file_read_by_the_workers(client: Client, tmp_path: Path) -> None:
     g = _graph()
     path = tmp_path / "g.sg"

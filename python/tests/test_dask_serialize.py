@@ -141,3 +141,12 @@ def test_hostile_frames_are_refused() -> None:
         _core._array_from_frame(100, 7, np.frombuffer(past, dtype=np.uint8))
     with pytest.raises(ValueError, match="five arrays"):
         _core._graph_from_frames([(1, 1, np.frombuffer(bytes(16), dtype=np.uint8))], True)
+
+
+def test_dask_counts_the_packed_bytes() -> None:
+    from dask.sizeof import sizeof
+
+    a = sa.array(_values(100_000, 10), bits=10)
+    assert sizeof(a) == a.nbytes < 100_000 * 10 // 8 + 8192
+    g = sa.Graph.rmat(scale=6, edge_factor=4)
+    assert sizeof(g) == g.memory().total_bytes
