@@ -128,6 +128,17 @@ std::vector<OpenedObject> receive(int fd, std::string_view placement, std::vecto
   return opened(interruptible([&] { return store::Store::receive(fd, options); }));
 }
 
+// ValueError "WHAT: the value slots past the length are not zero" unless the last chunk's slots
+// past the array's length hold zeros (the core's kernels count on it).
+void require_zero_tail(const SmartArray& array, const char* what) {
+  if (array.length() % 64 == 0) return;
+  std::array<std::uint64_t, 64> last{};
+  array.unpack(array.length() / 64, last.data());
+  for (std::uint64_t k = array.length() % 64; k < 64; ++k) {
+    if (last[k] != 0) throw nb::value_error((std::string(what) + ": the value slots past the length are not zero").c_str());
+  }
+}
+
 // A new array of length values of bits holding words (its packed stream, DESIGN.md §3) in placement;
 // ValueError when the words do not form such a stream.
 SmartArray array_from_words(std::uint64_t length, unsigned bits, const U64In& words, const ArrayOptions& placement) {
@@ -143,13 +154,7 @@ SmartArray array_from_words(std::uint64_t length, unsigned bits, const U64In& wo
   for (std::size_t r = 0; r < array.replicas(); ++r) {
     if (words.shape(0) > 0) std::memcpy(array.mutable_replica(r), words.data(), words.shape(0) * sizeof(std::uint64_t));
   }
-  if (length % 64 != 0) {
-    std::array<std::uint64_t, 64> last{};
-    array.unpack(length / 64, last.data());
-    for (std::uint64_t k = length % 64; k < 64; ++k) {
-      if (last[k] != 0) throw nb::value_error("packed words: the value slots past the length are not zero");
-    }
-  }
+  require_zero_tail(array, "packed words");
   return array;
 }
 
@@ -212,13 +217,7 @@ SmartArray array_over_frame(std::uint64_t length, unsigned bits, const ByteIn& f
   }
   SmartArray array = SmartArray::over_region(
       length, bits, os::MemoryRegion::borrow(frame.data(), bytes, std::make_shared<const ByteIn>(frame)));
-  if (length % 64 != 0) {
-    std::array<std::uint64_t, 64> last{};
-    array.unpack(length / 64, last.data());
-    for (std::uint64_t k = length % 64; k < 64; ++k) {
-      if (last[k] != 0) throw nb::value_error("frame: the value slots past the length are not zero");
-    }
-  }
+  require_zero_tail(array, "frame");
   return array;
 }
 

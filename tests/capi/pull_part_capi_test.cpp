@@ -15,21 +15,8 @@ namespace {
 
 using smartarrays::test::expect_failure;
 
-struct Part {
-  sa_pull_part* p = nullptr;
-  Part() = default;
-  Part(const Part&) = delete;
-  Part& operator=(const Part&) = delete;
-  ~Part() { sa_pull_part_free(p); }
-};
-
-struct Graph {
-  sa_graph* g = nullptr;
-  Graph() = default;
-  Graph(const Graph&) = delete;
-  Graph& operator=(const Graph&) = delete;
-  ~Graph() { sa_graph_free(g); }
-};
+using Part = smartarrays::test::Owned<sa_pull_part, sa_pull_part_free>;
+using Graph = smartarrays::test::Owned<sa_graph, sa_graph_free>;
 
 // Ranks of PageRank over parts [n*k/parts, n*(k+1)/parts), made by cut(first, count, &part).
 template <typename Cut>
@@ -69,10 +56,10 @@ std::vector<double> driven(uint64_t n, uint64_t parts, const sa_pagerank_options
 TEST(PullPartCapi, PartsOfAGraphAndOfItsFileGiveItsRanks) {
   smartarrays::test::ScratchDir dir;
   Graph g;
-  ASSERT_EQ(sa_graph_generate_rmat(9, 4, 2, nullptr, &g.g), SA_OK) << sa_last_error();
+  ASSERT_EQ(sa_graph_generate_rmat(9, 4, 2, nullptr, &g.p), SA_OK) << sa_last_error();
   const std::string path = dir.file("g.sg");
-  ASSERT_EQ(sa_graph_save(g.g, path.c_str(), "sg"), SA_OK) << sa_last_error();
-  const uint64_t n = sa_graph_vertices(g.g);
+  ASSERT_EQ(sa_graph_save(g.p, path.c_str(), "sg"), SA_OK) << sa_last_error();
+  const uint64_t n = sa_graph_vertices(g.p);
   uint64_t vertices = 0;
   ASSERT_EQ(sa_sg_vertices(path.c_str(), &vertices), SA_OK);
   EXPECT_EQ(vertices, n);
@@ -82,10 +69,10 @@ TEST(PullPartCapi, PartsOfAGraphAndOfItsFileGiveItsRanks) {
     o.dangling = rule;
     o.tolerance = 1e-9;
     std::vector<double> local(n);
-    ASSERT_EQ(sa_graph_pagerank(g.g, &o, local.data(), n, nullptr), SA_OK);
+    ASSERT_EQ(sa_graph_pagerank(g.p, &o, local.data(), n, nullptr), SA_OK);
     for (uint64_t parts : {1, 2, 3}) {
       const std::vector<double> from_graph =
-          driven(n, parts, o, [&](uint64_t first, uint64_t count, sa_pull_part** out) { return sa_graph_pull_part(g.g, first, count, out); });
+          driven(n, parts, o, [&](uint64_t first, uint64_t count, sa_pull_part** out) { return sa_graph_pull_part(g.p, first, count, out); });
       const std::vector<double> from_file =
           driven(n, parts, o, [&](uint64_t first, uint64_t count, sa_pull_part** out) { return sa_sg_pull_part(path.c_str(), first, count, out); });
       for (uint64_t v = 0; v < n; ++v) {
@@ -99,15 +86,15 @@ TEST(PullPartCapi, PartsOfAGraphAndOfItsFileGiveItsRanks) {
 TEST(PullPartCapi, BadArgumentsNameTheFunction) {
   smartarrays::test::ScratchDir dir;
   Graph g;
-  ASSERT_EQ(sa_graph_generate_rmat(6, 4, 2, nullptr, &g.g), SA_OK);
-  const uint64_t n = sa_graph_vertices(g.g);
+  ASSERT_EQ(sa_graph_generate_rmat(6, 4, 2, nullptr, &g.p), SA_OK);
+  const uint64_t n = sa_graph_vertices(g.p);
   Part part;
-  expect_failure(sa_graph_pull_part(g.g, n, 1, &part.p), SA_EINVAL, "sa_graph_pull_part", "outside the graph's");
+  expect_failure(sa_graph_pull_part(g.p, n, 1, &part.p), SA_EINVAL, "sa_graph_pull_part", "outside the graph's");
   expect_failure(sa_graph_pull_part(nullptr, 0, 1, &part.p), SA_EINVAL, "sa_graph_pull_part", "g is NULL");
   expect_failure(sa_sg_pull_part(dir.file("missing.sg").c_str(), 0, 1, &part.p), SA_EOS, "sa_sg_pull_part", "missing.sg");
   uint64_t vertices = 0;
   expect_failure(sa_sg_vertices(dir.write("bad.sg", "xx").c_str(), &vertices), SA_EINVAL, "sa_sg_vertices", "17-byte header");
-  ASSERT_EQ(sa_graph_pull_part(g.g, 0, 4, &part.p), SA_OK);
+  ASSERT_EQ(sa_graph_pull_part(g.p, 0, 4, &part.p), SA_OK);
   std::vector<double> four(4), three(3), all(n);
   uint64_t dangling = 0;
   double d = 0, left = 0;
