@@ -24,7 +24,7 @@ from distributed import Client, LocalCluster
 
 import smartarrays as sa
 import smartarrays.dask as sad
-from bench_support import machine_facts, timing, write_document
+from bench_support import machine_facts, print_targets, target, timing, write_document
 
 TARGET_FEWER_BYTES = 6.0  # uint64 bytes moved / 10-bit SmartArray bytes moved, at least
 TARGET_SUM_RATIO = 1.5  # distributed sum time / local sum time, at most
@@ -133,22 +133,18 @@ def main() -> int:
     sum_ratio = sums[1]["median_s"] / sums[0]["median_s"]
     dask_ratio = sums[2]["median_s"] / sums[1]["median_s"]
     pagerank_ratio = ranks[1]["per_iteration_s"] / ranks[0]["per_iteration_s"]
+    rank_difference = ranks[1]["max_rank_difference"]
     checks = [
-        {"target": "uint64 bytes / 10-bit bytes moved", "value": moved["fewer"], "goal": f">= {TARGET_FEWER_BYTES}",
-         "met": moved["fewer"] >= TARGET_FEWER_BYTES},
-        {"target": "10-bit overhead bytes over packed", "value": moved["overhead_bytes"], "goal": "< 1024",
-         "met": moved["overhead_bytes"] < 1024},
-        {"target": "distributed sum / local sum", "value": sum_ratio, "goal": f"<= {TARGET_SUM_RATIO}",
-         "met": sum_ratio <= TARGET_SUM_RATIO},
-        {"target": "dask.array.sum uint64 / distributed sum", "value": dask_ratio, "goal": "> 1", "met": dask_ratio > 1},
-        {"target": "distributed / local PageRank per iteration", "value": pagerank_ratio,
-         "goal": f"<= {TARGET_PAGERANK_RATIO}", "met": pagerank_ratio <= TARGET_PAGERANK_RATIO},
-        {"target": "largest rank difference", "value": ranks[1]["max_rank_difference"], "goal": "<= 1e-12",
-         "met": ranks[1]["max_rank_difference"] <= 1e-12},
+        target("uint64 bytes / 10-bit bytes moved", moved["fewer"], f">= {TARGET_FEWER_BYTES}",
+               moved["fewer"] >= TARGET_FEWER_BYTES),
+        target("10-bit overhead bytes over packed", moved["overhead_bytes"], "< 1024", moved["overhead_bytes"] < 1024),
+        target("distributed sum / local sum", sum_ratio, f"<= {TARGET_SUM_RATIO}", sum_ratio <= TARGET_SUM_RATIO),
+        target("dask.array.sum uint64 / distributed sum", dask_ratio, "> 1", dask_ratio > 1),
+        target("distributed / local PageRank per iteration", pagerank_ratio, f"<= {TARGET_PAGERANK_RATIO}",
+               pagerank_ratio <= TARGET_PAGERANK_RATIO),
+        target("largest rank difference", rank_difference, "<= 1e-12", rank_difference <= 1e-12),
     ]
-    print()
-    for c in checks:
-        print(f"{c['target']:<44}{c['value']:>12.4g}  goal {c['goal']:<8} {'met' if c['met'] else 'MISSED'}")
+    print_targets(checks)
     document = {
         "format": "smartarrays.bench.python_dask/1",
         "benchmark": "python_dask",
