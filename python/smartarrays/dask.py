@@ -265,8 +265,22 @@ def _start(part: GraphPart) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.flo
     return ranks, contributions, 0, dangling_vertices
 
 
-def _step(part: GraphPart, contributions: np.ndarray, state: _State, dangling: float, damping: float, rule: str) -> _State:
+def _step(part: GraphPart, shares: list[np.ndarray], state: _State, dangling: float, damping: float, rule: str) -> _State:
+    """The part's next state from every part's contributions (in vertex order) and its own state."""
+    contributions = np.concatenate(shares) if len(shares) > 1 else shares[0]
     return _core._pagerank_part_step(part.rbegin, part.redge, part.out_degree, contributions, state[0], dangling, damping, rule)
+
+
+def _shares(state: _State) -> np.ndarray:
+    return state[1]
+
+
+def _totals(state: _State) -> tuple[float, float]:
+    return state[2], state[3]
+
+
+def _ranks(state: _State) -> np.ndarray:
+    return state[0]
 
 
 def _ranges(vertices: int, parts: int) -> list[tuple[int, int]]:
@@ -316,23 +330,27 @@ def pagerank(
     client = client if client is not None else get_client()
     held = list(graph) if isinstance(graph, Sequence) and not isinstance(graph, str) else graph_parts(graph, parts, client)
     name = _name("pagerank")
-    # Each iteration is one round trip: the parts' states (ranks, contributions, difference, dangling
-    # rank) come back to the client, the contributions go out to every worker.
+    # Per iteration the workers fetch each other's contributions (worker to worker, Dask's
+    # dependencies) and the client gathers only two numbers per part: the difference and the
+    # dangling rank, which decide whether to go on.
     states = [client.submit(_start, part, key=(name + "-start", k)) for k, part in enumerate(held)]
-    gathered = client.gather(states)
-    vertices = sum(len(s[0]) for s in gathered)
-    rank_left = sum(s[3] for s in gathered) * (1.0 / vertices) if dangling == "uniform" and vertices else 0.0
+    starts = client.gather([client.submit(_totals, s, key=(name + "-start-totals", k)) for k, s in enumerate(states)])
+    sizes = client.gather([client.submit(lambda p: len(p.out_degree), p, key=(name + "-size", k)) for k, p in enumerate(held)])
+    vertices = sum(sizes)
+    rank_left = sum(t[1] for t in starts) * (1.0 / vertices) if dangling == "uniform" and vertices else 0.0
     iterations, difference = 0, 0.0
     for iteration in range(1, max_iterations + 1 if vertices else 1):
-        shares = client.scatter(np.concatenate([s[1] for s in gathered]), broadcast=True, hash=False)
+        step = f"{name}-iteration-{iteration}"
+        shares = [client.submit(_shares, s, key=(step + "-shares", k)) for k, s in enumerate(states)]
         states = [
-            client.submit(_step, part, shares, s, rank_left, damping, dangling, key=(f"{name}-iteration-{iteration}", k))
+            client.submit(_step, part, shares, s, rank_left, damping, dangling, key=(step, k))
             for k, (part, s) in enumerate(zip(held, states))
         ]
-        gathered = client.gather(states)
-        iterations, difference = iteration, sum(s[2] for s in gathered)
-        rank_left = sum(s[3] for s in gathered)
+        totals = client.gather([client.submit(_totals, s, key=(step + "-totals", k)) for k, s in enumerate(states)])
+        iterations, difference = iteration, sum(t[0] for t in totals)
+        rank_left = sum(t[1] for t in totals)
         if difference < tol:
             break
-    result = np.concatenate([s[0] for s in gathered]) if gathered else np.empty(0)
+    ranks = client.gather([client.submit(_ranks, s, key=(name + "-ranks", k)) for k, s in enumerate(states)])
+    result = np.concatenate(ranks) if ranks else np.empty(0)
     return PageRankRun(result, iterations, difference, difference < tol or not vertices)
