@@ -22,7 +22,7 @@ from distributed import Client, Future, get_client
 from . import _core
 from . import _dask_serialize  # noqa: F401 - registers the zero-copy frames
 from . import array as _make_array
-from ._args import Nodes, Placement, pagerank_args
+from ._args import Nodes, Placement, bits_arg, node_list, pagerank_args
 from ._core import SmartArray
 from .graph import Graph
 
@@ -193,6 +193,8 @@ def from_dask_array(
         raise TypeError(f"expected an integer Dask array, got dtype {x.dtype}")
     if any(np.isnan(n) for n in x.chunks[0]):
         raise ValueError("the Dask array's block lengths are unknown; call compute_chunk_sizes() first")
+    bits_arg(bits)
+    node_list(nodes)
     client = client if client is not None else get_client()
     name = _name("encode")
     tasks = [
@@ -299,14 +301,16 @@ def graph_parts(graph: GraphInput, parts: int | None = None, client: Client | No
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise ValueError(f"parts must be an integer >= 1, got {parts!r}")
     name = _name("graph-part")
+    path = "" if isinstance(graph, Graph) else os.fspath(graph)
+    vertices = graph.vertices if isinstance(graph, Graph) else _core._sg_header(path)[2]
+    if count > max(vertices, 1):
+        raise ValueError(f"parts must be at most the {vertices} vertices, got {count}")
     if isinstance(graph, Graph):
         ranges = _ranges(graph.vertices, count)
         return [
             client.scatter(_graph_part(graph, first, n), workers=[workers[k % len(workers)]] if workers else None)
             for k, (first, n) in enumerate(ranges)
         ]
-    path = os.fspath(graph)
-    _, _, vertices = _core._sg_header(path)
     return [
         client.submit(_file_part, path, first, n, key=(name, k)) for k, (first, n) in enumerate(_ranges(vertices, count))
     ]

@@ -97,6 +97,10 @@ def test_bad_arguments(client: Client) -> None:
     col = sad.from_dask_array(da.from_array(np.arange(10, dtype=np.int64), chunks=5))
     with pytest.raises(TypeError, match="callable"):
         col.count(3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="bits"):
+        sad.from_dask_array(da.from_array(np.arange(4), chunks=2), bits="few")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="out of range"):
+        sad.from_dask_array(da.from_array(np.arange(4), chunks=2), placement="single_node", nodes=10**6)
     negative = sad.from_dask_array(da.from_array(np.array([1, -1]), chunks=1))
     with pytest.raises(ValueError, match="negative"):
         negative.sum()
@@ -159,6 +163,8 @@ def test_a_bad_graph_file_is_reported_with_the_core_message(client: Client, tmp_
         sad.pagerank(_graph(), damping=1.5)
     with pytest.raises(ValueError, match="parts"):
         sad.pagerank(_graph(), parts=0)
+    with pytest.raises(ValueError, match="at most the 512 vertices"):
+        sad.graph_parts(_graph(), parts=10**9)
 
 
 def test_a_killed_worker_is_replaced_and_the_result_is_right(client: Client) -> None:
