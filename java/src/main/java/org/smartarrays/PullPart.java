@@ -50,7 +50,12 @@ public final class PullPart implements AutoCloseable {
       pointer = out.get(ADDRESS, 0);
     }
     Arena scope = Arena.ofShared();
-    return new PullPart(pointer.reinterpret(scope, PullPartNative::free), scope);
+    try {
+      return new PullPart(pointer.reinterpret(scope, PullPartNative::free), scope);
+    } catch (RuntimeException | Error e) {
+      PullPartNative.free(pointer);
+      throw e;
+    }
   }
 
   /** Vertices [first, first + count) of graph, in its widths. */
