@@ -285,6 +285,45 @@ typedef struct {
 SMARTARRAYS_API sa_status sa_graph_pagerank(const sa_graph *g, const sa_pagerank_options *o, double *ranks, uint64_t n,
                                             sa_pagerank_result *result);
 
+/* ---- Distributed PageRank: vertex-range parts --------------------------------------------------
+   (graph and algo layers; implemented in src/capi/graph.cpp) A part is vertices [first, first + count)
+   of a graph's reverse CSR (in-offsets from 0, whole-graph in-neighbour ids, out-degrees), what one
+   worker of a distributed PageRank holds (docs/dask.md). Driving every part of a graph with the
+   contributions exchanged between iterations gives sa_graph_pagerank's ranks (f64). An sa_pull_part
+   belongs to the caller until sa_pull_part_free; no call changes one. */
+
+/** An opaque part; create with sa_graph_pull_part or sa_sg_pull_part, release with sa_pull_part_free. */
+typedef struct sa_pull_part sa_pull_part;
+
+/** Vertices [first, first + count) of g, in g's widths; SA_EINVAL when the range is outside 0..n. */
+SMARTARRAYS_API sa_status sa_graph_pull_part(const sa_graph *g, uint64_t first, uint64_t count, sa_pull_part **out);
+/** The same part read from the GAP .sg file path, only its byte ranges, every offset and id checked. */
+SMARTARRAYS_API sa_status sa_sg_pull_part(const char *path, uint64_t first, uint64_t count, sa_pull_part **out);
+/** The vertex count n of the .sg file path, from its header (its size checked against it). */
+SMARTARRAYS_API sa_status sa_sg_vertices(const char *path, uint64_t *vertices);
+/** Frees a part; NULL is fine. */
+SMARTARRAYS_API void sa_pull_part_free(sa_pull_part *p);
+/** The part's first vertex (0 for a bad argument). */
+SMARTARRAYS_API uint64_t sa_pull_part_first(const sa_pull_part *p);
+/** The part's vertex count (0 for a bad argument). */
+SMARTARRAYS_API uint64_t sa_pull_part_count(const sa_pull_part *p);
+/** The whole graph's vertex count n (0 for a bad argument). */
+SMARTARRAYS_API uint64_t sa_pull_part_vertices(const sa_pull_part *p);
+/** Start of a run: ranks[k] = 1/n and contributions[k] = rank / out-degree (0 for dangling vertices) for
+    the part's count vertices; *dangling_vertices = how many have no out-edge. The run's first dangling
+    rank is the sum over parts of dangling_vertices times 1/n. */
+SMARTARRAYS_API sa_status sa_pull_part_start(const sa_pull_part *p, double *ranks, double *contributions,
+                                             uint64_t count, uint64_t *dangling_vertices);
+/** One pull iteration of the part (o: damping and dangling rule; NULL = defaults; scores must be f64):
+    from every vertex's contributions[0..n) and the part's previous ranks[0..count), writes the new ranks
+    and contributions; *difference = sum of |new - previous| over the part, *new_dangling = the new ranks
+    of its dangling vertices summed (SA_DANGLING_UNIFORM; else 0). dangling is the sum of every part's
+    new_dangling from the previous iteration. */
+SMARTARRAYS_API sa_status sa_pull_part_step(const sa_pull_part *p, const sa_pagerank_options *o,
+                                            const double *contributions, uint64_t n, const double *ranks,
+                                            double dangling, double *new_ranks, double *new_contributions,
+                                            uint64_t count, double *difference, double *new_dangling);
+
 /* ---- Stores: the compact form ------------------------------------------------------------------
    (store layer; implemented in src/capi/store.cpp) Files and streams of named arrays and graphs that
    are mapped back or received and used in place, with no parsing (docs/compact-format.md). An

@@ -1,10 +1,11 @@
 # The Python package (python/): `make python` builds it with pip (scikit-build-core, nanobind) from
 # this CMake tree into the project's .venv; `make test-python` runs its pytest suite (part of
-# `make test`); `make bench-python` runs its benchmarks (part of `make bench`).
-.PHONY: python test-python bench-python
+# `make test`); `make bench-python` runs its benchmarks (part of `make bench`); `make bench-dask`
+# runs smartarrays.dask's on a 2-worker LocalCluster (docs/dask.md).
+.PHONY: python test-python bench-python bench-dask
 
-# What building, testing and benchmarking the package needs in .venv (import names).
-PYTHON_PACKAGES := numpy pytest networkx scipy nanobind scikit_build_core
+# What building, testing and benchmarking the package needs in .venv (import names, extras in brackets).
+PYTHON_PACKAGES := numpy pytest networkx scipy nanobind scikit_build_core dask[array] distributed
 # A persistent build tree, so rebuilding after an edit compiles only what changed.
 PYTHON_BUILD_DIR := $(abspath $(BUILD))/python
 
@@ -27,6 +28,10 @@ bench-python: python
 	@scripts/python-venv.sh $(PYTHON_BENCH_PACKAGES) >/dev/null
 	@.venv/bin/python python/bench/bench_arrays.py --out $(BUILD)/bench-results
 	@.venv/bin/python python/bench/bench_store.py --out $(BUILD)/bench-results --dir $(BUILD)/bench-store-python
+
+bench-dask: python
+	@echo "== Dask benchmarks (2 local workers)"
+	@.venv/bin/python python/bench/bench_dask.py --out $(BUILD)/bench-results
 
 EXTRA_TESTS += test-python
 EXTRA_BENCHES += bench-python

@@ -3,6 +3,7 @@
 # python3 -m venv) exists and has the given PyPI packages, installing only what is missing, then
 # prints the path of its python. Used by `make venv` and scripts/demo.sh.
 #   scripts/python-venv.sh matplotlib [more packages...]
+# A package may name extras (dask[array]): the part before "[" is the name imported to check it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="$root/.venv"
@@ -15,7 +16,7 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 missing=()
 for package in "$@"; do
-  "$venv/bin/python" -c "import $package" 2>/dev/null || missing+=("$package")
+  "$venv/bin/python" -c "import ${package%%[*}" 2>/dev/null || missing+=("$package")
 done
 if ((${#missing[@]} > 0)); then
   echo "installing into $venv: ${missing[*]}" >&2

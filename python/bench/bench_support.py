@@ -1,6 +1,6 @@
 """What the Python benchmarks share: timing a call (median, min, max, spread after one warm-up),
-the machine facts every benchmark of the project records plus the Python side's versions, and
-writing the JSON document under a timestamped name."""
+the machine facts every benchmark of the project records plus the Python side's versions, the
+target checks (one line each), and writing the JSON document under a timestamped name."""
 
 from __future__ import annotations
 
@@ -41,3 +41,15 @@ def write_document(out: Path, name: str, document: dict[str, object]) -> Path:
     path = out / f"{name}-{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%SZ')}.json"
     path.write_text(json.dumps(document, indent=1) + "\n")
     return path
+
+
+def target(name: str, value: float, goal: str, met: bool) -> dict[str, object]:
+    """One target check as the documents record it."""
+    return {"target": name, "value": value, "goal": goal, "met": met}
+
+
+def print_targets(checks: list[dict[str, object]]) -> None:
+    """Prints each check: target, value, goal, met or MISSED."""
+    print()
+    for c in checks:
+        print(f"{c['target']:<44}{c['value']:>12.4g}  goal {c['goal']:<8} {'met' if c['met'] else 'MISSED'}")

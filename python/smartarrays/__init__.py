@@ -8,6 +8,7 @@ smart functionality — placement, compression, decoding, sums, graphs — runs 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
@@ -37,6 +38,7 @@ __all__ = [
     "Store",
     "Topology",
     "VerifyReport",
+    "aggregate",
     "append",
     "array",
     "codec_isa",
@@ -84,6 +86,12 @@ def array(
     return result
 
 
+def aggregate(a1: SmartArray, a2: SmartArray) -> int:
+    """The paper's aggregation (section 5.1): the wrapping uint64 sum over i of a1[i] + a2[i], in
+    parallel in the core; ValueError when the lengths differ."""
+    return _core._aggregate(a1, a2)
+
+
 @dataclass(frozen=True)
 class Node:
     """One logical NUMA node: its usable CPUs and memory."""
@@ -126,3 +134,7 @@ def machine_facts() -> dict[str, object]:
     codec ISA, library version), schema smartarrays.machine/1: the same object every tool reports."""
     facts: dict[str, object] = json.loads(_core._machine_facts_json())
     return facts
+
+
+if "distributed" in sys.modules:  # a Dask worker or client: move arrays as views of their packed words
+    from . import _dask_serialize  # noqa: F401

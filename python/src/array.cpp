@@ -20,6 +20,7 @@
 
 #include "binding.hpp"
 #include "smartarrays/adapt/adaptive_array.hpp"
+#include "smartarrays/algo/aggregate.hpp"
 #include "smartarrays/array/smart_array.hpp"
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/error.hpp"
@@ -172,14 +173,6 @@ nb::object getitem(const ArrayHandle& self, nb::handle key) {
   return gather_array(array, key);
 }
 
-// The owner of a zero-copy view: a capsule holding a reference that keeps array's memory mapped.
-nb::capsule keep_alive(const SharedArray& array) {
-  auto keep = std::make_unique<SharedArray>(array);
-  nb::capsule owner(keep.get(), [](void* p) noexcept { delete static_cast<SharedArray*>(p); });
-  keep.release();
-  return owner;
-}
-
 // A read-only view of the calling thread's replica of a 64-bit array.
 template <typename... Framework>
 nb::ndarray<Framework..., const std::uint64_t, nb::ndim<1>, nb::c_contig> zero_copy_view(const SharedArray& array) {
@@ -299,6 +292,13 @@ std::vector<int> node_set(const SmartArray& array) {
 }
 
 }  // namespace
+
+nb::capsule keep_alive(const SharedArray& array) {
+  auto keep = std::make_unique<SharedArray>(array);
+  nb::capsule owner(keep.get(), [](void* p) noexcept { delete static_cast<SharedArray*>(p); });
+  keep.release();
+  return owner;
+}
 
 ArrayOptions make_options(unsigned bits, std::string_view placement, std::vector<int> nodes, bool huge_pages) {
   ArrayOptions options;
@@ -454,6 +454,15 @@ void bind_array(nb::module_& m) {
   m.def("_auto_from_u32", &auto_from<U32In, std::uint32_t>, "values"_a.noconvert(), "bits"_a, "auto_bits"_a,
         "placement"_a, "nodes"_a, "huge_pages"_a, "read_only"_a, "pattern"_a, "passes"_a, "threads"_a,
         "_auto_from_u64 over a contiguous uint32 array.");
+  m.def(
+      "_aggregate",
+      [](const ArrayHandle& a1, const ArrayHandle& a2) {
+        const SharedArray first = a1.get();
+        const SharedArray second = a2.get();
+        nb::gil_scoped_release release;
+        return algo::aggregate(*first, *second);
+      },
+      "a1"_a, "a2"_a, "Wrapping sum over i of a1[i] + a2[i] (paper 5.1), in parallel with the GIL released.");
   m.def("_from_u32", &from_u32, "values"_a.noconvert(), "bits"_a, "placement"_a, "nodes"_a, "huge_pages"_a,
         "A SmartArray holding a contiguous uint32 array, without a widened copy.");
 }

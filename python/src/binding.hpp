@@ -121,6 +121,9 @@ auto interruptible(F&& f) -> decltype(f()) {
 /// one, the default node 0), bits (0 = the fewest that hold the data) and huge pages.
 ArrayOptions make_options(unsigned bits, std::string_view placement, std::vector<int> nodes, bool huge_pages);
 
+/// The owner of a zero-copy view: a capsule holding a reference that keeps array's memory mapped.
+nb::capsule keep_alive(const SharedArray& array);
+
 /// A new, uninitialised uint64 numpy array of n values (numpy's allocator, so its huge-page
 /// advice applies), to be filled without the GIL through data().
 U64Array new_numpy_array(std::uint64_t n);
@@ -136,7 +139,9 @@ void bind_topology(nb::module_& m);
 /// Registers the graph class, its constructors and its analytics.
 void bind_graph(nb::module_& m);
 /// Registers the store calls (save, append, open, verify, send, receive) and the rebuilding of
-/// arrays and graphs from their packed words (unpickling).
+/// arrays and graphs from their packed words (unpickling) or over received frames (Dask).
 void bind_store(nb::module_& m);
+/// Registers the distributed-PageRank calls: graph parts and one part's start and iteration.
+void bind_distributed(nb::module_& m);
 
 }  // namespace smartarrays::python

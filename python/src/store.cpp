@@ -2,7 +2,9 @@
 // a store mapped or loaded and receiving a stream, once or with a Receiver (their objects handed out as SmartArray and graph
 // handles that share the open store), verifying, sending over a file descriptor, and rebuilding an
 // array or graph from packed words (what unpickling calls). Every file and stream call runs with
-// the GIL released. The package's smartarrays/store.py wraps these.
+// the GIL released; and the frames Dask moves an array or graph in (views of its packed words and
+// padding word), with arrays rebuilt over received frames in place. The package's
+// smartarrays/store.py and smartarrays/_frames.py wrap these.
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/tuple.h>
@@ -19,6 +21,8 @@
 
 #include "binding.hpp"
 #include "smartarrays/codec/bitpack.hpp"
+#include "smartarrays/os/memory_region.hpp"
+#include "smartarrays/util/checked.hpp"
 #include "smartarrays/store/store.hpp"
 
 namespace smartarrays::python {
@@ -30,6 +34,14 @@ using namespace nb::literals;
 using OpenedObject = std::tuple<std::string, std::string, nb::object>;
 /// (length, bits, packed words) of one array, as pickles carry it.
 using PackedArray = std::tuple<std::uint64_t, unsigned, U64In>;
+/// A read-only, contiguous byte buffer: one received frame.
+using ByteIn = nb::ndarray<const std::uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+/// A read-only view of an array's packed words and padding word: one frame to send.
+using WordsView = nb::ndarray<nb::numpy, const std::uint64_t, nb::ndim<1>, nb::c_contig>;
+/// (length, bits, frame) of one array as Dask moves it.
+using ArrayFrame = std::tuple<std::uint64_t, unsigned, WordsView>;
+/// (length, bits, frame) of one received array.
+using ReceivedFrame = std::tuple<std::uint64_t, unsigned, ByteIn>;
 
 // The core objects of (name, handle) pairs; a handle is a SmartArray or a native graph. The
 // shared pointers keep them alive while the GIL is released.
@@ -125,6 +137,17 @@ void new_receiver(store::Receiver* self, std::string_view placement, std::vector
   new (self) store::Receiver(options);
 }
 
+// ValueError "WHAT: the value slots past the length are not zero" unless the last chunk's slots
+// past the array's length hold zeros (the core's kernels count on it).
+void require_zero_tail(const SmartArray& array, const char* what) {
+  if (array.length() % 64 == 0) return;
+  std::array<std::uint64_t, 64> last{};
+  array.unpack(array.length() / 64, last.data());
+  for (std::uint64_t k = array.length() % 64; k < 64; ++k) {
+    if (last[k] != 0) throw nb::value_error((std::string(what) + ": the value slots past the length are not zero").c_str());
+  }
+}
+
 // A new array of length values of bits holding words (its packed stream, DESIGN.md §3) in placement;
 // ValueError when the words do not form such a stream.
 SmartArray array_from_words(std::uint64_t length, unsigned bits, const U64In& words, const ArrayOptions& placement) {
@@ -140,13 +163,7 @@ SmartArray array_from_words(std::uint64_t length, unsigned bits, const U64In& wo
   for (std::size_t r = 0; r < array.replicas(); ++r) {
     if (words.shape(0) > 0) std::memcpy(array.mutable_replica(r), words.data(), words.shape(0) * sizeof(std::uint64_t));
   }
-  if (length % 64 != 0) {
-    std::array<std::uint64_t, 64> last{};
-    array.unpack(length / 64, last.data());
-    for (std::uint64_t k = length % 64; k < 64; ++k) {
-      if (last[k] != 0) throw nb::value_error("packed words: the value slots past the length are not zero");
-    }
-  }
+  require_zero_tail(array, "packed words");
   return array;
 }
 
@@ -161,6 +178,71 @@ GraphHandle graph_from_packed(const std::vector<PackedArray>& arrays, bool direc
     const auto& [length, bits, words] = arrays[k];
     return array_from_words(length, bits, words, {});
   };
+  return GraphHandle(graph::CsrGraph({make(0), make(1), make(2), make(3), make(4)}, directed));
+}
+
+// The frame of array: its local replica's stream and padding word, viewed in place (kept alive by the view).
+ArrayFrame frame_of(const SharedArray& array) {
+  const std::size_t words = static_cast<std::size_t>(array->words_per_replica()) + 1;
+  return {array->length(), array->bits(), WordsView(array->local_replica(), {words}, keep_alive(array))};
+}
+
+ArrayFrame array_frame(const ArrayHandle& handle) { return frame_of(handle.get()); }
+
+// (directed, shares_reverse, frames) of a graph: three frames (begin, edge, out_degree) when its
+// reverse CSR is its forward one, else its five arrays'.
+std::tuple<bool, bool, std::vector<ArrayFrame>> graph_frames(const GraphHandle& handle) {
+  const GraphHandle::Shared graph = handle.get();
+  const bool shared = graph->shares_reverse();
+  std::vector<ArrayFrame> frames;
+  for (std::size_t k = 0; k < graph::graph_array_count; ++k) {
+    const auto which = static_cast<graph::GraphArray>(k);
+    if (shared && (which == graph::GraphArray::rbegin || which == graph::GraphArray::redge)) continue;
+    frames.push_back(frame_of(SharedArray(graph, &graph->array(which))));
+  }
+  return {graph->directed(), shared, std::move(frames)};
+}
+
+// An array of length values of bits over a received frame (stream words, then a zero padding word):
+// in place when the frame is 8-byte aligned, else copied. ValueError for a frame of the wrong size
+// or with bits set past the stream or past the length.
+SmartArray array_over_frame(std::uint64_t length, unsigned bits, const ByteIn& frame) {
+  if (bits < 1 || bits > 64) throw nb::value_error(("bits must be 1..64, got " + std::to_string(bits)).c_str());
+  const std::uint64_t chunks = length / 64 + (length % 64 != 0 ? 1 : 0);
+  const std::uint64_t words = util::checked_mul(chunks, bits, "frame words");
+  const std::uint64_t bytes = util::checked_mul(util::checked_add(words, 1, "frame words"), 8, "frame bytes");
+  if (frame.shape(0) != bytes) {
+    throw nb::value_error(("frame of " + std::to_string(frame.shape(0)) + " bytes for " + std::to_string(length) +
+                           " values of " + std::to_string(bits) + " bits (" + std::to_string(bytes) + " expected)")
+                              .c_str());
+  }
+  std::uint64_t padding = 0;
+  std::memcpy(&padding, frame.data() + words * 8, sizeof padding);
+  if (padding != 0) throw nb::value_error("frame: the padding word after the packed words is not zero");
+  if (reinterpret_cast<std::uintptr_t>(frame.data()) % alignof(std::uint64_t) != 0) {
+    std::vector<std::uint64_t> copy(words);
+    if (words > 0) std::memcpy(copy.data(), frame.data(), words * 8);
+    return array_from_words(length, bits, U64In(copy.data(), {copy.size()}), {});
+  }
+  SmartArray array = SmartArray::over_region(
+      length, bits, os::MemoryRegion::borrow(frame.data(), bytes, std::make_shared<const ByteIn>(frame)));
+  require_zero_tail(array, "frame");
+  return array;
+}
+
+ArrayHandle array_from_frame(std::uint64_t length, unsigned bits, const ByteIn& frame) {
+  return ArrayHandle(array_over_frame(length, bits, frame));
+}
+
+GraphHandle graph_from_frames(const std::vector<ReceivedFrame>& frames, bool directed) {
+  auto make = [&](std::size_t k) {
+    const auto& [length, bits, frame] = frames[k];
+    return array_over_frame(length, bits, frame);
+  };
+  if (frames.size() == 3 && !directed) return GraphHandle(graph::CsrGraph(make(0), make(1), make(2)));
+  if (frames.size() != graph::graph_array_count) {
+    throw nb::value_error("a graph's frames are five arrays, or three for an undirected graph's one CSR");
+  }
   return GraphHandle(graph::CsrGraph({make(0), make(1), make(2), make(3), make(4)}, directed));
 }
 
@@ -187,6 +269,14 @@ void bind_store(nb::module_& m) {
         "huge_pages"_a, "A SmartArray from its packed words (unpickling).");
   m.def("_graph_from_packed", &graph_from_packed, "arrays"_a, "directed"_a,
         "A native graph from its five arrays' (length, bits, packed words) (unpickling).");
+  m.def("_array_frame", &array_frame, "array"_a,
+        "(length, bits, frame) of a SmartArray: a read-only view of its packed words and padding word.");
+  m.def("_graph_frames", &graph_frames, "graph"_a,
+        "(directed, shares_reverse, [(length, bits, frame)]) of a native graph, every frame a view.");
+  m.def("_array_from_frame", &array_from_frame, "length"_a, "bits"_a, "frame"_a,
+        "A SmartArray over a received frame of bytes, in place when 8-byte aligned (read-only).");
+  m.def("_graph_from_frames", &graph_from_frames, "frames"_a, "directed"_a,
+        "A native graph over received frames (five, or three for an undirected graph's one CSR).");
 }
 
 }  // namespace smartarrays::python

@@ -162,6 +162,25 @@ std::uint64_t value_of(Score score) {
   return std::bit_cast<ScoreWord<Score>>(score);
 }
 
+// The pull loop over vertices [lo, hi): store(v, teleport + damping * (the contributions in shares of
+// v's in-neighbours, summed in redge's order)), offsets[v - lo] being rbegin[v]; returns the sum of
+// |new rank - previous rank| (previous ranks: the scores in rank_words, indexed by v).
+template <typename Score, typename Store>
+double pull_batch(const SmartArray& redge, const std::uint64_t* offsets, std::uint64_t lo, std::uint64_t hi,
+                  const std::uint64_t* shares, Score teleport, Score damping, const std::uint64_t* rank_words, Store&& store) {
+  double difference = 0;
+  redge.visit([&](auto sources) {
+    InEdges<decltype(sources)::bits> in_edges(sources);
+    for (std::uint64_t v = lo; v < hi; ++v) {
+      const Score sum = in_edges.template sum<Score>(offsets[v - lo], offsets[v - lo + 1], shares);
+      const Score rank = teleport + damping * sum;
+      difference += std::fabs(static_cast<double>(rank) - static_cast<double>(score_at<Score>(rank_words, v)));
+      store(v, rank);
+    }
+  });
+  return difference;
+}
+
 // The iterations over one score precision, after the arrays of result are allocated.
 template <typename Score>
 void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
@@ -260,7 +279,6 @@ template <typename Score>
 void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
              const PageRankOptions& options, PageRankResult& result, runtime::ThreadPool& pool) {
   const std::uint64_t n = out_degree.length();
-  const double d = options.damping;
   const bool redistribute = options.dangling == DanglingRule::uniform;
   SmartArray& contributions = result.contributions;
   SmartArray& ranks = result.ranks;
@@ -281,9 +299,8 @@ void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray
   const bool offsets_in_place = rbegin.bits() == 64;
   for (unsigned iteration = 1; iteration <= options.max_iterations; ++iteration) {
     const auto start = std::chrono::steady_clock::now();
-    const auto teleport = static_cast<Score>((1.0 - d) / static_cast<double>(n) +
-                                             (redistribute ? d * dangling / static_cast<double>(n) : 0.0));
-    const auto damping = static_cast<Score>(d);
+    const auto teleport = static_cast<Score>(pagerank_teleport(options, n, dangling));
+    const auto damping = static_cast<Score>(options.damping);
     std::atomic<double> difference{0};
     std::atomic<double> next_dangling{0};
     build::fill_array(
@@ -293,18 +310,10 @@ void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray
           thread_local std::vector<std::uint64_t> scratch;
           if (!offsets_in_place && scratch.size() < hi - lo + 1) scratch.resize(hi - lo + 1);
           const std::uint64_t* offsets = detail::read_values(rbegin, lo, hi - lo + 1, scratch.data());
-          const std::uint64_t* shares = contributions.local_replica();
-          double batch_difference = 0;
+          const double batch_difference = pull_batch<Score>(
+              redge, offsets, lo, hi, contributions.local_replica(), teleport, damping, rank_words,
+              [&](std::uint64_t v, Score rank) { out[v - lo] = value_of(rank); });
           double batch_dangling = 0;
-          redge.visit([&](auto sources) {
-            InEdges<decltype(sources)::bits> in_edges(sources);
-            for (std::uint64_t v = lo; v < hi; ++v) {
-              const Score sum = in_edges.template sum<Score>(offsets[v - lo], offsets[v - lo + 1], shares);
-              const Score rank = teleport + damping * sum;
-              batch_difference += std::fabs(static_cast<double>(rank) - static_cast<double>(score_at<Score>(rank_words, v)));
-              out[v - lo] = value_of(rank);
-            }
-          });
           difference.fetch_add(batch_difference, std::memory_order_relaxed);
           if (redistribute) {
             for_degree_blocks(out_degree, lo, hi, [&](std::uint64_t first, std::uint64_t count, const std::uint64_t* degrees) {
@@ -331,5 +340,104 @@ void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray
 }
 
 }  // namespace
+
+double pagerank_teleport(const PageRankOptions& options, std::uint64_t n, double dangling) {
+  const double d = options.damping;
+  const double vertices = static_cast<double>(n);
+  return (1.0 - d) / vertices + (options.dangling == DanglingRule::uniform ? d * dangling / vertices : 0.0);
+}
+
+namespace {
+
+void check_part_length(std::string_view what, std::uint64_t length, std::uint64_t expected) {
+  if (length != expected) {
+    throw_error(ErrorCode::invalid_argument, "pagerank part: " + std::string(what) + " holds " + std::to_string(length) +
+                                                 " values, expected " + std::to_string(expected));
+  }
+}
+
+// The words of a span of doubles, as the edge loop reads contributions (score_at copies each out).
+const std::uint64_t* words_of(std::span<const double> scores) {
+  return reinterpret_cast<const std::uint64_t*>(scores.data());
+}
+
+// contributions[k] = ranks[k] / out_degree[k] (0 for dangling vertices) over [lo, hi); returns the
+// ranks of the dangling vertices summed and how many there are.
+PageRankPartTotals share_part(const SmartArray& out_degree, std::uint64_t lo, std::uint64_t hi,
+                              std::span<const double> ranks, std::span<double> contributions) {
+  PageRankPartTotals totals;
+  for_degree_blocks(out_degree, lo, hi, [&](std::uint64_t first, std::uint64_t count, const std::uint64_t* degrees) {
+    for (std::uint64_t k = 0; k < count; ++k) {
+      const double rank = ranks[first + k];
+      contributions[first + k] = degrees[k] == 0 ? 0.0 : rank / static_cast<double>(degrees[k]);
+      if (degrees[k] == 0) {
+        totals.dangling += rank;
+        ++totals.dangling_vertices;
+      }
+    }
+  });
+  return totals;
+}
+
+PageRankPartTotals add_totals(PageRankPartTotals a, const PageRankPartTotals& b) {
+  a.difference += b.difference;
+  a.dangling += b.dangling;
+  a.dangling_vertices += b.dangling_vertices;
+  return a;
+}
+
+}  // namespace
+
+PageRankPartTotals pagerank_part_start(const SmartArray& out_degree, std::uint64_t vertices, std::span<double> ranks,
+                                       std::span<double> contributions, runtime::ThreadPool& pool) {
+  const std::uint64_t count = out_degree.length();
+  check_part_length("ranks", ranks.size(), count);
+  check_part_length("contributions", contributions.size(), count);
+  if (count > vertices) check_part_length("out_degree", count, vertices);
+  const double initial = vertices == 0 ? 0.0 : 1.0 / static_cast<double>(vertices);
+  std::fill(ranks.begin(), ranks.end(), initial);
+  PageRankPartTotals totals = pool.parallel_reduce(
+      0, count, PageRankPartTotals{},
+      [&](std::uint64_t lo, std::uint64_t hi) { return share_part(out_degree, lo, hi, ranks, contributions); },
+      add_totals);
+  totals.dangling = 0;
+  return totals;
+}
+
+PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
+                                      std::span<const double> contributions, std::span<const double> ranks,
+                                      double dangling, const PageRankOptions& options, std::span<double> new_ranks,
+                                      std::span<double> new_contributions, runtime::ThreadPool& pool) {
+  validate(options);
+  if (options.scores != ScorePrecision::f64) {
+    throw_error(ErrorCode::invalid_argument, "pagerank part: scores must be f64 (distributed ranks are doubles)");
+  }
+  const std::uint64_t count = out_degree.length();
+  check_part_length("rbegin", rbegin.length(), count + 1);
+  check_part_length("redge", redge.length(), rbegin.get(count));
+  check_part_length("ranks", ranks.size(), count);
+  check_part_length("new ranks", new_ranks.size(), count);
+  check_part_length("new contributions", new_contributions.size(), count);
+  const std::uint64_t n = contributions.size();
+  if (count > n) check_part_length("out_degree", count, n);
+  const double teleport = pagerank_teleport(options, n, dangling);
+  const bool redistribute = options.dangling == DanglingRule::uniform;
+  PageRankPartTotals totals = pool.parallel_reduce(
+      0, count, PageRankPartTotals{},
+      [&](std::uint64_t lo, std::uint64_t hi) {
+        thread_local std::vector<std::uint64_t> scratch;
+        if (scratch.size() < hi - lo + 1) scratch.resize(hi - lo + 1);
+        const std::uint64_t* offsets = detail::read_values(rbegin, lo, hi - lo + 1, scratch.data());
+        PageRankPartTotals batch;
+        batch.difference = pull_batch<double>(redge, offsets, lo, hi, words_of(contributions), teleport,
+                                              options.damping, words_of(ranks),
+                                              [&](std::uint64_t v, double rank) { new_ranks[v] = rank; });
+        const PageRankPartTotals shared = share_part(out_degree, lo, hi, new_ranks, new_contributions);
+        batch.dangling = redistribute ? shared.dangling : 0.0;
+        return batch;
+      },
+      add_totals);
+  return totals;
+}
 
 }  // namespace smartarrays::algo

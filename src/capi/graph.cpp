@@ -17,6 +17,7 @@
 #include "smartarrays/algo/degree_centrality.hpp"
 #include "smartarrays/algo/pagerank.hpp"
 #include "smartarrays/graph/layout_spec.hpp"
+#include "smartarrays/graph/pull_part.hpp"
 #include "smartarrays/graph/source.hpp"
 
 namespace {
@@ -122,7 +123,8 @@ void require_vertex_buffer(const graph::CsrGraph& g, const void* buffer, std::ui
   if (n > 0) require(buffer, (std::string(name) + " (with n > 0)").c_str());
 }
 
-algo::PageRankOptions pagerank_options(const sa_graph* g, const sa_pagerank_options* o) {
+// The PageRank numbers and rules o asks for (defaults for NULL), arrays placed by default.
+algo::PageRankOptions pagerank_options(const sa_pagerank_options* o) {
   sa_pagerank_options defaults;
   sa_pagerank_options_init(&defaults);
   const sa_pagerank_options& given = o != nullptr ? *o : defaults;
@@ -132,9 +134,28 @@ algo::PageRankOptions pagerank_options(const sa_graph* g, const sa_pagerank_opti
   options.max_iterations = given.max_iterations;
   options.dangling = static_cast<algo::DanglingRule>(enum_field(given.dangling, SA_DANGLING_UNIFORM, "o->dangling"));
   options.scores = static_cast<algo::ScorePrecision>(enum_field(given.scores, SA_SCORES_F32, "o->scores"));
+  return options;
+}
+
+algo::PageRankOptions pagerank_options(const sa_graph* g, const sa_pagerank_options* o) {
+  algo::PageRankOptions options = pagerank_options(o);
   options.contributions = g->layout.for_array("contributions");
   options.ranks = g->layout.for_output("ranks");
   return options;
+}
+
+const graph::PullPart& part_of(const sa_pull_part* p) {
+  require(p, "p");
+  return p->part;
+}
+
+// Checks a caller's buffer of n doubles (NULL allowed when n is 0) against the count it must hold.
+void require_doubles(const void* buffer, std::uint64_t n, std::uint64_t expected, const char* name) {
+  if (n != expected) {
+    throw_error(ErrorCode::invalid_argument,
+                std::string(name) + " holds " + std::to_string(n) + " values, expected " + std::to_string(expected));
+  }
+  if (n > 0) require(buffer, (std::string(name) + " (with n > 0)").c_str());
 }
 
 // Copies a ranks array (64-bit doubles or 32-bit floats as bit patterns) into doubles, a block at a time.
@@ -277,6 +298,77 @@ sa_status sa_graph_pagerank(const sa_graph* g, const sa_pagerank_options* o, dou
     const algo::PageRankResult run = algo::pagerank(csr.rbegin(), csr.redge(), csr.out_degree(), pagerank_options(g, o));
     copy_doubles(run.ranks, ranks);
     if (result != nullptr) *result = sa_pagerank_result{run.iterations, run.converged ? 1 : 0, run.difference};
+  });
+}
+
+sa_status sa_graph_pull_part(const sa_graph* g, uint64_t first, uint64_t count, sa_pull_part** out) {
+  return guarded(__func__, [&] {
+    const graph::CsrGraph& csr = graph_of(g);
+    require(out, "out");
+    *out = new sa_pull_part{graph::pull_part(csr, first, count)};
+  });
+}
+
+sa_status sa_sg_pull_part(const char* path, uint64_t first, uint64_t count, sa_pull_part** out) {
+  return guarded(__func__, [&] {
+    require(path, "path");
+    require(out, "out");
+    *out = new sa_pull_part{graph::read_sg_pull_part(path, first, count)};
+  });
+}
+
+sa_status sa_sg_vertices(const char* path, uint64_t* vertices) {
+  return guarded(__func__, [&] {
+    require(path, "path");
+    require(vertices, "vertices");
+    *vertices = graph::read_sg_header(path).vertices;
+  });
+}
+
+void sa_pull_part_free(sa_pull_part* p) { delete p; }
+
+uint64_t sa_pull_part_first(const sa_pull_part* p) {
+  return guarded_value<uint64_t>(__func__, 0, [&] { return part_of(p).first; });
+}
+
+uint64_t sa_pull_part_count(const sa_pull_part* p) {
+  return guarded_value<uint64_t>(__func__, 0, [&] { return part_of(p).out_degree.length(); });
+}
+
+uint64_t sa_pull_part_vertices(const sa_pull_part* p) {
+  return guarded_value<uint64_t>(__func__, 0, [&] { return part_of(p).vertices; });
+}
+
+sa_status sa_pull_part_start(const sa_pull_part* p, double* ranks, double* contributions, uint64_t count,
+                             uint64_t* dangling_vertices) {
+  return guarded(__func__, [&] {
+    const graph::PullPart& part = part_of(p);
+    const std::uint64_t size = part.out_degree.length();
+    require_doubles(ranks, count, size, "ranks");
+    require_doubles(contributions, count, size, "contributions");
+    require(dangling_vertices, "dangling_vertices");
+    *dangling_vertices =
+        algo::pagerank_part_start(part.out_degree, part.vertices, {ranks, count}, {contributions, count}).dangling_vertices;
+  });
+}
+
+sa_status sa_pull_part_step(const sa_pull_part* p, const sa_pagerank_options* o, const double* contributions, uint64_t n,
+                            const double* ranks, double dangling, double* new_ranks, double* new_contributions,
+                            uint64_t count, double* difference, double* new_dangling) {
+  return guarded(__func__, [&] {
+    const graph::PullPart& part = part_of(p);
+    const std::uint64_t size = part.out_degree.length();
+    require_doubles(contributions, n, part.vertices, "contributions");
+    require_doubles(ranks, count, size, "ranks");
+    require_doubles(new_ranks, count, size, "new_ranks");
+    require_doubles(new_contributions, count, size, "new_contributions");
+    require(difference, "difference");
+    require(new_dangling, "new_dangling");
+    const algo::PageRankPartTotals totals =
+        algo::pagerank_part_step(part.rbegin, part.redge, part.out_degree, {contributions, n}, {ranks, count}, dangling,
+                                 pagerank_options(o), {new_ranks, count}, {new_contributions, count});
+    *difference = totals.difference;
+    *new_dangling = totals.dangling;
   });
 }
 

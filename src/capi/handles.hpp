@@ -1,5 +1,6 @@
-// Owns the C ABI's opaque handles sa_array and sa_graph: each holds its own array or graph, or
-// (from an sa_store) a read-only view of one that a shared owner keeps alive after the store closes.
+// Owns the C ABI's opaque handles sa_array, sa_graph and sa_pull_part: each holds its own array,
+// graph or part, or (from an sa_store) a read-only view of one that a shared owner keeps alive after
+// the store closes.
 #pragma once
 
 #include <memory>
@@ -10,6 +11,7 @@
 #include "smartarrays/array/smart_array.hpp"
 #include "smartarrays/graph/csr_graph.hpp"
 #include "smartarrays/graph/layout_spec.hpp"
+#include "smartarrays/graph/pull_part.hpp"
 
 /// One SmartArray on the C++ heap: owned, or a store's array kept alive by keep.
 struct sa_array {
@@ -45,4 +47,9 @@ struct sa_graph {
   const smartarrays::graph::CsrGraph* graph;          ///< the graph served
   std::shared_ptr<const void> keep;                   ///< the owner of a view
   smartarrays::graph::LayoutSpec layout;              ///< placements of the analytics' arrays
+};
+
+/// A vertex-range part of a reverse CSR, owned.
+struct sa_pull_part {
+  smartarrays::graph::PullPart part;  ///< the part
 };

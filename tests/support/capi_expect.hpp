@@ -1,4 +1,5 @@
-// Owns the C ABI tests' failure checks: a status and a last-error message naming the function.
+// Owns the C ABI tests' failure checks (a status and a last-error message naming the function) and
+// an owner that frees a C handle at the end of a test.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -21,5 +22,15 @@ inline void expect_failure(sa_status got, sa_status status, const char* function
   EXPECT_EQ(got, status) << sa_last_error();
   expect_last_error(function, part);
 }
+
+/// A C handle (T*) freed by Free when the owner goes; pass &owner.p to the creating call.
+template <typename T, void (*Free)(T*)>
+struct Owned {
+  T* p = nullptr;  ///< the handle, NULL until created
+  Owned() = default;
+  Owned(const Owned&) = delete;
+  Owned& operator=(const Owned&) = delete;
+  ~Owned() { Free(p); }
+};
 
 }  // namespace smartarrays::test

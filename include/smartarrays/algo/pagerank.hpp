@@ -6,6 +6,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -98,5 +99,37 @@ inline double rank_at(const SmartArray& ranks, std::uint64_t v) {
 SMARTARRAYS_API PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
                                         const PageRankOptions& options = {},
                                         runtime::ThreadPool& pool = runtime::default_pool());
+
+/// The teleport term of an iteration over n vertices: (1 - d) / n, plus d * dangling / n under the
+/// uniform rule, where dangling is the rank the dangling vertices held after the previous iteration.
+SMARTARRAYS_API double pagerank_teleport(const PageRankOptions& options, std::uint64_t n, double dangling);
+
+/// What one worker's part of a distributed PageRank yields per iteration besides its new ranks and
+/// contributions.
+struct PageRankPartTotals {
+  double difference = 0;  ///< sum over the part of |new rank - previous rank|
+  double dangling = 0;    ///< the new ranks of the part's dangling vertices, summed (uniform rule; else 0)
+  std::uint64_t dangling_vertices = 0;  ///< the part's vertices without out-edges (pagerank_part_start only)
+};
+
+/// The start of a distributed PageRank (f64 scores) over a part of a graph of `vertices` vertices:
+/// ranks 1/vertices and contributions = rank / out-degree (0 for dangling vertices) into ranks and
+/// contributions (out_degree.length() each). The run's first dangling rank is the dangling vertices
+/// of every part times 1/vertices. Throws Error(invalid_argument) for mismatched lengths.
+SMARTARRAYS_API PageRankPartTotals pagerank_part_start(const SmartArray& out_degree, std::uint64_t vertices,
+                                                       std::span<double> ranks, std::span<double> contributions,
+                                                       runtime::ThreadPool& pool = runtime::default_pool());
+
+/// One pull iteration of a distributed PageRank (f64 scores) over a part [first, first + count) of a
+/// graph's reverse CSR (graph::PullPart: rbegin from 0, redge of whole-graph ids, out-degrees), given
+/// every vertex's contributions from the previous iteration, the part's previous ranks, and the
+/// dangling rank every part reported: writes the part's new ranks and contributions exactly as
+/// pagerank() computes them. Throws Error(invalid_argument) for mismatched lengths or bad options.
+SMARTARRAYS_API PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray& redge,
+                                                      const SmartArray& out_degree, std::span<const double> contributions,
+                                                      std::span<const double> ranks, double dangling,
+                                                      const PageRankOptions& options, std::span<double> new_ranks,
+                                                      std::span<double> new_contributions,
+                                                      runtime::ThreadPool& pool = runtime::default_pool());
 
 }  // namespace smartarrays::algo

@@ -1,0 +1,47 @@
+// Owns the vertex-range parts of a graph's reverse CSR (pull direction): what one worker of a
+// distributed PageRank holds. A part is cut from a graph in memory, or read from a GAP .sg file
+// touching only its own byte ranges, so a file larger than one worker is never loaded whole.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/export.hpp"
+#include "smartarrays/graph/csr_graph.hpp"
+#include "smartarrays/runtime/thread_pool.hpp"
+
+namespace smartarrays::graph {
+
+/// Vertices [first, first + out_degree.length()) of a graph of `vertices` vertices, for pulling.
+struct PullPart {
+  std::uint64_t vertices = 0;  ///< n of the whole graph (in-neighbour ids are below it)
+  std::uint64_t first = 0;     ///< the part's first vertex
+  SmartArray rbegin;           ///< count + 1 offsets into redge, from 0
+  SmartArray redge;            ///< the in-neighbour ids (whole-graph ids) of the part's vertices, in order
+  SmartArray out_degree;       ///< the out-degrees of the part's vertices
+};
+
+/// The part [first, first + count) of graph, its arrays in the graph's widths, built on pool.
+/// Throws Error(invalid_argument) when the range is not within 0..n.
+SMARTARRAYS_API PullPart pull_part(const CsrGraph& graph, std::uint64_t first, std::uint64_t count,
+                                   runtime::ThreadPool& pool = runtime::default_pool());
+
+/// The vertex count n and directed flag of a GAP .sg file, from its header; throws Error naming
+/// the file when it cannot be read or its size is not what its header implies.
+struct SgHeader {
+  bool directed = true;     ///< the file's flag
+  std::uint64_t edges = 0;  ///< m, stored edges
+  std::uint64_t vertices = 0;  ///< n
+};
+/// Reads and checks the header of the .sg file at path (see SgHeader).
+SMARTARRAYS_API SgHeader read_sg_header(const std::string& path);
+
+/// The part [first, first + count) of the .sg file at path, reading only its in-offsets, its
+/// in-neighbour ids and its out-offsets (the out-edges of an undirected file), each checked: offsets
+/// never decreasing and within m, ids below n. Ids and offsets take the fewest bits that hold them.
+/// Throws Error(invalid_argument) "PATH: byte offset N: ..." for a malformed range, Error(os_error)
+/// when the file cannot be read, Error(cancelled) on an interrupt.
+SMARTARRAYS_API PullPart read_sg_pull_part(const std::string& path, std::uint64_t first, std::uint64_t count);
+
+}  // namespace smartarrays::graph

@@ -1,0 +1,97 @@
+"""Dask serialization of SmartArrays, Graphs and Stores (docs/dask.md): a small header and one frame
+per array that is a read-only view of its packed words and padding word (no copy when sending);
+a received array is built over its frame in place. Registered with distributed's dask_serialize /
+dask_deserialize, and dask's sizeof (the packed bytes, which Dask's memory accounting and transfer
+counters use), when this module is imported (smartarrays does so once distributed is loaded)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from dask.sizeof import sizeof
+from distributed.protocol import dask_deserialize, dask_serialize
+
+from . import _core
+from ._core import SmartArray
+from .graph import Graph
+from .store import Store
+
+Header = dict[str, object]
+Frames = list[memoryview]
+
+
+def _bytes(frame: object) -> np.ndarray:
+    """A received frame (bytes, bytearray, memoryview) as a 1-D uint8 ndarray over the same memory."""
+    return np.frombuffer(memoryview(frame).cast("B"), dtype=np.uint8)  # type: ignore[arg-type]
+
+
+def _array_parts(array: SmartArray) -> tuple[Header, Frames]:
+    length, bits, words = _core._array_frame(array)
+    return {"length": length, "bits": bits}, [memoryview(words)]
+
+
+def _graph_parts(graph: Graph) -> tuple[Header, Frames]:
+    directed, shares_reverse, parts = _core._graph_frames(graph._native)
+    header = {"directed": directed, "arrays": [[length, bits] for length, bits, _ in parts]}
+    return header, [memoryview(words) for _, _, words in parts]
+
+
+def _array_from(header: Header, frames: Sequence[object]) -> SmartArray:
+    return _core._array_from_frame(header["length"], header["bits"], _bytes(frames[0]))
+
+
+def _graph_from(header: Header, frames: Sequence[object]) -> Graph:
+    arrays = header["arrays"]
+    if len(arrays) != len(frames):  # type: ignore[arg-type]
+        raise ValueError(f"graph header names {len(arrays)} arrays, {len(frames)} frames came")  # type: ignore[arg-type]
+    parts = [(length, bits, _bytes(frame)) for (length, bits), frame in zip(arrays, frames)]  # type: ignore[call-overload]
+    return Graph(_core._graph_from_frames(parts, header["directed"]))
+
+
+_PARTS = {"array": _array_parts, "graph": _graph_parts}
+_FROM = {"array": _array_from, "graph": _graph_from}
+
+
+def _store_parts(store: Store) -> tuple[Header, Frames]:
+    objects: list[list[object]] = []
+    frames: Frames = []
+    for name, obj in store.items():
+        kind = "graph" if isinstance(obj, Graph) else "array"
+        header, parts = _PARTS[kind](obj)  # type: ignore[operator]
+        objects.append([name, kind, len(parts), header])
+        frames.extend(parts)
+    return {"objects": objects}, frames
+
+
+def _store_from(header: Header, frames: Sequence[object]) -> Store:
+    opened: list[tuple[str, str, object]] = []
+    start = 0
+    for name, kind, count, sub in header["objects"]:  # type: ignore[attr-defined]
+        obj = _FROM[kind](sub, frames[start : start + count])
+        opened.append((name, kind, obj._native if isinstance(obj, Graph) else obj))
+        start += count
+    return Store(opened, "recv")
+
+
+dask_serialize.register(SmartArray)(_array_parts)
+dask_deserialize.register(SmartArray)(_array_from)
+dask_serialize.register(Graph)(_graph_parts)
+dask_deserialize.register(Graph)(_graph_from)
+dask_serialize.register(Store)(_store_parts)
+dask_deserialize.register(Store)(_store_from)
+
+
+@sizeof.register(SmartArray)
+def _array_bytes(array: SmartArray) -> int:
+    return int(array.nbytes)
+
+
+@sizeof.register(Graph)
+def _graph_bytes(graph: Graph) -> int:
+    return int(graph.memory().total_bytes)
+
+
+@sizeof.register(Store)
+def _store_bytes(store: Store) -> int:
+    return sum(sizeof(obj) for obj in store.values())

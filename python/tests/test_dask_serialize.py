@@ -1,0 +1,152 @@
+"""Dask serialization of SmartArrays, Graphs and Stores without a cluster: every width and placement
+round-trips through distributed's serialize/deserialize and its wire format; the frames sent are
+views of the packed words (no copy), arrays received over aligned frames use them in place, and
+hostile frames are refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("distributed")
+
+from distributed.protocol import deserialize, dumps, loads, serialize, to_serialize  # noqa: E402
+
+import smartarrays as sa  # noqa: E402
+import smartarrays.dask  # noqa: E402,F401 - registers the serialization (smartarrays was imported before distributed)
+from smartarrays import _core  # noqa: E402
+
+PLACEMENTS = ["os_default", "single_node", "interleaved", "replicated", "partitioned"]
+
+
+def _values(n: int, bits: int) -> np.ndarray:
+    rng = np.random.default_rng(bits)
+    top = 2**bits if bits < 64 else 2**64
+    return rng.integers(0, top, size=n, dtype=np.uint64, endpoint=False)
+
+
+def _address(buffer: object) -> int:
+    return np.frombuffer(memoryview(buffer).cast("B"), dtype=np.uint8).ctypes.data  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bits", range(1, 65))
+def test_every_width_round_trips_with_frames_that_are_views(bits: int) -> None:
+    values = _values(1000, bits)
+    a = sa.array(values, bits=bits)
+    header, frames = serialize(a, serializers=["dask"])
+    assert header["serializer"] == "dask"
+    assert len(frames) == 1
+    assert _address(frames[0]) == a.words().ctypes.data  # a view: nothing was copied to send
+    assert memoryview(frames[0]).readonly
+    assert memoryview(frames[0]).nbytes == (a.words().size + 1) * 8  # the stream and its padding word
+    b = deserialize(header, frames)
+    assert isinstance(b, sa.SmartArray)
+    assert b.bits == bits
+    np.testing.assert_array_equal(b.to_numpy(), values)
+    assert b.sum() == a.sum()
+
+
+@pytest.mark.parametrize("placement", PLACEMENTS)
+def test_every_placement_round_trips(placement: str) -> None:
+    values = _values(70_000, 13)
+    a = sa.array(values, bits=13, placement=placement)  # type: ignore[arg-type]
+    header, frames = serialize(a, serializers=["dask"])
+    assert _address(frames[0]) == a.words().ctypes.data
+    b = deserialize(header, frames)
+    np.testing.assert_array_equal(b.to_numpy(), values)
+    assert b.placement == "os_default"  # used in place, where the frame arrived
+
+
+def test_received_array_uses_an_aligned_frame_in_place() -> None:
+    a = sa.array(_values(5000, 17), bits=17)
+    _, frames = serialize(a, serializers=["dask"])
+    received = bytearray(memoryview(frames[0]).cast("B"))
+    b = _core._array_from_frame(len(a), 17, np.frombuffer(received, dtype=np.uint8))
+    assert _address(received) % 8 == 0
+    assert b.words().ctypes.data == _address(received)
+    np.testing.assert_array_equal(b.to_numpy(), a.to_numpy())
+
+
+def test_a_misaligned_frame_is_copied() -> None:
+    a = sa.array(_values(300, 9), bits=9)
+    raw = bytes(memoryview(a.words()).cast("B")) + bytes(8)
+    shifted = np.frombuffer(bytes(1) + raw, dtype=np.uint8)[1:]
+    b = _core._array_from_frame(300, 9, shifted)
+    np.testing.assert_array_equal(b.to_numpy(), a.to_numpy())
+
+
+def test_through_the_wire_format() -> None:
+    a = sa.array(_values(100_000, 10), bits=10)
+    frames = dumps({"x": to_serialize(a)})
+    got = loads(frames)["x"]
+    np.testing.assert_array_equal(got.to_numpy(), a.to_numpy())
+
+
+def test_empty_and_one_value_arrays() -> None:
+    for values in ([], [5]):
+        a = sa.array(np.array(values, dtype=np.uint64))
+        b = deserialize(*serialize(a, serializers=["dask"]))
+        assert b.to_numpy().tolist() == values
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_graphs_round_trip(directed: bool) -> None:
+    src = np.array([0, 1, 2, 2, 3], dtype=np.uint64)
+    dst = np.array([1, 2, 0, 3, 1], dtype=np.uint64)
+    g = sa.Graph.from_edges(src, dst, vertices=4, directed=directed, variant="V+E")
+    header, frames = serialize(g, serializers=["dask"])
+    assert len(frames) == (5 if directed else 3)  # an undirected graph's one CSR goes once
+    assert _address(frames[1]) == g.array("edge").words().ctypes.data
+    h = deserialize(header, frames)
+    assert isinstance(h, sa.Graph)
+    assert h.directed == directed
+    for name in ("begin", "edge", "rbegin", "redge", "out_degree"):
+        np.testing.assert_array_equal(h.array(name).to_numpy(), g.array(name).to_numpy())
+    np.testing.assert_allclose(h.pagerank(), g.pagerank(), rtol=0, atol=1e-15)
+
+
+def test_stores_round_trip(tmp_path: Path) -> None:
+    a = sa.array(_values(1234, 21), bits=21)
+    g = sa.Graph.from_edges(np.array([0, 1], dtype=np.uint64), np.array([1, 0], dtype=np.uint64), vertices=2)
+    sa.save(tmp_path / "s.sa", {"a": a, "g": g})
+    with sa.open(tmp_path / "s.sa") as store:
+        header, frames = serialize(store, serializers=["dask"])
+        assert _address(frames[0]) == store["a"].words().ctypes.data  # mapped pages, sent in place
+        got = deserialize(header, frames)
+    assert isinstance(got, sa.Store)
+    assert list(got) == ["a", "g"]
+    np.testing.assert_array_equal(got["a"].to_numpy(), a.to_numpy())
+    assert got["g"].edges == g.edges
+
+
+def test_hostile_frames_are_refused() -> None:
+    a = sa.array(_values(100, 7), bits=7)
+    header, frames = serialize(a, serializers=["dask"])
+    raw = bytearray(memoryview(frames[0]).cast("B"))
+    with pytest.raises(ValueError, match="expected"):
+        _core._array_from_frame(100, 7, np.frombuffer(raw[:-8], dtype=np.uint8))
+    with pytest.raises(ValueError, match="bits must be 1..64"):
+        _core._array_from_frame(100, 65, np.frombuffer(raw, dtype=np.uint8))
+    with pytest.raises((ValueError, MemoryError)):
+        _core._array_from_frame(2**64 - 1, 64, np.frombuffer(raw, dtype=np.uint8))
+    padded = bytearray(raw)
+    padded[-1] = 1
+    with pytest.raises(ValueError, match="padding word"):
+        _core._array_from_frame(100, 7, np.frombuffer(padded, dtype=np.uint8))
+    past = bytearray(raw)
+    past[len(raw) - 9] = 0xFF  # the last stream word holds slots 100..127 of the chunk
+    with pytest.raises(ValueError, match="past the length"):
+        _core._array_from_frame(100, 7, np.frombuffer(past, dtype=np.uint8))
+    with pytest.raises(ValueError, match="five arrays"):
+        _core._graph_from_frames([(1, 1, np.frombuffer(bytes(16), dtype=np.uint8))], True)
+
+
+def test_dask_counts_the_packed_bytes() -> None:
+    from dask.sizeof import sizeof
+
+    a = sa.array(_values(100_000, 10), bits=10)
+    assert sizeof(a) == a.nbytes < 100_000 * 10 // 8 + 8192
+    g = sa.Graph.rmat(scale=6, edge_factor=4)
+    assert sizeof(g) == g.memory().total_bytes

@@ -1,0 +1,118 @@
+// Tests the C ABI's vertex-range parts (sa_pull_part): parts cut from a graph and read from its .sg
+// file, driven part by part with the contributions exchanged, give sa_graph_pagerank's ranks to
+// 1e-12; bad arguments fail with the function's name and the core's words.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "smartarrays.h"
+#include "support/capi_expect.hpp"
+#include "support/graph_fixtures.hpp"
+
+namespace {
+
+using smartarrays::test::expect_failure;
+
+using Part = smartarrays::test::Owned<sa_pull_part, sa_pull_part_free>;
+using Graph = smartarrays::test::Owned<sa_graph, sa_graph_free>;
+
+// Ranks of PageRank over parts [n*k/parts, n*(k+1)/parts), made by cut(first, count, &part).
+template <typename Cut>
+std::vector<double> driven(uint64_t n, uint64_t parts, const sa_pagerank_options& o, Cut&& cut) {
+  std::vector<Part> held(parts);
+  std::vector<double> ranks(n), shares(n), new_ranks(n), new_shares(n);
+  uint64_t dangling_vertices = 0;
+  for (uint64_t k = 0; k < parts; ++k) {
+    EXPECT_EQ(cut(n * k / parts, n * (k + 1) / parts - n * k / parts, &held[k].p), SA_OK) << sa_last_error();
+    const uint64_t first = sa_pull_part_first(held[k].p), count = sa_pull_part_count(held[k].p);
+    EXPECT_EQ(sa_pull_part_vertices(held[k].p), n);
+    uint64_t dangling = 0;
+    EXPECT_EQ(sa_pull_part_start(held[k].p, ranks.data() + first, shares.data() + first, count, &dangling), SA_OK);
+    dangling_vertices += dangling;
+  }
+  double dangling = o.dangling == SA_DANGLING_UNIFORM ? static_cast<double>(dangling_vertices) * (1.0 / static_cast<double>(n)) : 0.0;
+  for (uint32_t iteration = 0; iteration < o.max_iterations; ++iteration) {
+    double difference = 0, next = 0;
+    for (const Part& part : held) {
+      const uint64_t first = sa_pull_part_first(part.p), count = sa_pull_part_count(part.p);
+      double d = 0, left = 0;
+      EXPECT_EQ(sa_pull_part_step(part.p, &o, shares.data(), n, ranks.data() + first, dangling, new_ranks.data() + first,
+                                  new_shares.data() + first, count, &d, &left),
+                SA_OK)
+          << sa_last_error();
+      difference += d;
+      next += left;
+    }
+    ranks.swap(new_ranks);
+    shares.swap(new_shares);
+    dangling = next;
+    if (difference < o.tolerance) break;
+  }
+  return ranks;
+}
+
+TEST(PullPartCapi, PartsOfAGraphAndOfItsFileGiveItsRanks) {
+  smartarrays::test::ScratchDir dir;
+  Graph g;
+  ASSERT_EQ(sa_graph_generate_rmat(9, 4, 2, nullptr, &g.p), SA_OK) << sa_last_error();
+  const std::string path = dir.file("g.sg");
+  ASSERT_EQ(sa_graph_save(g.p, path.c_str(), "sg"), SA_OK) << sa_last_error();
+  const uint64_t n = sa_graph_vertices(g.p);
+  uint64_t vertices = 0;
+  ASSERT_EQ(sa_sg_vertices(path.c_str(), &vertices), SA_OK);
+  EXPECT_EQ(vertices, n);
+  for (sa_dangling_rule rule : {SA_DANGLING_NONE, SA_DANGLING_UNIFORM}) {
+    sa_pagerank_options o;
+    sa_pagerank_options_init(&o);
+    o.dangling = rule;
+    o.tolerance = 1e-9;
+    std::vector<double> local(n);
+    ASSERT_EQ(sa_graph_pagerank(g.p, &o, local.data(), n, nullptr), SA_OK);
+    for (uint64_t parts : {1, 2, 3}) {
+      const std::vector<double> from_graph =
+          driven(n, parts, o, [&](uint64_t first, uint64_t count, sa_pull_part** out) { return sa_graph_pull_part(g.p, first, count, out); });
+      const std::vector<double> from_file =
+          driven(n, parts, o, [&](uint64_t first, uint64_t count, sa_pull_part** out) { return sa_sg_pull_part(path.c_str(), first, count, out); });
+      for (uint64_t v = 0; v < n; ++v) {
+        ASSERT_NEAR(from_graph[v], local[v], 1e-12) << v;
+        ASSERT_NEAR(from_file[v], local[v], 1e-12) << v;
+      }
+    }
+  }
+}
+
+TEST(PullPartCapi, BadArgumentsNameTheFunction) {
+  smartarrays::test::ScratchDir dir;
+  Graph g;
+  ASSERT_EQ(sa_graph_generate_rmat(6, 4, 2, nullptr, &g.p), SA_OK);
+  const uint64_t n = sa_graph_vertices(g.p);
+  Part part;
+  expect_failure(sa_graph_pull_part(g.p, n, 1, &part.p), SA_EINVAL, "sa_graph_pull_part", "outside the graph's");
+  expect_failure(sa_graph_pull_part(nullptr, 0, 1, &part.p), SA_EINVAL, "sa_graph_pull_part", "g is NULL");
+  expect_failure(sa_sg_pull_part(dir.file("missing.sg").c_str(), 0, 1, &part.p), SA_EOS, "sa_sg_pull_part", "missing.sg");
+  uint64_t vertices = 0;
+  expect_failure(sa_sg_vertices(dir.write("bad.sg", "xx").c_str(), &vertices), SA_EINVAL, "sa_sg_vertices", "17-byte header");
+  ASSERT_EQ(sa_graph_pull_part(g.p, 0, 4, &part.p), SA_OK);
+  std::vector<double> four(4), three(3), all(n);
+  uint64_t dangling = 0;
+  double d = 0, left = 0;
+  expect_failure(sa_pull_part_start(part.p, three.data(), four.data(), 3, &dangling), SA_EINVAL, "sa_pull_part_start",
+                 "ranks holds 3 values, expected 4");
+  expect_failure(sa_pull_part_step(part.p, nullptr, all.data(), n - 1, four.data(), 0, four.data(), four.data(), 4, &d, &left),
+                 SA_EINVAL, "sa_pull_part_step", "contributions holds");
+  sa_pagerank_options o;
+  sa_pagerank_options_init(&o);
+  o.scores = SA_SCORES_F32;
+  expect_failure(sa_pull_part_step(part.p, &o, all.data(), n, four.data(), 0, four.data(), four.data(), 4, &d, &left),
+                 SA_EINVAL, "sa_pull_part_step", "scores must be f64");
+  o.scores = SA_SCORES_F64;
+  o.damping = 3;
+  expect_failure(sa_pull_part_step(part.p, &o, all.data(), n, four.data(), 0, four.data(), four.data(), 4, &d, &left),
+                 SA_EINVAL, "sa_pull_part_step", "damping");
+  EXPECT_EQ(sa_pull_part_count(nullptr), 0u);
+  sa_pull_part_free(nullptr);
+}
+
+}  // namespace
