@@ -23,5 +23,7 @@ void add_adapt_commands(CommandTree& tree);
 void add_graph_command(CommandTree& tree);
 /// `smartarrays store list|info|verify|append ...`.
 void add_store_command(CommandTree& tree);
+/// `smartarrays run [knobs] -- COMMAND ...`.
+void add_run_command(CommandTree& tree);
 
 }  // namespace smartarrays::cli

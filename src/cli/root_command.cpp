@@ -27,6 +27,7 @@ const char* const main_header =
     "  store ...         store files (.sa, the compact form): list, info, verify, append\n"
     "  calibrate         measure this machine for placement=auto and bits=auto (cached per machine)\n"
     "  advise            the adaptive choice for a workload, its predicted times and why\n"
+    "  run               run a command under an allocator, memory policy, CPU set and THP setting\n"
     "  help [COMMAND]    show help for a command\n";
 
 const char* const exit_codes =
@@ -97,6 +98,7 @@ std::unique_ptr<CommandTree> make_command_tree() {
   add_graph_command(*tree);
   add_store_command(*tree);
   add_adapt_commands(*tree);
+  add_run_command(*tree);
   add_help(*tree);
   return tree;
 }
