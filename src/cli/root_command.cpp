@@ -103,4 +103,11 @@ std::unique_ptr<CommandTree> make_command_tree() {
   return tree;
 }
 
+std::unique_ptr<CommandTree> make_run_tree() {
+  auto tree = std::make_unique<CommandTree>(main_header, main_footer());
+  add_root(*tree);
+  add_run_command(*tree);
+  return tree;
+}
+
 }  // namespace smartarrays::cli
