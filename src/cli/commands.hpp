@@ -28,5 +28,7 @@ void add_graph_command(CommandTree& tree);
 void add_store_command(CommandTree& tree);
 /// `smartarrays run [knobs] -- COMMAND ...`.
 void add_run_command(CommandTree& tree);
+/// `smartarrays tune [grid] -- COMMAND ...`.
+void add_tune_command(CommandTree& tree);
 
 }  // namespace smartarrays::cli

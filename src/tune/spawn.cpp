@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <sstream>
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/runtime/interrupt.hpp"
@@ -150,7 +151,11 @@ ChildRun run_child(const Launch& launch, const std::vector<std::string>& argv, d
 
 std::string describe_end(const ChildRun& run, double timeout_seconds) {
   if (run.exec_failed) return "not started: " + run.output;
-  if (run.timed_out) return "timed out after " + std::to_string(static_cast<long long>(timeout_seconds)) + " s";
+  if (run.timed_out) {
+    std::ostringstream text;
+    text << "timed out after " << timeout_seconds << " s";
+    return text.str();
+  }
   if (run.signal != 0) return "signal " + std::to_string(run.signal) + " (" + ::strsignal(run.signal) + ")";
   return "exit " + std::to_string(run.exit_code);
 }
