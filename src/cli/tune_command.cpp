@@ -195,7 +195,8 @@ TuneResult run_grid(const TuneFlags& f) {
       break;
     }
     const tune::GridPoint& point = f.grid[order[k]];
-    if (autonuma && point.autonuma) autonuma->set(*point.autonuma);
+    // A point without an AutoNUMA value (the default) runs with the system's own.
+    if (autonuma) autonuma->set(point.autonuma ? *point.autonuma : autonuma->original() != "0");
     const std::string left = k == 0 ? "?" : seconds_text(spent / static_cast<double>(k) * static_cast<double>(order.size() - k));
     progress.show("tune: run " + std::to_string(k + 1) + "/" + std::to_string(order.size()) + "  " + point.label() +
                       "  ~" + left + " left",
