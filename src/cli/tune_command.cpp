@@ -281,7 +281,15 @@ void print_best(const TuneFlags& f, const TuneResult& r) {
     return;
   }
   std::cout << "  " << std::setprecision(2) << std::fixed << gain(f, r, best) << "x " << (f.maximize ? "higher" : "faster")
-            << " than the default (" << f.grid[0].label() << ")\n";
+            << " than the " << f.grid[0].label() << "\n";
+  // On a shared machine a median can win by luck: the gain counts only when the two ranges of runs
+  // do not overlap.
+  const measure::Timing mine = measure::summarize(r.points[best].values);
+  const measure::Timing base = measure::summarize(r.points[0].values);
+  if (f.maximize ? mine.min <= base.max : mine.max >= base.min) {
+    std::cout << "  not significant: its runs overlap the default's (spread " << std::setprecision(0) << 100 * mine.spread()
+              << "% and " << 100 * base.spread() << "%); rerun with more --repetitions\n";
+  }
   if (f.grid[best].autonuma) {
     std::cout << "  with AutoNUMA " << (*f.grid[best].autonuma ? "on" : "off") << ": sysctl kernel.numa_balancing="
               << (*f.grid[best].autonuma ? 1 : 0) << " (root)\n";
@@ -307,6 +315,8 @@ measure::Report report(const TuneFlags& f, const TuneResult& r) {
     point["autonuma"] = f.grid[p].autonuma ? measure::Json(*f.grid[p].autonuma) : measure::Json();
     point["default"] = p == 0;
     point["gain_over_default"] = gain(f, r, p);
+    const measure::Timing mine = measure::summarize(pr.values), base = measure::summarize(r.points[0].values);
+    point["separated_from_default"] = p != 0 && !pr.values.empty() && (f.maximize ? mine.min > base.max : mine.max < base.min);
     point["values"] = pr.values;
     point["runs"] = pr.runs;
     point["failure"] = pr.failure;
