@@ -390,7 +390,7 @@ void add_run_flags(CLI::App& app, TuneFlags& f) {
 // Resolves every grid point's launch, naming the grid flag whose value the machine refuses.
 void check_tune(TuneFlags& f) {
   check_command(f.command, tune_usage);
-  if (f.timeout < 0) throw UsageError("--timeout: expected 0 or more seconds");
+  if (f.timeout < 0 || f.timeout > 1e7) throw UsageError("--timeout: expected 0 (no limit) to 10000000 seconds");
   if (f.budget < 0) throw UsageError("--budget: expected 0 or more seconds");
   try {
     std::regex check(f.metric);

@@ -17,6 +17,7 @@
 #include "smartarrays/os/topology.hpp"
 #include "smartarrays/tune/launch.hpp"
 #include "smartarrays/util/text.hpp"
+#include "tune/exec_args.hpp"
 
 extern char** environ;
 
@@ -176,18 +177,13 @@ int exec_launch(const Launch& launch, const std::vector<std::string>& argv, std:
     why = "no command to run";
     return EINVAL;
   }
-  const std::vector<std::string> environment = launch_environment(launch);
-  std::vector<char*> args, envp;
-  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-  for (const std::string& entry : environment) envp.push_back(const_cast<char*>(entry.c_str()));
-  args.push_back(nullptr);
-  envp.push_back(nullptr);
+  const ExecArgs exec(launch, argv);
   const char* failed = nullptr;
   if (const int error = apply_launch(launch, &failed)) {
     why = std::string(failed) + " failed: " + std::strerror(error);
     return error;
   }
-  ::execvpe(args[0], args.data(), envp.data());
+  ::execvpe(exec.program(), exec.args(), exec.envp());
   const int error = errno;
   why = "cannot run " + util::quoted(argv[0]) + ": " + std::strerror(error);
   return error;

@@ -19,6 +19,7 @@
 #include "smartarrays/error.hpp"
 #include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/util/text.hpp"
+#include "tune/exec_args.hpp"
 
 namespace smartarrays::tune {
 namespace {
@@ -46,13 +47,13 @@ struct Pipe {
 
 // The child after fork: its own process group, stdout to the pipe, the launch, exec; on failure the
 // errno and the failed call go through the error pipe.
-[[noreturn]] void become_child(const Launch& launch, char* const* argv, char* const* envp, int out_fd, int error_fd) {
+[[noreturn]] void become_child(const Launch& launch, const ExecArgs& exec, int out_fd, int error_fd) {
   ::setpgid(0, 0);
   if (out_fd >= 0) ::dup2(out_fd, STDOUT_FILENO);
   const char* failed = "exec";
   int error = apply_launch(launch, &failed);
   if (error == 0) {
-    ::execvpe(argv[0], argv, envp);
+    ::execvpe(exec.program(), exec.args(), exec.envp());
     error = errno;
   }
   const ssize_t written = ::write(error_fd, &error, sizeof error);
@@ -88,18 +89,13 @@ bool collect(int fd, ChildRun& run, Clock::time_point deadline, bool limited, bo
 
 ChildRun run_child(const Launch& launch, const std::vector<std::string>& argv, double timeout_seconds, bool capture) {
   if (argv.empty()) throw_error(ErrorCode::invalid_argument, "no command to run");
-  const std::vector<std::string> environment = launch_environment(launch);
-  std::vector<char*> args, envp;
-  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-  for (const std::string& entry : environment) envp.push_back(const_cast<char*>(entry.c_str()));
-  args.push_back(nullptr);
-  envp.push_back(nullptr);
+  const ExecArgs exec(launch, argv);
   Pipe out, error;
   ChildRun run;
   const Clock::time_point start = Clock::now();
   const pid_t pid = ::fork();
   if (pid < 0) throw_error(ErrorCode::os_error, std::string("fork failed: ") + std::strerror(errno));
-  if (pid == 0) become_child(launch, args.data(), envp.data(), capture ? out.fds[1] : -1, error.fds[1]);
+  if (pid == 0) become_child(launch, exec, capture ? out.fds[1] : -1, error.fds[1]);
   ::setpgid(pid, pid);  // also here, so the group exists before any kill below
   out.close_end(1);
   error.close_end(1);

@@ -72,7 +72,8 @@ TEST(TuneCommand, BadFlagsExitTwoNamingTheFlag) {
       {"tune --thp on,maybe -- true", "--thp: unknown setting 'maybe'"},
       {"tune --repetitions 0 -- true", "--repetitions: expected a whole number from 1 to 1000"},
       {"tune --metric '(' -- true", "--metric: '(' is not a regular expression"},
-      {"tune --timeout -1 -- true", "--timeout: expected 0 or more seconds"},
+      {"tune --timeout -1 -- true", "--timeout: expected 0 (no limit) to 10000000 seconds"},
+      {"tune --timeout 1e300 -- true", "--timeout: expected 0 (no limit) to 10000000 seconds"},
       {"tune --budget x -- true", "--budget: expected a finite number"},
   };
   for (const auto& [args, message] : cases) {
