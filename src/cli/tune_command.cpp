@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdint>
 #include <csignal>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -61,6 +62,7 @@ struct TuneFlags {
   double budget = 0;
   std::uint64_t seed = 1;
   std::string json;
+  std::string plot;
   bool quiet = false;
   std::vector<std::string> command;
   std::vector<tune::GridPoint> grid;
@@ -328,11 +330,40 @@ measure::Report report(const TuneFlags& f, const TuneResult& r) {
   return rep;
 }
 
+// The figure: bench/plot_tune.py run by the project's .venv python, both found from this program's
+// place in the tree (BUILD/bin/smartarrays); skipped with the reason when either is missing.
+void plot(const TuneFlags& f, const std::string& json) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::read_symlink("/proc/self/exe").parent_path().parent_path().parent_path();
+  const fs::path python = root / ".venv" / "bin" / "python", script = root / "bench" / "plot_tune.py";
+  const std::string fix = " (make it with: scripts/python-venv.sh matplotlib)";
+  if (!fs::exists(script)) {
+    std::cout << "plot skipped: " << script.string() << " not found (run the smartarrays of a source tree)\n";
+  } else if (!fs::exists(python)) {
+    std::cout << "plot skipped: no project Python at " << python.string() << fix << "\n";
+  } else {
+    const tune::ChildRun run = tune::run_child({}, {python.string(), script.string(), json, "-o", f.plot}, 300, true);
+    if (run.succeeded()) {
+      std::cout << "figure: " << f.plot << "\n";
+    } else {
+      std::cout << "plot skipped: plot_tune.py ended with " << tune::describe_end(run, 300) << "; is matplotlib in "
+                << python.string() << "?" << fix << "\n";
+    }
+  }
+}
+
 int run_tune(TuneFlags& f) {
   const TuneResult result = run_grid(f);
   print_table(f, result);
   print_best(f, result);
   if (!f.json.empty()) measure::write_report(report(f, result), f.json);
+  if (!f.plot.empty()) {
+    // The figure is drawn from a file: --json's, else FIGURE.json next to it.
+    const bool own_file = f.json.empty() || f.json == "-";
+    const std::string data = own_file ? f.plot + ".json" : f.json;
+    if (own_file) measure::write_report(report(f, result), data);
+    plot(f, data);
+  }
   return 0;
 }
 
@@ -384,6 +415,8 @@ void add_run_flags(CLI::App& app, TuneFlags& f) {
   add_value<double>(app, "--budget", "S", f.budget, parse_real, "stop after about S seconds, most promising knobs first");
   add_value<std::uint64_t>(app, "--seed", "N", f.seed, whole_number<std::uint64_t>(0, UINT64_MAX), "run order shuffle seed (default 1)");
   add_value<std::string>(app, "--json", "FILE", f.json, [](const std::string& t) { return t; }, "write the results as JSON ('-' for stdout)");
+  add_value<std::string>(app, "--plot", "FILE", f.plot, [](const std::string& t) { return t; },
+                         "draw the results (PNG) with bench/plot_tune.py and the project's .venv");
   add_flag(app, "--quiet", f.quiet, "no progress line");
 }
 

@@ -39,6 +39,18 @@ TEST(TuneCommand, RanksTheGridAndEndsWithAReadyRunLine) {
   std::filesystem::remove(json);
 }
 
+TEST(TuneCommand, APlotIsDrawnOrSkippedWithTheReasonNeverAFailure) {
+  const std::string figure = temp(".png");
+  const CliRun r = run(small_grid + "--plot " + figure + " -- true");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const bool drawn = r.out.find("figure: " + figure) != std::string::npos && std::filesystem::exists(figure);
+  const bool skipped = r.out.find("plot skipped: ") != std::string::npos;
+  EXPECT_TRUE(drawn != skipped) << r.out;
+  EXPECT_TRUE(std::filesystem::exists(figure + ".json"));
+  std::filesystem::remove(figure);
+  std::filesystem::remove(figure + ".json");
+}
+
 TEST(TuneCommand, AMetricFromStdoutReplacesTheWallTime) {
   const CliRun r = run(small_grid + "--metric 'rate ([0-9]+)' --maximize -- sh -c 'echo rate 42'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
