@@ -75,6 +75,15 @@ TEST(TuneCommand, CrashesHangsAndMissingMetricsAreReportedNotWaitedFor) {
   EXPECT_NE(r.out.find("no configuration ran without a failure"), std::string::npos) << r.out;
 }
 
+TEST(TuneCommand, ABudgetKeepsTheDefaultAndTheMostPromisingConfigurations) {
+  // The warm-up run takes about 0.1 s, so a 0.25 s budget over 2 repetitions keeps one point: the default.
+  const CliRun r = run("tune --quiet --repetitions 2 --allocators glibc,tbbmalloc --policies first-touch "
+                       "--pinnings dense --thp on,off --budget 0.25 -- sleep 0.1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("(cut by --budget, most promising first)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("grid: 1 of 5 configurations"), std::string::npos) << r.out;
+}
+
 TEST(TuneCommand, BadFlagsExitTwoNamingTheFlag) {
   const std::map<std::string, std::string> cases = {
       {"tune -- ", "no command to run"},
