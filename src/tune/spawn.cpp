@@ -137,6 +137,8 @@ ChildRun run_child(const Launch& launch, const std::vector<std::string>& argv, d
   }
   if (WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status) && !run.timed_out) run.signal = WTERMSIG(status);
+  run.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                    static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
   run.max_rss_kib = usage.ru_maxrss;
   run.minor_faults = usage.ru_minflt;
   run.major_faults = usage.ru_majflt;

@@ -15,6 +15,7 @@ namespace smartarrays::tune {
 /// How one run of a program ended and what it cost.
 struct ChildRun {
   double seconds = 0;           ///< wall time from fork to exit
+  double cpu_seconds = 0;       ///< user + system CPU time of the child (ru_utime + ru_stime)
   bool timed_out = false;       ///< killed at the time limit
   bool exec_failed = false;     ///< the program could not be started (output says why)
   int exit_code = -1;           ///< exit status, -1 when it did not exit
