@@ -5,27 +5,17 @@ top, the default configuration in grey. PNG out. `smartarrays tune --plot FILE` 
 
 usage: plot_tune.py RESULT.json -o FIGURE.png
 """
-import argparse
-import json
 import sys
 
-import matplotlib
+import matplotlib.pyplot as plt
 
-matplotlib.use("Agg")  # files only: no display on build machines
-import matplotlib.pyplot as plt  # noqa: E402
+from plot_support import load_result
 
 FORMAT = "smartarrays.tune/1"
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("result")
-    parser.add_argument("-o", "--output", required=True)
-    args = parser.parse_args()
-    with open(args.result, encoding="utf-8") as f:
-        doc = json.load(f)
-    if doc.get("format") != FORMAT:
-        sys.exit(f"{args.result}: not a {FORMAT} file (format is {doc.get('format')!r})")
+    args, doc = load_result(__doc__.splitlines()[0], FORMAT)
     rows = [c for c in doc["configurations"] if c["values"]]
     if not rows:
         sys.exit(f"{args.result}: no configuration has a successful run")
