@@ -2,8 +2,10 @@
 # `make bench-tune`: the tuning experiments this tree can run (docs/tune.md): the start overhead of
 # `smartarrays run`, then `smartarrays tune` over an allocation-heavy program (allocators, the
 # study's strongest knob), over the aggregation benchmark and over PageRank (the full default grid
-# for aggregation). Tables on stdout, JSON in BUILD/bench-results/tune-*.json. The study's W1-W5
-# workloads join this list when `smartarrays bench workload` lands.
+# for aggregation), then W5: TPC-H at scale 1 on DuckDB and PostgreSQL (bench/tune/tpch.py, its
+# tools installed into .venv) with allocators x THP for each. Tables on stdout, JSON in
+# BUILD/bench-results/tune-*.json. The study's W1-W4 join this list when `smartarrays bench
+# workload` lands.
 set -euo pipefail
 build=${1:-build}
 out="$build/bench-results"
@@ -22,3 +24,12 @@ graph="$out/tune-rmat16.sg"
 echo "== tune: smartarrays graph pagerank (RMAT scale 16), allocators x policies x THP"
 "$cli" tune --quiet --repetitions 3 --policies first-touch,interleave --pinnings dense --thp on,off \
   --json "$out/tune-pagerank.json" -- "$cli" graph pagerank "$graph" 2>/dev/null
+python=$(scripts/python-venv.sh duckdb tpchgen-cli)
+tpch="bench/tune/tpch.py --scale ${TPCH_SCALE:-1} --cli $cli --work $build/tpch-data"
+echo "== W5: TPC-H scale ${TPCH_SCALE:-1}: the two databases agree"
+"$python" $tpch --check
+for db in duckdb postgres; do
+  echo "== tune: W5 TPC-H on $db, allocators x THP (the total of the 22 queries)"
+  "$cli" tune --quiet --repetitions 3 --policies first-touch --pinnings none --thp on,off \
+    --metric "$db total ([0-9.]+) s" --json "$out/tune-tpch-$db.json" -- "$python" $tpch --databases "$db"
+done
