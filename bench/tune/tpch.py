@@ -10,6 +10,7 @@ they return the same number of rows for every query. Exits 77 when a tool is mis
 usage: tpch.py --scale SF [--databases duckdb,postgres] [--run-flags FLAGS] [--check] [--json FILE]
 """
 import argparse
+import glob
 import json
 import os
 import pwd
@@ -75,10 +76,11 @@ class PostgresServer:
     and always stopped (also on Ctrl-C and SIGTERM, which this script turns into an exception)."""
 
     def __init__(self, cli, run_flags):
-        bindir = None
-        pg_config = shutil.which("pg_config")
-        if pg_config:
-            bindir = subprocess.run([pg_config, "--bindir"], capture_output=True, text=True).stdout.strip()
+        # Debian keeps the server outside PATH, one directory per major version: the newest wins.
+        found = sorted(glob.glob("/usr/lib/postgresql/*/bin/postgres"), key=lambda p: int(p.split("/")[4]))
+        bindir = os.path.dirname(found[-1]) if found else None
+        if bindir is None and shutil.which("postgres"):
+            bindir = os.path.dirname(shutil.which("postgres"))
         self.bin = lambda name: os.path.join(bindir, name) if bindir else shutil.which(name)
         if not bindir or not os.path.exists(self.bin("postgres")):
             missing("PostgreSQL server binaries (apt-get install postgresql)")
