@@ -28,6 +28,7 @@ MISSING = 77  # ctest's SKIP_RETURN_CODE
 
 
 def missing(what):
+    """Ends the script as skipped (77), naming what is missing."""
     print(f"tpch: skipped: {what}", file=sys.stderr)
     sys.exit(MISSING)
 
@@ -54,6 +55,7 @@ def generate(scale, work):
 
 
 def run_duckdb(data, sqls):
+    """(rows, seconds) of every query on an in-memory DuckDB loaded from the CSV files in data."""
     try:
         import duckdb
     except ImportError:
@@ -116,6 +118,7 @@ class PostgresServer:
         raise RuntimeError("the PostgreSQL server did not come up within 30 s")
 
     def psql(self, *args):
+        """psql's stdout for args against the server; raises CalledProcessError on an SQL error."""
         return subprocess.run(self.as_user + [self.bin("psql"), "-X", "-q", "-h", self.socket, "-p", self.port, "-U",
                                               "postgres", "-d", "postgres", "-v", "ON_ERROR_STOP=1"] + list(args),
                               check=True, capture_output=True, text=True).stdout
@@ -133,6 +136,7 @@ class PostgresServer:
 
 
 def run_postgres(data, sqls, cli, run_flags):
+    """(rows, seconds) of every query on a fresh PostgreSQL server started with `smartarrays run run_flags`."""
     with PostgresServer(cli, run_flags) as pg:
         pg.psql("-f", os.path.join(HERE, "tpch", "schema.sql"))
         for t in TABLES:
@@ -147,6 +151,7 @@ def run_postgres(data, sqls, cli, run_flags):
 
 
 def main():
+    """Generates the data, runs the queries on each database, prints and checks the results."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="TPC-H scale factor (default 1)")
     parser.add_argument("--databases", default="duckdb,postgres", help="duckdb, postgres or both (default)")
