@@ -3,7 +3,7 @@
 #   make test   build, then run every test (plain, ASan+UBSan, TSan, emulated-NUMA VM, fuzz smoke)
 #   make bench  build, then run the benchmarks (tables on stdout, JSON in build/bench-results)
 .DEFAULT_GOAL := build
-.PHONY: build demo test test-unit test-asan test-tsan test-vm test-fuzz bench fuzz clean check-tools check-test-tools
+.PHONY: build demo test test-unit test-asan test-tsan test-vm test-fuzz bench bench-tune fuzz clean check-tools check-test-tools
 
 # Language bindings and other components add their own targets in mk/*.mk and append their test
 # target to EXTRA_TESTS (run by `make test`) and their benchmark target to EXTRA_BENCHES.
@@ -60,6 +60,10 @@ test-vm: build
 
 bench: build $(EXTRA_BENCHES)
 	@scripts/bench.sh $(BUILD)
+
+# `smartarrays run` and `tune` on this machine (docs/tune.md).
+bench-tune: build
+	@scripts/bench-tune.sh $(BUILD)
 
 # The libFuzzer harnesses of fuzz/ (clang-14, ASan+UBSan): each runs its corpus, then fuzzes for
 # FUZZ_SMOKE_SECONDS in `make test` and FUZZ_SECONDS in `make fuzz` (docs/input-limits.md).

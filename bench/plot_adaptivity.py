@@ -5,27 +5,15 @@ configuration of its workload family, relative to the best (1.0 = the optimum). 
 
 usage: plot_adaptivity.py RESULT.json -o FIGURE.png
 """
-import argparse
-import json
-import sys
+import matplotlib.pyplot as plt
 
-import matplotlib
-
-matplotlib.use("Agg")  # files only: no display on build machines
-import matplotlib.pyplot as plt  # noqa: E402
+from plot_support import load_result
 
 FORMAT = "smartarrays.bench.adaptivity/1"
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("result")
-    parser.add_argument("-o", "--output", required=True)
-    args = parser.parse_args()
-    with open(args.result, encoding="utf-8") as f:
-        doc = json.load(f)
-    if doc.get("format") != FORMAT:
-        sys.exit(f"{args.result}: not a {FORMAT} file (format is {doc.get('format')!r})")
+    args, doc = load_result(__doc__.splitlines()[0], FORMAT)
     statistic = doc["config"].get("statistic", "median")
     labels, adaptive, static = [], [], []
     for case in doc["cases"]:

@@ -4,7 +4,9 @@
 # Any other system gets one message naming what to install.
 #   scripts/check-tools.sh          what the C++ build needs (make build)
 #   scripts/check-tools.sh --all    everything `make test` runs: also the emulated-NUMA guest
-#                                   (qemu, a kernel, busybox, cpio), python3-venv and the fuzzers
+#                                   (qemu, a kernel, busybox, cpio), python3-venv, the fuzzers and
+#                                   the allocators `smartarrays run --allocator` preloads and the
+#                                   PostgreSQL server of the TPC-H workload (bench/tune/tpch.py)
 set -euo pipefail
 all=false
 [ "${1:-}" = --all ] && all=true
@@ -18,16 +20,21 @@ declare -A probe=(
   [libisal-dev]=/usr/include/isa-l/crc.h
 )
 build_packages=(g++ cmake ninja-build libgtest-dev nlohmann-json3-dev libcli11-dev libisal-dev)
-test_packages=(python3-venv qemu-system-x86 linux-image-amd64 busybox-static cpio clang-14 libclang-rt-14-dev)
+test_packages=(python3-venv qemu-system-x86 linux-image-amd64 busybox-static cpio clang-14 libclang-rt-14-dev
+               libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0 libtbbmalloc2 postgresql)
 probe+=([python3-venv]=python-venv [qemu-system-x86]=cmd:qemu-system-x86_64 [busybox-static]=/bin/busybox
         [cpio]=cmd:cpio [clang-14]=cmd:clang++-14
-        [linux-image-amd64]=kernel [libclang-rt-14-dev]=/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a)
+        [linux-image-amd64]=kernel [libjemalloc2]=lib:libjemalloc.so.2
+        [libtcmalloc-minimal4]=lib:libtcmalloc_minimal.so.4 [libmimalloc2.0]=lib:libmimalloc.so.2
+        [libtbbmalloc2]=lib:libtbbmalloc_proxy.so.2 [postgresql]=postgres [libclang-rt-14-dev]=/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a)
 
 present() {
   case "$1" in
     cmd:*) command -v "${1#cmd:}" >/dev/null ;;
     python-venv) python3 -c 'import ensurepip, venv' 2>/dev/null ;;
     kernel) compgen -G '/boot/vmlinuz-*' >/dev/null ;;
+    postgres) compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null ;;
+    lib:*) { ldconfig -p 2>/dev/null || /sbin/ldconfig -p; } | grep -qF "${1#lib:} " ;;
     *) [ -e "$1" ] ;;
   esac
 }

@@ -1,6 +1,7 @@
 // Owns the command tree, the help layout, and the error path of command_line.hpp.
 #include "cli/command_line.hpp"
 
+#include <algorithm>
 #include <exception>
 
 #include "cli/options.hpp"
@@ -132,7 +133,9 @@ const CLI::App& CommandTree::find(const std::vector<std::string>& words) const {
 }
 
 void CommandTree::check_extras(const CLI::App& app) const {
-  const std::vector<std::string> extras = app.remaining();
+  std::vector<std::string> extras = app.remaining();
+  // CLI11 keeps the "--" that ends the flags (`smartarrays run -- COMMAND`) among the extras.
+  extras.erase(std::remove(extras.begin(), extras.end(), "--"), extras.end());
   if (extras.empty()) return;
   const std::string& word = extras.front();
   if (word.size() > 1 && word[0] == '-') throw UsageError("unknown flag " + util::quoted(word));

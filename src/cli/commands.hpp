@@ -11,6 +11,9 @@ namespace smartarrays::cli {
 
 /// The `smartarrays` command tree with every command registered.
 std::unique_ptr<CommandTree> make_command_tree();
+/// The tree `smartarrays run ...` needs: the root and run only, so a launch does not pay for
+/// building every other command (docs/tune.md: the start overhead).
+std::unique_ptr<CommandTree> make_run_tree();
 /// `smartarrays topology [--json]`.
 void add_topology_command(CommandTree& tree);
 /// `smartarrays bench aggregate ...`.
@@ -23,5 +26,9 @@ void add_adapt_commands(CommandTree& tree);
 void add_graph_command(CommandTree& tree);
 /// `smartarrays store list|info|verify|append ...`.
 void add_store_command(CommandTree& tree);
+/// `smartarrays run [knobs] -- COMMAND ...`.
+void add_run_command(CommandTree& tree);
+/// `smartarrays tune [grid] -- COMMAND ...`.
+void add_tune_command(CommandTree& tree);
 
 }  // namespace smartarrays::cli

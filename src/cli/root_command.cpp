@@ -27,6 +27,8 @@ const char* const main_header =
     "  store ...         store files (.sa, the compact form): list, info, verify, append\n"
     "  calibrate         measure this machine for placement=auto and bits=auto (cached per machine)\n"
     "  advise            the adaptive choice for a workload, its predicted times and why\n"
+    "  run               run a command under an allocator, memory policy, CPU set and THP setting\n"
+    "  tune              find the best of those knobs for a command, with its gain over the default\n"
     "  help [COMMAND]    show help for a command\n";
 
 const char* const exit_codes =
@@ -97,7 +99,16 @@ std::unique_ptr<CommandTree> make_command_tree() {
   add_graph_command(*tree);
   add_store_command(*tree);
   add_adapt_commands(*tree);
+  add_run_command(*tree);
+  add_tune_command(*tree);
   add_help(*tree);
+  return tree;
+}
+
+std::unique_ptr<CommandTree> make_run_tree() {
+  auto tree = std::make_unique<CommandTree>(main_header, main_footer());
+  add_root(*tree);
+  add_run_command(*tree);
   return tree;
 }
 

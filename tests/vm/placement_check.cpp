@@ -1,10 +1,18 @@
 // Owns the multi-node placement check that runs as the only process of an emulated NUMA guest
 // (tests/vm/run-numa-vm.sh): every placement promise of DESIGN.md §4, for memory regions and
-// SmartArrays, verified with move_pages on a real multi-node kernel. Prints one line per check.
+// SmartArrays, verified with move_pages on a real multi-node kernel, and the knobs of
+// `smartarrays run` (docs/tune.md) checked from inside a child launched under them (this program
+// again, as a probe). Prints one line per check.
 //
 // usage: placement_check --nodes N [--distance-step S]
 //   N: NUMA nodes the guest was given; S: the guest's SLIT distance is 10 + S*|i-j|.
+//        placement_check --probe-launch   (the child: prints what it was launched with)
+#include <linux/mempolicy.h>
 #include <sched.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -20,6 +28,8 @@
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/memory_region.hpp"
 #include "smartarrays/os/topology.hpp"
+#include "smartarrays/tune/launch.hpp"
+#include "smartarrays/tune/spawn.hpp"
 
 namespace {
 
@@ -308,6 +318,88 @@ void check_smart_array_placement() {
   check_partitioned_array();
 }
 
+// The child of check_launch: its memory policy, node mask, CPUs, the node of a page it touched
+// and whether THP is off, as "mode=M mask=W cpus=A,B page_node=N thp_disabled=T".
+int probe_launch() {
+  int mode = -1;
+  unsigned long mask = 0;
+  ::syscall(SYS_get_mempolicy, &mode, &mask, 64UL, nullptr, 0UL);
+  const std::size_t bytes = std::size_t{1} << 20;
+  void* page = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED) return 1;
+  std::memset(page, 1, bytes);
+  int page_node = -1;
+  ::syscall(SYS_get_mempolicy, &page_node, nullptr, 0UL, page, MPOL_F_NODE | MPOL_F_ADDR);
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  ::sched_getaffinity(0, sizeof cpus, &cpus);
+  std::string cpu_list;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (CPU_ISSET(c, &cpus)) cpu_list.append(cpu_list.empty() ? "" : ",").append(std::to_string(c));
+  }
+  std::printf("mode=%d mask=%lu cpus=%s page_node=%d thp_disabled=%d\n", mode, mask, cpu_list.c_str(), page_node,
+              ::prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0));
+  return 0;
+}
+
+// Launches the probe under options as `smartarrays run` would and compares its report with expected.
+void check_launch(const std::string& what, const smartarrays::tune::LaunchOptions& options, const std::string& expected) {
+  const smartarrays::tune::Launch launch = smartarrays::tune::prepare_launch(options, topology());
+  const smartarrays::tune::ChildRun run = smartarrays::tune::run_child(launch, {"/proc/self/exe", "--probe-launch"}, 60, true);
+  std::string output = run.output.substr(0, run.output.find('\n'));
+  // Interleaving picks a page's node from its offset in the mapping, so any node is right there.
+  const std::size_t node_at = output.find("page_node="), node_end = output.find(' ', node_at);
+  if (expected.find("page_node=any") != std::string::npos && node_at != std::string::npos) {
+    output.replace(node_at + 10, node_end - node_at - 10, "any");
+  }
+  report(run.succeeded() && output == expected, "run " + what + ": child reports '" + output + "', expected '" + expected + "'");
+}
+
+std::string cpus_of(const std::vector<int>& cpus) { return show(cpus); }
+
+// The knobs of `smartarrays run`, checked from inside a launched child (docs/tune.md).
+void check_launch_knobs() {
+  namespace tune = smartarrays::tune;
+  const int last = static_cast<int>(topology().node_count()) - 1;
+  const std::string last_os = std::to_string(os_node(last));
+  const std::string all_cpus = cpus_of(topology().all_cpus());
+  tune::LaunchOptions bind;
+  bind.policy = tune::parse_memory_policy("bind=" + std::to_string(last));
+  check_launch("--policy bind=" + std::to_string(last), bind,
+               "mode=" + std::to_string(MPOL_BIND) + " mask=" + std::to_string(1UL << os_node(last)) + " cpus=" + all_cpus +
+                   " page_node=" + last_os + " thp_disabled=0");
+  tune::LaunchOptions preferred;
+  preferred.policy = tune::parse_memory_policy("preferred=1");
+  check_launch("--policy preferred=1", preferred,
+               "mode=" + std::to_string(MPOL_PREFERRED) + " mask=" + std::to_string(1UL << os_node(1)) + " cpus=" + all_cpus +
+                   " page_node=" + std::to_string(os_node(1)) + " thp_disabled=0");
+  unsigned long all_mask = 0;
+  for (int node : all_nodes()) all_mask |= 1UL << os_node(node);
+  tune::LaunchOptions dense;
+  dense.policy = tune::parse_memory_policy("interleave");
+  dense.pinning = smartarrays::runtime::PinPolicy::dense;
+  dense.threads = 1;
+  dense.thp = false;
+  const int first_cpu = topology().node(0).cpus.front();
+  check_launch("--policy interleave --pinning dense --threads 1 --thp off", dense,
+               "mode=" + std::to_string(MPOL_INTERLEAVE) + " mask=" + std::to_string(all_mask) + " cpus=" +
+                   std::to_string(first_cpu) + " page_node=any thp_disabled=1");
+  tune::LaunchOptions sparse;
+  sparse.pinning = smartarrays::runtime::PinPolicy::sparse;
+  sparse.threads = 2;
+  sparse.policy = tune::parse_memory_policy("bind=0");
+  check_launch("--policy bind=0 --pinning sparse --threads 2", sparse,
+               "mode=" + std::to_string(MPOL_BIND) + " mask=" + std::to_string(1UL << os_node(0)) + " cpus=" +
+                   cpus_of({first_cpu, topology().node(1).cpus.front()}) + " page_node=" + std::to_string(os_node(0)) +
+                   " thp_disabled=0");
+  tune::LaunchOptions local;
+  local.cpus = {topology().node(static_cast<std::size_t>(last)).cpus.front()};
+  local.policy = tune::parse_memory_policy("localalloc");
+  check_launch("--policy localalloc --cpus " + std::to_string(local.cpus[0]), local,
+               "mode=" + std::to_string(MPOL_LOCAL) + " mask=0 cpus=" + std::to_string(local.cpus[0]) +
+                   " page_node=" + last_os + " thp_disabled=0");
+}
+
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr, "placement_check: %s\nusage: placement_check --nodes N [--distance-step S]\n", why);
   std::exit(2);
@@ -316,6 +408,7 @@ void check_smart_array_placement() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::strcmp(argv[1], "--probe-launch") == 0) return probe_launch();
   long nodes = 0;
   long distance_step = 0;
   for (int i = 1; i < argc; ++i) {
@@ -355,6 +448,7 @@ int main(int argc, char** argv) {
     check_partition({}, true);
     check_bad_node();
     check_smart_array_placement();
+    check_launch_knobs();
   } catch (const std::exception& e) {
     report(false, std::string("unexpected exception: ") + e.what());
   }

@@ -1,0 +1,43 @@
+// Owns running a program once under a Launch in a child process, the way `smartarrays tune` and the
+// start-overhead benchmark need it: its stdout captured, a time limit (the child's whole process
+// group is killed when it passes), the caller's interrupt check polled (runtime/interrupt.hpp), and
+// what wait4 reports: exit status or signal, peak RSS, page faults, context switches.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "smartarrays/export.hpp"
+#include "smartarrays/tune/launch.hpp"
+
+namespace smartarrays::tune {
+
+/// How one run of a program ended and what it cost.
+struct ChildRun {
+  double seconds = 0;           ///< wall time from fork to exit
+  double cpu_seconds = 0;       ///< user + system CPU time of the child (ru_utime + ru_stime)
+  bool timed_out = false;       ///< killed at the time limit
+  bool exec_failed = false;     ///< the program could not be started (output says why)
+  int exit_code = -1;           ///< exit status, -1 when it did not exit
+  int signal = 0;               ///< the signal that ended it, 0 when it exited
+  std::string output;           ///< its stdout (empty unless captured)
+  long max_rss_kib = 0;         ///< peak resident set (ru_maxrss)
+  long minor_faults = 0;        ///< page faults served without I/O
+  long major_faults = 0;        ///< page faults that read from disk
+  long voluntary_switches = 0;  ///< context switches while waiting
+  long involuntary_switches = 0;  ///< context switches by preemption
+  /// True when it exited with status 0.
+  bool succeeded() const noexcept { return !timed_out && !exec_failed && signal == 0 && exit_code == 0; }
+};
+
+/// Runs argv under launch in a new process group; timeout_seconds <= 0 means no limit. Its stdout is
+/// captured when capture is set (else inherited); stderr is inherited. An interrupt (the calling
+/// thread's InterruptScope) kills the child and throws Error(cancelled). Throws Error(os_error) when
+/// no child can be made.
+SMARTARRAYS_API ChildRun run_child(const Launch& launch, const std::vector<std::string>& argv, double timeout_seconds,
+                                   bool capture);
+
+/// "exit 0", "exit 3", "signal 11 (Segmentation fault)", "timed out after 5 s", "not started: ...".
+SMARTARRAYS_API std::string describe_end(const ChildRun& run, double timeout_seconds);
+
+}  // namespace smartarrays::tune

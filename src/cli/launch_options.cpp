@@ -1,0 +1,70 @@
+// Owns the knob parsers and the launch check of launch_options.hpp.
+#include "cli/launch_options.hpp"
+
+#include "os/cpu_list.hpp"
+#include "smartarrays/error.hpp"
+#include "smartarrays/os/topology.hpp"
+#include "smartarrays/util/names.hpp"
+#include "smartarrays/util/text.hpp"
+
+namespace smartarrays::cli {
+
+namespace {
+
+constexpr util::NameTable<bool, 2> on_off_names{"setting", {{{true, "on"}, {false, "off"}}}};
+
+}  // namespace
+
+bool parse_on_off(const std::string& text) { return on_off_names.parse(text); }
+
+runtime::PinPolicy parse_pinning(const std::string& text) { return runtime::parse_pin_policy(text); }
+
+std::vector<int> parse_cpus(const std::string& text) {
+  std::vector<int> cpus = os::parse_cpu_list(text);
+  if (cpus.empty()) throw UsageError("expected a CPU list like 0-3,8, got " + util::quoted(text));
+  return cpus;
+}
+
+tune::Launch checked_launch(const tune::LaunchOptions& options) {
+  const os::Topology& topology = os::topology();
+  const auto with_flag = [](const char* flag, auto&& step) {
+    try {
+      step();
+    } catch (const Error& e) {
+      throw UsageError(std::string(flag) + ": " + e.what());
+    }
+  };
+  with_flag("--allocator", [&] { tune::find_allocator_library(options.allocator); });
+  tune::LaunchOptions only_policy;
+  only_policy.policy = options.policy;
+  with_flag("--policy", [&] { tune::prepare_launch(only_policy, topology); });
+  if (!options.cpus.empty() && options.pinning != runtime::PinPolicy::none) {
+    throw UsageError("--cpus and --pinning exclude each other (give one)");
+  }
+  tune::LaunchOptions only_cpus;
+  only_cpus.cpus = options.cpus;
+  with_flag("--cpus", [&] { tune::prepare_launch(only_cpus, topology); });
+  return tune::prepare_launch(options, topology);
+}
+
+void add_knob_flags(CLI::App& app, tune::LaunchOptions& options) {
+  add_value<tune::Allocator>(app, "--allocator", "NAME", options.allocator, tune::parse_allocator,
+                             "glibc (default), jemalloc, tcmalloc, mimalloc or tbbmalloc");
+  add_value<std::optional<tune::MemoryPolicy>>(
+      app, "--policy", "POLICY", options.policy, [](const std::string& t) { return tune::parse_memory_policy(t); },
+      "first-touch, interleave[=NODES], localalloc, preferred=N or bind=NODES\n(default: inherited)");
+  add_value<std::vector<int>>(app, "--cpus", "LIST", options.cpus, parse_cpus, "run on these CPUs (e.g. 0-3,8)");
+  add_value<runtime::PinPolicy>(app, "--pinning", "P", options.pinning, parse_pinning,
+                                "sparse (over nodes first) or dense (a node at a time) over\n--threads CPUs; none (default)");
+  add_value<std::size_t>(app, "--threads", "N", options.threads, whole_number<std::size_t>(1, 4096),
+                         "threads: SMARTARRAYS_THREADS, OMP_NUM_THREADS, MKL_NUM_THREADS,\nOPENBLAS_NUM_THREADS");
+  add_value<std::optional<bool>>(
+      app, "--thp", "on|off", options.thp, [](const std::string& t) { return std::optional<bool>(parse_on_off(t)); },
+      "transparent huge pages for the process (off: PR_SET_THP_DISABLE)");
+}
+
+void check_command(const std::vector<std::string>& command, const std::string& usage) {
+  if (command.empty()) throw UsageError("no command to run (" + usage + ")");
+}
+
+}  // namespace smartarrays::cli

@@ -1,0 +1,36 @@
+// Owns the argument and environment arrays execvpe takes for a launch, built before any fork (so a
+// child only makes system calls); internal to the tune layer.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "smartarrays/tune/launch.hpp"
+
+namespace smartarrays::tune {
+
+/// argv and launch_environment(launch) as NULL-terminated arrays; valid while the object lives.
+class ExecArgs {
+ public:
+  /// Copies argv (non-empty) and the launch's environment.
+  ExecArgs(const Launch& launch, const std::vector<std::string>& argv) : argv_(argv), environment_(launch_environment(launch)) {
+    for (std::string& arg : argv_) args_.push_back(arg.data());
+    for (std::string& entry : environment_) envp_.push_back(entry.data());
+    args_.push_back(nullptr);
+    envp_.push_back(nullptr);
+  }
+  ExecArgs(const ExecArgs&) = delete;
+  ExecArgs& operator=(const ExecArgs&) = delete;
+  /// The program (searched in PATH by execvpe).
+  const char* program() const noexcept { return args_[0]; }
+  /// argv for execvpe.
+  char* const* args() const noexcept { return args_.data(); }
+  /// envp for execvpe.
+  char* const* envp() const noexcept { return envp_.data(); }
+
+ private:
+  std::vector<std::string> argv_, environment_;
+  std::vector<char*> args_, envp_;
+};
+
+}  // namespace smartarrays::tune

@@ -1,0 +1,161 @@
+// Owns running a program in a child under a Launch (spawn.hpp): fork, the launch's system calls and
+// exec in the child (system calls only after fork), stdout through a pipe polled against the time
+// limit and the interrupt check, and wait4's resource usage.
+#include "smartarrays/tune/spawn.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <sstream>
+
+#include "smartarrays/error.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
+#include "smartarrays/util/text.hpp"
+#include "tune/exec_args.hpp"
+
+namespace smartarrays::tune {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A pipe whose ends close when it goes.
+struct Pipe {
+  int fds[2] = {-1, -1};
+  Pipe() {
+    if (::pipe2(fds, O_CLOEXEC) != 0) throw_error(ErrorCode::os_error, std::string("pipe failed: ") + std::strerror(errno));
+  }
+  ~Pipe() {
+    for (const int fd : fds) {
+      if (fd >= 0) ::close(fd);
+    }
+  }
+  void close_end(int i) {
+    ::close(fds[i]);
+    fds[i] = -1;
+  }
+  Pipe(const Pipe&) = delete;
+  Pipe& operator=(const Pipe&) = delete;
+};
+
+// The child after fork: its own process group, stdout to the pipe, the launch, exec; on failure the
+// errno and the failed call go through the error pipe.
+[[noreturn]] void become_child(const Launch& launch, const ExecArgs& exec, int out_fd, int error_fd) {
+  ::setpgid(0, 0);
+  if (out_fd >= 0) ::dup2(out_fd, STDOUT_FILENO);
+  const char* failed = "exec";
+  int error = apply_launch(launch, &failed);
+  if (error == 0) {
+    ::execvpe(exec.program(), exec.args(), exec.envp());
+    error = errno;
+  }
+  const ssize_t written = ::write(error_fd, &error, sizeof error);
+  (void)written;
+  ::_exit(127);
+}
+
+// Reads the child's stdout until it closes, the time limit passes or an interrupt comes; returns
+// false when it stopped waiting early (the child is then killed by the caller).
+bool collect(int fd, ChildRun& run, Clock::time_point deadline, bool limited, bool& interrupted) {
+  char buffer[65536];
+  while (true) {
+    if (runtime::interrupt_requested()) {
+      interrupted = true;
+      return false;
+    }
+    int wait_ms = 20;
+    if (limited) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) return false;
+      wait_ms = static_cast<int>(std::min<long long>(left, wait_ms));
+    }
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, wait_ms) < 0 && errno != EINTR) return false;
+    if ((p.revents & (POLLIN | POLLHUP)) == 0) continue;
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n <= 0) return true;
+    run.output.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace
+
+ChildRun run_child(const Launch& launch, const std::vector<std::string>& argv, double timeout_seconds, bool capture) {
+  if (argv.empty()) throw_error(ErrorCode::invalid_argument, "no command to run");
+  const ExecArgs exec(launch, argv);
+  Pipe out, error;
+  ChildRun run;
+  const Clock::time_point start = Clock::now();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw_error(ErrorCode::os_error, std::string("fork failed: ") + std::strerror(errno));
+  if (pid == 0) become_child(launch, exec, capture ? out.fds[1] : -1, error.fds[1]);
+  ::setpgid(pid, pid);  // also here, so the group exists before any kill below
+  out.close_end(1);
+  error.close_end(1);
+  const bool limited = timeout_seconds > 0;
+  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_seconds));
+  bool interrupted = false;
+  bool finished = capture ? collect(out.fds[0], run, deadline, limited, interrupted) : true;
+  int status = 0;
+  rusage usage{};
+  pid_t waited = 0;
+  // A pidfd turns readable when the child exits, so the wait ends then rather than at a poll tick.
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  while (finished && (waited = ::wait4(pid, &status, WNOHANG, &usage)) == 0) {
+    if (runtime::interrupt_requested()) {
+      interrupted = true;
+      finished = false;
+    } else if (limited && Clock::now() >= deadline) {
+      finished = false;
+    } else if (pidfd >= 0) {
+      pollfd p{pidfd, POLLIN, 0};
+      ::poll(&p, 1, static_cast<int>(runtime::interrupt_poll_interval.count()));
+    } else {
+      ::usleep(1000);
+    }
+  }
+  if (pidfd >= 0) ::close(pidfd);
+  if (!finished) {
+    ::kill(-pid, SIGKILL);
+    waited = ::wait4(pid, &status, 0, &usage);
+    run.timed_out = !interrupted;
+  }
+  run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (interrupted) throw_error(ErrorCode::cancelled, "interrupted");
+  if (waited != pid) throw_error(ErrorCode::os_error, std::string("wait4 failed: ") + std::strerror(errno));
+  int exec_error = 0;
+  if (::read(error.fds[0], &exec_error, sizeof exec_error) == sizeof exec_error) {
+    run.exec_failed = true;
+    run.output = "cannot run " + util::quoted(argv[0]) + ": " + std::strerror(exec_error);
+  }
+  if (WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status) && !run.timed_out) run.signal = WTERMSIG(status);
+  run.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                    static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+  run.max_rss_kib = usage.ru_maxrss;
+  run.minor_faults = usage.ru_minflt;
+  run.major_faults = usage.ru_majflt;
+  run.voluntary_switches = usage.ru_nvcsw;
+  run.involuntary_switches = usage.ru_nivcsw;
+  return run;
+}
+
+std::string describe_end(const ChildRun& run, double timeout_seconds) {
+  if (run.exec_failed) return "not started: " + run.output;
+  if (run.timed_out) {
+    std::ostringstream text;
+    text << "timed out after " << timeout_seconds << " s";
+    return text.str();
+  }
+  if (run.signal != 0) return "signal " + std::to_string(run.signal) + " (" + ::strsignal(run.signal) + ")";
+  return "exit " + std::to_string(run.exit_code);
+}
+
+}  // namespace smartarrays::tune
