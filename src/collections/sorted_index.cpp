@@ -63,39 +63,76 @@ SortedIndex SortedIndex::build(const SmartArray& keys, const ArrayOptions& optio
   return index;
 }
 
+namespace {
+
+// One replica of each of the index's arrays, chosen once for a batch of lookups.
+struct IndexView {
+  const std::uint64_t* keys;
+  const std::uint64_t* fences;
+  const std::uint64_t* upper;
+  std::uint64_t n, fence_count, upper_count;
+};
+
+// The first position of view whose key is >= key: a search in the top level, then in one block of
+// 64 fences, then in one chunk read in place at B bits.
+template <unsigned B>
+std::uint64_t lower_bound_in(const IndexView& v, std::uint64_t key) noexcept {
+  if (v.n == 0) return 0;
+  const std::uint64_t block = last_below(v.upper, 0, v.upper_count, key);
+  const std::uint64_t chunk = last_below(v.fences, block * codec::chunk_values,
+                                         std::min(v.fence_count, (block + 1) * codec::chunk_values), key);
+  std::uint64_t lo = chunk * codec::chunk_values;
+  std::uint64_t hi = std::min(v.n, lo + codec::chunk_values);
+  while (lo < hi) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    if (codec::get_padded<B>(v.keys, mid) < key) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+template <unsigned B>
+Match find_in(const IndexView& v, std::uint64_t key) noexcept {
+  const std::uint64_t begin = lower_bound_in<B>(v, key);
+  if (begin == v.n || codec::get_padded<B>(v.keys, begin) != key) return {0, begin};
+  if (begin + 1 == v.n || codec::get_padded<B>(v.keys, begin + 1) != key) return {1, begin};
+  // A run of equal keys: it ends at the lower bound of the next key, unless key is the largest.
+  const std::uint64_t end = key == ~std::uint64_t{0} ? v.n : lower_bound_in<B>(v, key + 1);
+  return {end - begin, begin};
+}
+
+IndexView view_of(const SmartArray& keys, const SmartArray& fences, const SmartArray& upper, int node) {
+  return {keys.replica(keys.replica_index_for_node(node)), fences.replica(fences.replica_index_for_node(node)),
+          upper.replica(upper.replica_index_for_node(node)), keys.length(), fences.length(), upper.length()};
+}
+
+}  // namespace
+
 std::uint64_t SortedIndex::lower_bound(std::uint64_t key) const {
-  const std::uint64_t n = keys_.length();
-  if (n == 0) return 0;
-  const std::uint64_t* upper = upper_.local_replica();
-  const std::uint64_t* fences = fences_.local_replica();
-  const std::uint64_t block = last_below(upper, 0, upper_.length(), key);
-  const std::uint64_t chunk = last_below(fences, block * codec::chunk_values,
-                                         std::min(fences_.length(), (block + 1) * codec::chunk_values), key);
-  std::uint64_t values[codec::chunk_values];
-  keys_.unpack(chunk, values);
-  const std::uint64_t valid = std::min<std::uint64_t>(codec::chunk_values, n - chunk * codec::chunk_values);
-  return chunk * codec::chunk_values + static_cast<std::uint64_t>(std::lower_bound(values, values + valid, key) - values);
+  const IndexView v = view_of(keys_, fences_, upper_, os::current_node());
+  return codec::with_bits(keys_.bits(), [&](auto b) { return lower_bound_in<decltype(b)::value>(v, key); });
 }
 
 Match SortedIndex::find(std::uint64_t key) const {
-  const std::uint64_t begin = lower_bound(key);
-  const std::uint64_t n = keys_.length();
-  if (begin == n || keys_.get_unchecked(begin) != key) return {0, begin};
-  if (begin + 1 == n || keys_.get_unchecked(begin + 1) != key) return {1, begin};
-  // A run of equal keys: the end is the lower bound of the next key, unless key is the largest.
-  const std::uint64_t end = key == ~std::uint64_t{0} ? n : lower_bound(key + 1);
-  return {end - begin, begin};
+  const IndexView v = view_of(keys_, fences_, upper_, os::current_node());
+  return codec::with_bits(keys_.bits(), [&](auto b) { return find_in<decltype(b)::value>(v, key); });
 }
 
 std::uint64_t SortedIndex::count_matches(const SmartArray& probe, runtime::ThreadPool& pool) const {
   return pool.parallel_reduce(
       0, probe.length(), std::uint64_t{0},
-      [&](std::uint64_t lo, std::uint64_t hi) {
-        std::uint64_t total = 0;
-        detail::for_blocks(probe, lo, hi, [&](std::uint64_t, std::uint64_t c, const std::uint64_t* k) {
-          for (std::uint64_t i = 0; i < c; ++i) total += find(k[i]).count;
+      [&](std::uint64_t lo, std::uint64_t hi, const runtime::WorkerContext& ctx) {
+        const IndexView v = view_of(keys_, fences_, upper_, ctx.node);
+        return codec::with_bits(keys_.bits(), [&](auto b) {
+          std::uint64_t total = 0;
+          detail::for_blocks(probe, lo, hi, [&](std::uint64_t, std::uint64_t c, const std::uint64_t* k) {
+            for (std::uint64_t i = 0; i < c; ++i) total += find_in<decltype(b)::value>(v, k[i]).count;
+          });
+          return total;
         });
-        return total;
       },
       [](std::uint64_t a, std::uint64_t b) { return a + b; });
 }
