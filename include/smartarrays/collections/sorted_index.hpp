@@ -1,8 +1,8 @@
 // Owns SortedIndex: a read-optimised ordered index for the index nested loop join (workload W4):
 // the keys sorted into a smart array in the fewest bits with their rows alongside, and over it a
-// two-level search structure of chunk fences (the first key of every 64-value chunk, and the first
-// of every 64 fences), so a lookup is a binary search in a cache-resident top level, one in a
-// 512-byte fence block, and one chunk unpacked.
+// radix directory (a compact, cache-resident table: for each of about size/16 buckets of the key
+// range, the first position of a key in that bucket), so a lookup reads one directory entry pair
+// and binary-searches the few keys of its bucket in place; batched lookups prefetch both levels.
 #pragma once
 
 #include <cstdint>
@@ -40,8 +40,9 @@ class SMARTARRAYS_API SortedIndex {
   SortedIndex() = default;
   SmartArray keys_ = detail::empty_array();
   SmartArray rows_ = detail::empty_array();
-  SmartArray fences_ = detail::empty_array();  // first key of each chunk of keys_, 64 bits
-  SmartArray upper_ = detail::empty_array();   // first key of each block of 64 fences, 64 bits
+  SmartArray directory_ = detail::empty_array();  // first position of each bucket (buckets + 1 entries)
+  std::uint64_t min_key_ = 0;                     // the smallest key; bucket of k = (k - min_key_) >> shift_
+  unsigned shift_ = 0;
 };
 
 }  // namespace smartarrays::collections
