@@ -87,7 +87,7 @@ def run_cli(args: argparse.Namespace, workload: str, data: Path) -> dict:
                    check=True, stdout=subprocess.DEVNULL)
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         subprocess.run([args.cli, "bench", "workload", *cli_flags(args, workload), "--impl", args.impl,
-                        "--repetitions", str(args.repetitions), "--json", out.name, "--quiet"],
+                        "--repetitions", str(args.repetitions), "--warmup", str(args.warmup), "--json", out.name, "--quiet"],
                        check=True, stdout=subprocess.DEVNULL)
         return json.loads(Path(out.name).read_text())
 
@@ -175,7 +175,8 @@ def main() -> None:
     parser.add_argument("--records", default="16M", help="W1/W2 records, W3/W4 |S| (K, M, G suffixes)")
     parser.add_argument("--groups", default="64K")
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--repetitions", type=int, default=3)
+    parser.add_argument("--repetitions", type=int, default=3, help="timed runs per implementation")
+    parser.add_argument("--warmup", type=int, default=1, help="the command's untimed runs first (DuckDB always has one)")
     args = parser.parse_args()
     rows: list[dict] = []
     with tempfile.TemporaryDirectory() as scratch:
