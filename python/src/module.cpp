@@ -44,4 +44,5 @@ NB_MODULE(_core, m) {
   py::bind_topology(m);
   py::bind_graph(m);
   py::bind_store(m);
+  py::bind_collections(m);
 }
