@@ -62,6 +62,7 @@ TEST(WorkloadCli, BadCommandLinesNameTheFlag) {
       {"w1 --dataset uniform", "--dataset"},
       {"w1 --placement everywhere", "--placement"},
       {"w1 --threads 0", "--threads"},
+      {"w2 --records 1024G --groups 1K", "--records: 1099511627776 records need at least"},
   };
   for (const auto& c : cases) {
     const CliRun run = cli(dir, "bench workload " + c.args);
