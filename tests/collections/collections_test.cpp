@@ -262,7 +262,8 @@ TEST(Collections, PlacementsOnFakeTopologies) {
   const test::ScopedFakeTopology topology("nodes=2");
   const Records r = make_records({4000, 64, Distribution::zipf, 2}, {});
   const std::vector<std::uint64_t> keys = decoded(r.keys), values = decoded(r.values);
-  for (Placement p : {Placement::os_default, Placement::interleaved, Placement::replicated, Placement::partitioned}) {
+  for (Placement p : {Placement::os_default, Placement::single_node, Placement::interleaved, Placement::replicated,
+                      Placement::partitioned}) {
     ArrayOptions options;
     options.placement = p;
     const Records placed = make_records({4000, 64, Distribution::zipf, 2}, options);
