@@ -135,13 +135,18 @@ def run_duckdb(args: argparse.Namespace, workload: str, data: Path, expected: di
             "peak_extra_bytes": memory.grown, "structure_bytes": 0}
 
 
+def ratio(value: float) -> str:
+    """value as '1.23x', or '-' when there is nothing to compare with (NaN)."""
+    return "-" if value != value else f"{value:.2f}x"
+
+
 def print_table(rows: list[dict]) -> None:
     print(f"{'workload':8}  {'impl':7}  {'median s':>9}  {'spread':>6}  {'data MB':>8}  {'peak extra MB':>13}  "
           f"{'vs DuckDB':>9}  {'vs classic':>10}")
     for row in rows:
         print(f"{row['workload']:8}  {row['implementation']:7}  {row['median_s']:9.3f}  {row['spread'] * 100:5.1f}%  "
               f"{row['data_bytes'] / 1e6:8.1f}  {row['peak_extra_bytes'] / 1e6:13.1f}  "
-              f"{row['speedup_vs_duckdb']:8.2f}x  {row['speedup_vs_classic']:9.2f}x")
+              f"{row['speedup_vs_duckdb']:8.2f}x  {ratio(row['speedup_vs_classic']):>10}")
 
 
 def plot(rows: list[dict], path: Path) -> None:
