@@ -393,6 +393,53 @@ SMARTARRAYS_API sa_status sa_receiver_recv(sa_receiver *r, int32_t fd, sa_store 
 /** The bytes of r's kept region (0 before the first stream) and how many streams reused it (either may be NULL). */
 SMARTARRAYS_API sa_status sa_receiver_stats(const sa_receiver *r, uint64_t *reserved_bytes, uint64_t *reuses);
 
+/* ---- Smart collections (docs/collections.md) -----------------------------------------------------
+   Operators over arrays of integer keys (and values): group-by, hash join, and a read-only sorted
+   index. Their results are new arrays in the fewest bits, placed as the sa_options say (NULL =
+   os_default; bits must be 0). Every call runs in parallel on the default pool. */
+
+/** The aggregate of sa_group_by. */
+typedef enum {
+  SA_AGG_COUNT = 0,  /**< rows per key */
+  SA_AGG_SUM = 1,    /**< wrapping sum of each key's values */
+  SA_AGG_MIN = 2,    /**< smallest value per key */
+  SA_AGG_MAX = 3,    /**< largest value per key */
+  SA_AGG_MEDIAN = 4  /**< exact lower median per key: the value at (c - 1) / 2 of its c sorted values */
+} sa_aggregate;
+
+/** Groups values by keys (equal lengths): *out_keys gets the distinct keys ascending, *out_values the
+    aggregate of each; both new arrays placed as o says. */
+SMARTARRAYS_API sa_status sa_group_by(const sa_array *keys, const sa_array *values, sa_aggregate aggregate,
+                                      const sa_options *o, sa_array **out_keys, sa_array **out_values);
+/** Counts the pairs (i, j) with left[i] == right[j]: a hash table on the smaller side (placed as o says)
+    probed in parallel. */
+SMARTARRAYS_API sa_status sa_hash_join_count(const sa_array *left, const sa_array *right, const sa_options *o,
+                                             uint64_t *out);
+/** The pairs themselves, sorted by left row then right row: *out_left[k] and *out_right[k] are the rows
+    of pair k, new arrays placed as o says. */
+SMARTARRAYS_API sa_status sa_hash_join_pairs(const sa_array *left, const sa_array *right, const sa_options *o,
+                                             sa_array **out_left, sa_array **out_right);
+
+/** A read-only sorted index of keys -> rows; create with sa_index_build, release with sa_index_free.
+    Any number of threads may look up in one at once. */
+typedef struct sa_index sa_index;
+/** Indexes keys[i] -> i (the keys sorted into the fewest bits, a radix directory over them), placed as o says. */
+SMARTARRAYS_API sa_status sa_index_build(const sa_array *keys, const sa_options *o, sa_index **out);
+/** Releases an index; NULL is fine. */
+SMARTARRAYS_API void sa_index_free(sa_index *index);
+/** Rows indexed (0 for NULL). */
+SMARTARRAYS_API uint64_t sa_index_size(const sa_index *index);
+/** Bytes of the index's arrays (0 for NULL). */
+SMARTARRAYS_API uint64_t sa_index_memory_bytes(const sa_index *index);
+/** For each of probe[0..n): counts[k] rows hold the key, and (when first is not NULL) first[k] is the
+    position in sorted order of the first of them (where it would be when counts[k] is 0). */
+SMARTARRAYS_API sa_status sa_index_lookup(const sa_index *index, const uint64_t *probe, uint64_t n, uint64_t *counts,
+                                          uint64_t *first);
+/** The row of the key at sorted position i into *out (positions from sa_index_lookup). */
+SMARTARRAYS_API sa_status sa_index_row(const sa_index *index, uint64_t i, uint64_t *out);
+/** The sum of the match counts of probe's values (an index nested loop join, counted), in parallel. */
+SMARTARRAYS_API sa_status sa_index_count_matches(const sa_index *index, const sa_array *probe, uint64_t *out);
+
 /* ---- Java binding support ---------------------------------------------------------------------
    What the Java binding (java/) needs beyond the entry
    points above, so that it re-implements no runtime policy in Java. */

@@ -19,6 +19,7 @@ import numpy.typing as npt
 from . import _core
 from ._args import Nodes, Placement, bits_arg, flag, hints_args, node_list, unsigned_values
 from ._core import ChunkIterator, SmartArray, codec_isa, current_node, set_fake_topology
+from .collections import GroupBy, Index, group_by, hash_join, hash_join_count
 from .graph import ArrayMemory, Graph, GraphMemory, GraphOptions, Variant
 from .store import Receiver, Store, VerifyReport, append, open, recv, save, send, verify
 
@@ -28,8 +29,10 @@ __all__ = [
     "ArrayMemory",
     "ChunkIterator",
     "Graph",
+    "GroupBy",
     "GraphMemory",
     "GraphOptions",
+    "Index",
     "Node",
     "Nodes",
     "Placement",
@@ -43,6 +46,9 @@ __all__ = [
     "array",
     "codec_isa",
     "current_node",
+    "group_by",
+    "hash_join",
+    "hash_join_count",
     "machine_facts",
     "open",
     "recv",

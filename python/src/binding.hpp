@@ -138,6 +138,8 @@ void bind_array(nb::module_& m);
 void bind_topology(nb::module_& m);
 /// Registers the graph class, its constructors and its analytics.
 void bind_graph(nb::module_& m);
+/// Registers the collections: group-by, hash join and the Index class.
+void bind_collections(nb::module_& m);
 /// Registers the store calls (save, append, open, verify, send, receive) and the rebuilding of
 /// arrays and graphs from their packed words (unpickling) or over received frames (Dask).
 void bind_store(nb::module_& m);

@@ -45,4 +45,5 @@ NB_MODULE(_core, m) {
   py::bind_graph(m);
   py::bind_store(m);
   py::bind_distributed(m);
+  py::bind_collections(m);
 }

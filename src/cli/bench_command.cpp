@@ -27,6 +27,8 @@ const char* const bench_header =
     "  aggregate   sum += a1[i] + a2[i] over two smart arrays (paper Figure 10): a grid over bit\n"
     "              widths x placements x thread counts\n"
     "  adaptivity  the adaptive choice against every static configuration (paper section 6.3)\n"
+    "  workload    the analytics workloads W1-W4 (group-by median and count, hash join, index\n"
+    "              join), classic containers against smart collections\n"
     "\n"
     "Run 'smartarrays bench aggregate --help' for its options.\n";
 
@@ -352,6 +354,7 @@ void add_bench_command(CommandTree& tree) {
   add_aggregate_flags(app, *flags);
   tree.check(app, [flags] { check_aggregate(*flags); });
   add_bench_adaptivity(tree, bench);
+  add_bench_workload(tree, bench);
 }
 
 }  // namespace smartarrays::cli

@@ -20,6 +20,8 @@ void add_topology_command(CommandTree& tree);
 void add_bench_command(CommandTree& tree);
 /// `smartarrays bench adaptivity ...` under bench.
 void add_bench_adaptivity(CommandTree& tree, CLI::App& bench);
+/// `smartarrays bench workload w1|w2|w3|w4 ...` under bench.
+void add_bench_workload(CommandTree& tree, CLI::App& bench);
 /// `smartarrays calibrate ...` and `smartarrays advise ...` (the adaptive choice).
 void add_adapt_commands(CommandTree& tree);
 /// `smartarrays graph generate|convert|info|degree|pagerank ...`.

@@ -1,0 +1,52 @@
+// Checks the Java collections over the C ABI: group-by aggregates, hash join count and pairs, the
+// Index, and the errors mapped to the binding's exceptions with the native message.
+package org.smartarrays;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class CollectionsTest {
+  private static final ArrayOptions DEFAULTS = ArrayOptions.defaults();
+
+  @Test
+  void groupByAggregates() {
+    try (SmartArray keys = SmartArray.fromLongs(new long[] {3, 1, 3, 0, -1, 3}, DEFAULTS);
+         SmartArray values = SmartArray.fromLongs(new long[] {9, 4, 1, 7, 2, 5}, DEFAULTS)) {
+      try (Collections.Pair median = Collections.groupBy(keys, values, Collections.Aggregate.MEDIAN, DEFAULTS);
+           Collections.Pair count = Collections.groupBy(keys, values, Collections.Aggregate.COUNT, DEFAULTS)) {
+        assertArrayEquals(new long[] {0, 1, 3, -1}, median.first().toArray());
+        assertArrayEquals(new long[] {7, 4, 5, 2}, median.second().toArray());
+        assertArrayEquals(new long[] {1, 1, 3, 1}, count.second().toArray());
+      }
+      try (SmartArray shorter = SmartArray.fromLongs(new long[] {1}, DEFAULTS)) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> Collections.groupBy(keys, shorter, Collections.Aggregate.SUM, DEFAULTS));
+        assertTrue(e.getMessage().contains("keys and values differ in length (6 and 1)"), e.getMessage());
+      }
+    }
+  }
+
+  @Test
+  void joinsAndIndex() {
+    try (SmartArray build = SmartArray.fromLongs(new long[] {5, 7, 5, 0}, DEFAULTS);
+         SmartArray probe = SmartArray.fromLongs(new long[] {5, 1, 7, 0, 5}, DEFAULTS)) {
+      assertEquals(6, Collections.hashJoinCount(build, probe, DEFAULTS));
+      try (Collections.Pair pairs = Collections.hashJoin(build, probe, DEFAULTS)) {
+        assertArrayEquals(new long[] {0, 0, 1, 2, 2, 3}, pairs.first().toArray());
+        assertArrayEquals(new long[] {0, 4, 2, 0, 4, 3}, pairs.second().toArray());
+      }
+      try (Collections.Index index = new Collections.Index(build, DEFAULTS)) {
+        assertEquals(4, index.size());
+        assertTrue(index.memoryBytes() > 0);
+        assertArrayEquals(new long[] {2, 0, 1}, index.lookup(new long[] {5, 6, 0}));
+        assertArrayEquals(new long[0], index.lookup(new long[0]));
+        assertEquals(6, index.countMatches(probe));
+      }
+      assertThrows(IllegalArgumentException.class, () -> new Collections.Index(build, ArrayOptions.defaults().withBits(3)));
+    }
+  }
+}

@@ -1,0 +1,49 @@
+// Owns the hash join: the build side chosen by size, the counting probe delegated to the table,
+// and the pair-emitting probe (per-task pair lists, concatenated and sorted).
+#include "smartarrays/collections/hash_join.hpp"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "collections/task_ranges.hpp"
+#include "smartarrays/build/parallel_build.hpp"
+#include "smartarrays/collections/hash_table.hpp"
+
+namespace smartarrays::collections {
+
+std::uint64_t hash_join_count(const SmartArray& left, const SmartArray& right, const ArrayOptions& table_options,
+                              runtime::ThreadPool& pool) {
+  const bool build_left = left.length() <= right.length();
+  const HashTable table = HashTable::build(build_left ? left : right, table_options, false, pool);
+  return table.count_matches(build_left ? right : left, pool);
+}
+
+JoinPairs hash_join_pairs(const SmartArray& left, const SmartArray& right, const ArrayOptions& table_options,
+                          runtime::ThreadPool& pool) {
+  using Pair = std::pair<std::uint64_t, std::uint64_t>;
+  const bool build_left = left.length() <= right.length();
+  const SmartArray& probe = build_left ? right : left;
+  const HashTable table = HashTable::build(build_left ? left : right, table_options, true, pool);
+  const detail::TaskRanges ranges = detail::task_ranges(probe.length(), pool);
+  std::vector<std::vector<Pair>> found(ranges.count);
+  detail::for_each_task(ranges, pool, [&](std::uint64_t t) {
+    detail::for_blocks(probe, ranges.begin(t), ranges.begin(t + 1), [&](std::uint64_t first, std::uint64_t n, const std::uint64_t* k) {
+      for (std::uint64_t i = 0; i < n; ++i) {
+        const Match m = table.find(k[i]);
+        for (std::uint64_t r = m.begin; r < m.begin + m.count; ++r) {
+          const std::uint64_t built = table.rows().get_unchecked(r);
+          found[t].emplace_back(build_left ? built : first + i, build_left ? first + i : built);
+        }
+      }
+    });
+  });
+  std::vector<Pair> pairs;
+  for (std::vector<Pair>& part : found) pairs.insert(pairs.end(), part.begin(), part.end());
+  std::sort(pairs.begin(), pairs.end());
+  std::vector<std::uint64_t> lefts(pairs.size()), rights(pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) std::tie(lefts[i], rights[i]) = pairs[i];
+  return {build::build_array_from_values(lefts, table_options, pool), build::build_array_from_values(rights, table_options, pool)};
+}
+
+}  // namespace smartarrays::collections
