@@ -99,7 +99,7 @@ TEST(CApi, OptionsInitSetsEveryDefault) {
   EXPECT_EQ(o.placement, SA_OS_DEFAULT);
   EXPECT_EQ(o.node, 0);
   EXPECT_EQ(o.bits, 0u);
-  EXPECT_EQ(o.huge_pages, 0);
+  EXPECT_EQ(o.huge_pages, SA_HUGE_PAGES_AUTO);
   EXPECT_EQ(o.nodes, nullptr);
   EXPECT_EQ(o.node_count, 0u);
   sa_options_init(nullptr);
@@ -424,7 +424,7 @@ TEST(CApi, MachineFactsAreOneJsonObjectOfTheMachineSchema) {
   EXPECT_EQ(facts.at("library_version"), sa_version());
   EXPECT_EQ(facts.at("load_average").size(), 3u);
   for (const char* key : {"cpu_model", "online_cpus", "usable_cpus", "memory_total_bytes", "memory_free_bytes", "codec_isa",
-                          "thp_enabled", "thp_defrag", "numa_balancing", "kernel"}) {
+                          "thp_enabled", "thp_defrag", "hugetlb_pools", "numa_balancing", "kernel"}) {
     EXPECT_TRUE(facts.contains(key)) << key;
   }
   expect_failure(sa_machine_facts_json(nullptr), SA_EINVAL, "sa_machine_facts_json", "json is NULL");
