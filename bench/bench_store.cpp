@@ -239,7 +239,7 @@ std::vector<SendResult> bench_send(const Config& cfg, sa::runtime::ThreadPool& p
   auto stream = [&](const std::string& what, const sa::SmartArray& array, bool huge_pages) {
     SendResult r{what, 0, {}};
     ss::ReceiveOptions options;
-    options.placement.huge_pages = huge_pages;
+    options.placement.huge_pages = huge_pages ? sa::HugePages::on : sa::HugePages::off;
     r.timing = sm::run_trials(trials, [&] {
       std::optional<ss::Store> got;
       std::thread receiver([&] { got.emplace(ss::Store::receive(server, options)); });
