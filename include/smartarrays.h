@@ -112,6 +112,10 @@ SMARTARRAYS_API uint32_t sa_array_replicas(const sa_array *a);
 SMARTARRAYS_API int32_t sa_array_huge_pages(const sa_array *a);
 /** *bytes = bytes of the replica the kernel backs with huge pages now (transparent or hugetlb). */
 SMARTARRAYS_API sa_status sa_array_huge_page_bytes(const sa_array *a, uint32_t replica, uint64_t *bytes);
+/** *crc = CRC32C (Castagnoli) of the replica's packed words (the sa_array_words stream). */
+SMARTARRAYS_API sa_status sa_array_crc32c(const sa_array *a, uint32_t replica, uint32_t *crc);
+/** *equal = 1 when every replica holds the same packed words as replica 0, else 0. */
+SMARTARRAYS_API sa_status sa_array_replicas_equal(const sa_array *a, int32_t *equal);
 /** The adaptive decision that chose the array's options (SA_AUTO / SA_BITS_AUTO) as JSON: choice,
     candidates with predicted_s, explanation (docs/adaptivity.md); "null" when nothing was auto. Valid
     while the array lives. */

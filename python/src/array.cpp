@@ -356,7 +356,23 @@ void bind_metadata(nb::class_<ArrayHandle>& cls) {
             nb::gil_scoped_release release;
             return array->huge_page_bytes(replica);
           },
-          "replica"_a = 0, "Bytes of the replica the kernel backs with huge pages now (IndexError for a bad replica).");
+          "replica"_a = 0, "Bytes of the replica the kernel backs with huge pages now (IndexError for a bad replica).")
+      .def(
+          "crc32c",
+          [](const ArrayHandle& self, std::size_t replica) {
+            const SharedArray array = self.get();
+            nb::gil_scoped_release release;
+            return array->crc32c(replica);
+          },
+          "replica"_a = 0, "CRC32C (Castagnoli) of the replica's packed words (IndexError for a bad replica).")
+      .def(
+          "replicas_equal",
+          [](const ArrayHandle& self) {
+            const SharedArray array = self.get();
+            nb::gil_scoped_release release;
+            return array->replicas_equal();
+          },
+          "Whether every replica holds the same packed words as replica 0.");
 }
 
 // SmartArray's views and copies for numpy and DLPack, and its packed words.

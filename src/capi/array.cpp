@@ -112,6 +112,22 @@ sa_status sa_array_huge_page_bytes(const sa_array* a, uint32_t replica, uint64_t
   });
 }
 
+sa_status sa_array_crc32c(const sa_array* a, uint32_t replica, uint32_t* crc) {
+  return guarded(__func__, [&] {
+    const SmartArray& array = array_of(a);
+    require(crc, "crc");
+    *crc = array.crc32c(replica);
+  });
+}
+
+sa_status sa_array_replicas_equal(const sa_array* a, int32_t* equal) {
+  return guarded(__func__, [&] {
+    const SmartArray& array = array_of(a);
+    require(equal, "equal");
+    *equal = array.replicas_equal() ? 1 : 0;
+  });
+}
+
 sa_status sa_array_decision_json(const sa_array* a, const char** json) {
   return guarded(__func__, [&] {
     require(a, "a");

@@ -25,7 +25,7 @@
 #include "smartarrays/store/store.hpp"
 #include "smartarrays/util/byte_size.hpp"
 #include "smartarrays/util/text.hpp"
-#include "store/crc32c.hpp"
+#include "os/crc32c.hpp"
 #include "store/format.hpp"
 #include "store/state.hpp"
 
@@ -245,11 +245,11 @@ void Store::send(int fd, const std::vector<Object>& objects) {
     std::uint32_t crc = 0;
     for (std::uint64_t done = 0; done < stream_bytes;) {
       const std::uint64_t chunk = std::min(stream_bytes - done, StreamWriter::batch_bytes);
-      crc = detail::crc32c(bytes + done, chunk, crc);
+      crc = os::crc32c(bytes + done, chunk, crc);
       out.add(bytes + done, chunk);
       done += chunk;
     }
-    b.crc = detail::crc32c(zeros, 8, crc);
+    b.crc = os::crc32c(zeros, 8, crc);
     out.add(zeros, 8);
     at = b.offset + b.byte_length;
   }
@@ -341,7 +341,7 @@ Store Store::receive(int fd, const ReceiveOptions& options) {
   auto array_of = [&](const ObjectEntry& object, std::size_t k) {
     const BlockEntry& b = catalogue.blocks[object.blocks[k]];
     if (options.verify_blocks) {
-      const std::uint32_t crc = detail::crc32c(data + b.offset, b.byte_length);
+      const std::uint32_t crc = os::crc32c(data + b.offset, b.byte_length);
       if (crc != b.crc) {
         throw_error(ErrorCode::invalid_argument,
                     "store stream: " + std::string(detail::object_kind_name(object.kind)) + " " + util::quoted(object.name) +

@@ -539,4 +539,29 @@ TEST(CApiHugePages, AnEmptyHugetlbPoolIsOutOfMemoryOrUnsupported) {
   EXPECT_EQ(array.a, nullptr);
 }
 
+TEST(CApiChecksum, ReplicasChecksumAndCompare) {
+  const RealTopologyAfter restore;
+  ASSERT_EQ(sa_topology_set_fake("nodes=2"), SA_OK) << sa_last_error();
+  std::vector<uint64_t> values(3000);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = i % 700;
+  Array array;
+  sa_options o = options_with_bits(10);
+  o.placement = SA_REPLICATED;
+  ASSERT_EQ(sa_array_from_u64(values.data(), values.size(), &o, &array.a), SA_OK) << sa_last_error();
+  uint32_t crc0 = 0, crc1 = 1;
+  ASSERT_EQ(sa_array_crc32c(array.a, 0, &crc0), SA_OK) << sa_last_error();
+  ASSERT_EQ(sa_array_crc32c(array.a, 1, &crc1), SA_OK) << sa_last_error();
+  EXPECT_EQ(crc0, crc1);
+  int32_t equal = 0;
+  ASSERT_EQ(sa_array_replicas_equal(array.a, &equal), SA_OK) << sa_last_error();
+  EXPECT_EQ(equal, 1);
+  ASSERT_EQ(sa_array_set(array.a, 7, 699), SA_OK);
+  ASSERT_EQ(sa_array_crc32c(array.a, 1, &crc1), SA_OK);
+  EXPECT_NE(crc0, crc1);
+  expect_failure(sa_array_crc32c(array.a, 2, &crc0), SA_ERANGE, "sa_array_crc32c", "replica 2");
+  expect_failure(sa_array_crc32c(array.a, 0, nullptr), SA_EINVAL, "sa_array_crc32c", "crc is NULL");
+  expect_failure(sa_array_replicas_equal(array.a, nullptr), SA_EINVAL, "sa_array_replicas_equal", "equal is NULL");
+  expect_failure(sa_array_replicas_equal(nullptr, &equal), SA_EINVAL, "sa_array_replicas_equal", "is NULL");
+}
+
 }  // namespace

@@ -191,6 +191,24 @@ public final class SmartArray implements AutoCloseable {
     return HugePages.of(Native.hugePages(handle));
   }
 
+  /** CRC32C (Castagnoli) of a replica's packed words, as an unsigned 32-bit value. */
+  public long crc32c(int replica) {
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment out = scratch.allocate(JAVA_INT);
+      Native.check(Native.crc32c(handle, replica, out));
+      return Integer.toUnsignedLong(out.get(JAVA_INT, 0));
+    }
+  }
+
+  /** Whether every replica holds the same packed words as replica 0. */
+  public boolean replicasEqual() {
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment out = scratch.allocate(JAVA_INT);
+      Native.check(Native.replicasEqual(handle, out));
+      return out.get(JAVA_INT, 0) != 0;
+    }
+  }
+
   /** Bytes of a replica the kernel backs with huge pages now (transparent or hugetlb). */
   public long hugePageBytes(int replica) {
     try (Arena scratch = Arena.ofConfined()) {

@@ -1,11 +1,11 @@
 // Owns calling ISA-L's crc32_iscsi, whose length is an int: long inputs go in pieces.
-#include "store/crc32c.hpp"
+#include "os/crc32c.hpp"
 
 #include <isa-l/crc.h>
 
 #include <algorithm>
 
-namespace smartarrays::store::detail {
+namespace smartarrays::os {
 
 std::uint32_t crc32c(const void* bytes, std::size_t size, std::uint32_t previous) noexcept {
   constexpr std::size_t piece = std::size_t{1} << 30;
@@ -21,4 +21,4 @@ std::uint32_t crc32c(const void* bytes, std::size_t size, std::uint32_t previous
   return ~state;
 }
 
-}  // namespace smartarrays::store::detail
+}  // namespace smartarrays::os
