@@ -1,7 +1,8 @@
 // Benchmarks the bit-compression kernels single-threaded against their physical limits, measured
 // side by side in the same run: L1 unpack vs an L1 copy (the store limit) and a naive bit-by-bit
 // decoder; a full scan (decode + sum) of a 512 MiB-class smart array vs a plain std::vector sum
-// (the memory-bandwidth ceiling); random get from cache and from DRAM vs plain vector reads.
+// (the memory-bandwidth ceiling); random get from cache and from DRAM vs plain vector reads; the
+// per-replica CRC32C of the big array (GB/s on one core).
 #include <immintrin.h>
 
 #include <cstring>
@@ -132,6 +133,7 @@ struct Row {
   double unpack_vps = 0, unpack_vs_store = 0, naive_vps = 0;
   double scan_vps = 0, scan_vs_vector = 0, scan_target = 0, scan_spread = 0;
   double get_cache_ns = 0, get_cache_vs_vector = 0, get_dram_ns = 0, get_dram_vs_vector = 0;
+  double crc_gb_per_s = 0;
 };
 
 // L1 unpack through the dispatched kernel, and the naive decoder on the same stream.
@@ -211,6 +213,8 @@ Row measure_row(const Config& cfg, const Data& d, unsigned b) {
     return array_of(masked, b);
   }();
   measure_scan(cfg, d, big, row);
+  const sm::Timing crc = sm::run_trials(cfg.trials(), [&] { sb::keep(big.crc32c(0)); });
+  row.crc_gb_per_s = static_cast<double>(big.words_per_replica() * 8) / crc.median / 1e9;
   std::cerr << "  b=" << b << ": random get\r" << std::flush;
   measure_get(cfg, d, array_of(small_values, b), small_values, big, row);
   std::cerr << "                                   \r";
@@ -230,9 +234,9 @@ void print_table(const std::vector<Row>& rows, const Limits& limits) {
             << "store limit (L1 copy): " << std::fixed << std::setprecision(2) << limits.store_words_per_s / 1e9
             << " G words/s   plain vector sum: " << limits.vector_values_per_s / 1e9 << " G values/s ("
             << limits.vector_values_per_s * 8 / 1e9 << " GB/s)\n\n";
-  std::cout << " bits | L1 unpack | /store | naive  | scan     | /vector | target | spread | get L1 | /vector | get DRAM | /vector\n"
-            << "      |  G val/s  |        | G v/s  | G val/s  |         |        |        |   ns   |         |    ns    |\n"
-            << "------+-----------+--------+--------+----------+---------+--------+--------+--------+---------+----------+--------\n";
+  std::cout << " bits | L1 unpack | /store | naive  | scan     | /vector | target | spread | get L1 | /vector | get DRAM | /vector | crc32c\n"
+            << "      |  G val/s  |        | G v/s  | G val/s  |         |        |        |   ns   |         |    ns    |         |  GB/s\n"
+            << "------+-----------+--------+--------+----------+---------+--------+--------+--------+---------+----------+---------+-------\n";
   for (const Row& r : rows) {
     std::cout << std::setw(5) << r.bits << " | " << std::setw(9) << r.unpack_vps / 1e9 << " | " << std::setw(6)
               << r.unpack_vs_store << " | " << std::setw(6) << r.naive_vps / 1e9 << " | " << std::setw(8)
@@ -244,7 +248,7 @@ void print_table(const std::vector<Row>& rows, const Limits& limits) {
     }
     std::cout << " | " << std::setw(6) << r.scan_spread << " | " << std::setw(6) << r.get_cache_ns << " | "
               << std::setw(7) << r.get_cache_vs_vector << " | " << std::setw(8) << r.get_dram_ns << " | "
-              << std::setw(6) << r.get_dram_vs_vector << "\n";
+              << std::setw(7) << r.get_dram_vs_vector << " | " << std::setw(6) << r.crc_gb_per_s << "\n";
   }
 }
 
@@ -268,7 +272,8 @@ sm::Report report(const Config& cfg, const Data& d, const std::vector<Row>& rows
                                {"get_cache_ns", r.get_cache_ns},
                                {"get_cache_vs_vector", r.get_cache_vs_vector},
                                {"get_dram_ns", r.get_dram_ns},
-                               {"get_dram_vs_vector", r.get_dram_vs_vector}});
+                               {"get_dram_vs_vector", r.get_dram_vs_vector},
+                               {"crc32c_gb_per_s", r.crc_gb_per_s}});
   }
   report.fields["results"] = results;
   return report;

@@ -279,7 +279,8 @@ std::vector<SendResult> bench_send(const Config& cfg, sa::runtime::ThreadPool& p
   // Huge pages for a received region: a stream of 2^27 values is 1 GiB, whose 4 KiB page faults
   // would cost more than its transfer.
   ss::ReceiveOptions huge, small_pages;
-  huge.placement.huge_pages = true;
+  huge.placement.huge_pages = sa::HugePages::on;
+  small_pages.placement.huge_pages = sa::HugePages::off;
   ss::Receiver kept(huge);
   auto reused = [&](int fd) { return kept.receive(fd); };
   auto new_region = [&](const ss::ReceiveOptions& options) {

@@ -53,6 +53,15 @@ typedef enum {
 /** sa_options.bits: the adaptive layer chooses the width (the fewest bits, or 64 uncompressed). */
 #define SA_BITS_AUTO UINT32_C(0xFFFFFFFF)
 
+/** How an array's pages ask for huge pages (sa_options.huge_pages; docs/topology-and-placement.md). */
+typedef enum {
+  SA_HUGE_PAGES_OFF = 0,  /**< base pages only (MADV_NOHUGEPAGE) */
+  SA_HUGE_PAGES_ON = 1,   /**< transparent huge pages (MADV_HUGEPAGE, size rounded to 2 MiB) */
+  SA_HUGE_PAGES_AUTO = 2, /**< the default: transparent huge pages for arrays of 4 MiB and up, as numpy */
+  SA_HUGE_PAGES_2M = 3,   /**< 2 MiB pages from the kernel's hugetlb pool (SA_ENOMEM when it is short) */
+  SA_HUGE_PAGES_1G = 4    /**< 1 GiB pages from the kernel's hugetlb pool (SA_ENOMEM when it is short) */
+} sa_huge_pages;
+
 /** How an array will be read (access hints, read by SA_AUTO and SA_BITS_AUTO only). */
 typedef enum {
   SA_SEQUENTIAL = 0, /**< scans in index order */
@@ -73,13 +82,13 @@ typedef struct {
   sa_placement placement; /**< where the pages go */
   int32_t node;           /**< the node of SA_SINGLE_NODE (ignored otherwise) */
   uint32_t bits;          /**< 1..64, 0 = the minimum that holds the data */
-  int32_t huge_pages;     /**< nonzero: ask for transparent huge pages */
+  int32_t huge_pages;     /**< an sa_huge_pages mode (default SA_HUGE_PAGES_AUTO) */
   const int32_t *nodes;   /**< node set of interleaved/replicated/partitioned (NULL with node_count 0 = all nodes with memory) */
   uint32_t node_count;    /**< number of entries in nodes; must be 0 for os_default and single_node */
   sa_hints hints;         /**< access hints (defaults: not read-only, sequential, 1 pass, 0 threads) */
 } sa_options;
 
-/** Defaults: SA_OS_DEFAULT, node 0, bits 0, no huge pages, all nodes, default hints. */
+/** Defaults: SA_OS_DEFAULT, node 0, bits 0, SA_HUGE_PAGES_AUTO, all nodes, default hints. */
 SMARTARRAYS_API void sa_options_init(sa_options *o);
 
 /** Makes *out hold values[0..n) (values may be NULL when n is 0; o may be NULL for defaults). */
@@ -99,8 +108,14 @@ SMARTARRAYS_API uint32_t sa_array_bits(const sa_array *a);
 SMARTARRAYS_API sa_placement sa_array_placement(const sa_array *a);
 /** Number of replicas (nodes of the set for SA_REPLICATED, else 1). */
 SMARTARRAYS_API uint32_t sa_array_replicas(const sa_array *a);
-/** Nonzero when the array's pages asked for transparent huge pages (chosen by SA_AUTO or given). */
+/** The array's sa_huge_pages mode (given, or chosen by SA_AUTO: SA_HUGE_PAGES_ON or _OFF). */
 SMARTARRAYS_API int32_t sa_array_huge_pages(const sa_array *a);
+/** *bytes = bytes of the replica the kernel backs with huge pages now (transparent or hugetlb). */
+SMARTARRAYS_API sa_status sa_array_huge_page_bytes(const sa_array *a, uint32_t replica, uint64_t *bytes);
+/** *crc = CRC32C (Castagnoli) of the replica's packed words (the sa_array_words stream). */
+SMARTARRAYS_API sa_status sa_array_crc32c(const sa_array *a, uint32_t replica, uint32_t *crc);
+/** *equal = 1 when every replica holds the same packed words as replica 0, else 0. */
+SMARTARRAYS_API sa_status sa_array_replicas_equal(const sa_array *a, int32_t *equal);
 /** The adaptive decision that chose the array's options (SA_AUTO / SA_BITS_AUTO) as JSON: choice,
     candidates with predicted_s, explanation (docs/adaptivity.md); "null" when nothing was auto. Valid
     while the array lives. */

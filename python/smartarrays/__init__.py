@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._args import Nodes, Placement, bits_arg, flag, hints_args, node_list, unsigned_values
+from ._args import HugePages, Nodes, Placement, bits_arg, hints_args, huge_pages_arg, node_list, unsigned_values
 from ._core import ChunkIterator, SmartArray, codec_isa, current_node, set_fake_topology
 from .collections import GroupBy, Index, group_by, hash_join, hash_join_count
 from .graph import ArrayMemory, Graph, GraphMemory, GraphOptions, Variant
@@ -66,7 +66,7 @@ def array(
     bits: int | Literal["auto", "min"] = "auto",
     placement: Placement | Literal["auto"] = "os_default",
     nodes: Nodes = None,
-    huge_pages: bool = False,
+    huge_pages: HugePages = "auto",
     hints: Mapping[str, object] | None = None,
 ) -> SmartArray:
     """A SmartArray holding the unsigned integers of values, compressed to bits and placed on NUMA nodes.
@@ -79,7 +79,7 @@ def array(
     adaptive = placement == "auto" or hints is not None
     if not adaptive:
         make = _core._from_u32 if data.dtype == np.uint32 else _core._from_u64
-        result = make(data, bits_arg(bits), placement, node_list(nodes), flag(huge_pages, "huge_pages"))
+        result = make(data, bits_arg(bits), placement, node_list(nodes), huge_pages_arg(huge_pages))
         result.decision = None
         return result
     read_only, pattern, passes, threads = hints_args(hints)
@@ -87,7 +87,7 @@ def array(
     make_auto = _core._auto_from_u32 if data.dtype == np.uint32 else _core._auto_from_u64
     result, decision = make_auto(
         data, 0 if auto_bits else bits_arg(bits), auto_bits, placement, node_list(nodes),
-        flag(huge_pages, "huge_pages"), read_only, pattern, passes, threads)
+        huge_pages_arg(huge_pages), read_only, pattern, passes, threads)
     result.decision = json.loads(decision)
     return result
 

@@ -13,6 +13,9 @@ import numpy.typing as npt
 Placement = Literal["os_default", "single_node", "interleaved", "replicated", "partitioned"]
 """The placement names the core accepts."""
 
+HugePages = Union[Literal["auto", "on", "off", "2M", "1G"], bool]
+"""The huge-page modes the core accepts; True and False mean "on" and "off"."""
+
 Nodes = Union[int, Iterable[int], None]
 """A node (single_node), a node set (interleaved / replicated / partitioned), or None for the default."""
 
@@ -31,6 +34,15 @@ def flag(value: object, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
     return bool(value)
+
+
+def huge_pages_arg(value: object) -> str:
+    """The huge_pages argument as the core's mode name; the core rejects an unknown name (ValueError)."""
+    if isinstance(value, (bool, np.bool_)):
+        return "on" if value else "off"
+    if not isinstance(value, str):
+        raise TypeError(f"huge_pages must be 'auto', 'on', 'off', '2M', '1G' or a bool, got {type(value).__name__} {value!r}")
+    return value
 
 
 def node_list(nodes: Nodes) -> list[int]:

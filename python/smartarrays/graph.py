@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._args import Nodes, Placement, flag, id_array, node_list, pagerank_args
+from ._args import HugePages, Nodes, Placement, flag, huge_pages_arg, id_array, node_list, pagerank_args
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -36,8 +36,8 @@ class GraphOptions(TypedDict, total=False):
     """Where every array's pages go (default "os_default")."""
     nodes: Nodes
     """The node of single_node, or the node set of the other placements (default: every node)."""
-    huge_pages: bool
-    """Ask for transparent huge pages (default False)."""
+    huge_pages: HugePages
+    """Huge pages: "auto" (default: transparent huge pages from 4 MiB), "on", "off", "2M" or "1G" (hugetlb)."""
 
 
 def _build(factory: str, variant: Variant, options: GraphOptions) -> _core._GraphBuild:
@@ -51,7 +51,7 @@ def _build(factory: str, variant: Variant, options: GraphOptions) -> _core._Grap
         flag(options.get("drop_self_loops", False), "drop_self_loops"),
         options.get("placement", "os_default"),
         node_list(options.get("nodes")),
-        flag(options.get("huge_pages", False), "huge_pages"),
+        huge_pages_arg(options.get("huge_pages", "auto")),
     )
 
 

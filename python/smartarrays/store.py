@@ -15,7 +15,7 @@ from typing import Literal, Protocol, Union
 import numpy as np
 
 from . import _core
-from ._args import Nodes, Placement, flag, node_list
+from ._args import HugePages, Nodes, Placement, flag, huge_pages_arg, node_list
 from ._core import SmartArray
 from .graph import Graph
 
@@ -142,7 +142,7 @@ def open(  # noqa: A001 - sa.open, as the issue names it
     mode: Literal["map", "load"] = "map",
     placement: Placement = "os_default",
     nodes: Nodes = None,
-    huge_pages: bool = False,
+    huge_pages: HugePages = "auto",
 ) -> Store:
     """Opens the store at path: mode="map" uses the file's pages in place (no copy, read-only),
     mode="load" copies every block (checksums checked) into placement."""
@@ -150,7 +150,7 @@ def open(  # noqa: A001 - sa.open, as the issue names it
         raise ValueError(f"mode must be 'map' or 'load', got {mode!r}")
     if mode == "map" and (placement != "os_default" or nodes is not None):
         raise ValueError("placement and nodes apply to mode='load'; a mapped store stays in the file's pages")
-    opened = _core._store_open(os.fspath(path), mode, placement, node_list(nodes), flag(huge_pages, "huge_pages"))
+    opened = _core._store_open(os.fspath(path), mode, placement, node_list(nodes), huge_pages_arg(huge_pages))
     return Store(opened, mode)
 
 
@@ -187,13 +187,13 @@ def recv(
     fd: FileDescriptor,
     placement: Placement = "os_default",
     nodes: Nodes = None,
-    huge_pages: bool = False,
+    huge_pages: HugePages = "auto",
     max_bytes: int = 0,
 ) -> Store:
     """Receives one store stream from fd into one region placed as asked (not "replicated") and
     returns its objects used in place; max_bytes 0 = the process memory limit. ValueError for a
     malformed stream, OSError when the peer closes mid-stream."""
-    opened = _core._store_recv(_fd(fd), placement, node_list(nodes), flag(huge_pages, "huge_pages"), _max_bytes(max_bytes))
+    opened = _core._store_recv(_fd(fd), placement, node_list(nodes), huge_pages_arg(huge_pages), _max_bytes(max_bytes))
     return Store(opened, "recv")
 
 
@@ -215,11 +215,11 @@ class Receiver:
         self,
         placement: Placement = "os_default",
         nodes: Nodes = None,
-        huge_pages: bool = False,
+        huge_pages: HugePages = "auto",
         max_bytes: int = 0,
     ) -> None:
         """A receiver for streams of at most max_bytes (0 = the process memory limit)."""
-        self._core = _core._Receiver(placement, node_list(nodes), flag(huge_pages, "huge_pages"), _max_bytes(max_bytes))
+        self._core = _core._Receiver(placement, node_list(nodes), huge_pages_arg(huge_pages), _max_bytes(max_bytes))
 
     def recv(self, fd: FileDescriptor) -> Store:
         """Receives one stream from fd as smartarrays.recv() does, into the kept region when it is free."""
@@ -250,7 +250,7 @@ def _words(buffer: object) -> np.ndarray:
 
 def _rebuild_array(length: int, bits: int, words: object) -> SmartArray:
     """Unpickles a SmartArray (os_default placement) from its packed words."""
-    return _core._array_from_packed(length, bits, _words(words), "os_default", [], False)
+    return _core._array_from_packed(length, bits, _words(words), "os_default", [], "auto")
 
 
 def _rebuild_graph(directed: bool, arrays: list[tuple[int, int, object]]) -> Graph:

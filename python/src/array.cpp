@@ -34,7 +34,7 @@ using U32In = nb::ndarray<const std::uint32_t, nb::ndim<1>, nb::c_contig, nb::de
 using U64Out = nb::ndarray<std::uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
 ArrayHandle from_u64(const U64In& values, unsigned bits, std::string_view placement, std::vector<int> nodes,
-                     bool huge_pages) {
+                     std::string_view huge_pages) {
   const ArrayOptions options = make_options(bits, placement, std::move(nodes), huge_pages);
   const std::span<const std::uint64_t> span(values.data(), values.shape(0));
   nb::gil_scoped_release release;
@@ -42,7 +42,7 @@ ArrayHandle from_u64(const U64In& values, unsigned bits, std::string_view placem
 }
 
 ArrayHandle from_u32(const U32In& values, unsigned bits, std::string_view placement, std::vector<int> nodes,
-                     bool huge_pages) {
+                     std::string_view huge_pages) {
   const ArrayOptions options = make_options(bits, placement, std::move(nodes), huge_pages);
   const std::span<const std::uint32_t> span(values.data(), values.shape(0));
   nb::gil_scoped_release release;
@@ -53,7 +53,7 @@ ArrayHandle from_u32(const U32In& values, unsigned bits, std::string_view placem
 // largest value and the hints); returns it with the decision as JSON.
 template <typename In, typename T>
 std::pair<ArrayHandle, std::string> auto_from(const In& values, unsigned bits, bool auto_bits, std::string_view placement,
-                                              std::vector<int> nodes, bool huge_pages, bool read_only,
+                                              std::vector<int> nodes, std::string_view huge_pages, bool read_only,
                                               std::string_view pattern, double passes, unsigned threads) {
   const bool auto_placement = placement == "auto";
   ArrayOptions options = make_options(bits, auto_placement ? "os_default" : placement, std::move(nodes), huge_pages);
@@ -300,11 +300,11 @@ nb::capsule keep_alive(const SharedArray& array) {
   return owner;
 }
 
-ArrayOptions make_options(unsigned bits, std::string_view placement, std::vector<int> nodes, bool huge_pages) {
+ArrayOptions make_options(unsigned bits, std::string_view placement, std::vector<int> nodes, std::string_view huge_pages) {
   ArrayOptions options;
   options.placement = parse_placement(placement);
   options.bits = bits;
-  options.huge_pages = huge_pages;
+  options.huge_pages = os::parse_huge_pages(huge_pages);
   if (options.placement == Placement::single_node) {
     // The Python API names the node of single_node through nodes, like every other placement.
     if (nodes.size() > 1) {
@@ -333,8 +333,8 @@ void bind_metadata(nb::class_<ArrayHandle>& cls) {
       .def_prop_ro("bits", [](const ArrayHandle& self) { return self.get()->bits(); }, "Bits per value (1..64).")
       .def_prop_ro("placement", [](const ArrayHandle& self) { return std::string(to_string(self.get()->placement())); },
                    "Where the pages live: os_default, single_node, interleaved, replicated or partitioned.")
-      .def_prop_ro("huge_pages", [](const ArrayHandle& self) { return self.get()->options().huge_pages; },
-                   "Whether the pages asked for transparent huge pages (given, or chosen by placement='auto').")
+      .def_prop_ro("huge_pages", [](const ArrayHandle& self) { return std::string(os::to_string(self.get()->options().huge_pages)); },
+                   "How the pages ask for huge pages: 'auto', 'on', 'off', '2M' or '1G' (given, or chosen by placement='auto').")
       .def_prop_ro("nodes", [](const ArrayHandle& self) { return node_set(*self.get()); },
                    "Logical nodes the placement uses (empty for os_default).")
       .def_prop_ro("replicas", [](const ArrayHandle& self) { return self.get()->replicas(); },
@@ -348,7 +348,31 @@ void bind_metadata(nb::class_<ArrayHandle>& cls) {
             nb::gil_scoped_release release;
             return array->pages_per_node();
           },
-          "Pages of each replica on each kernel NUMA node: result[replica][node].");
+          "Pages of each replica on each kernel NUMA node: result[replica][node].")
+      .def(
+          "huge_page_bytes",
+          [](const ArrayHandle& self, std::size_t replica) {
+            const SharedArray array = self.get();
+            nb::gil_scoped_release release;
+            return array->huge_page_bytes(replica);
+          },
+          "replica"_a = 0, "Bytes of the replica the kernel backs with huge pages now (IndexError for a bad replica).")
+      .def(
+          "crc32c",
+          [](const ArrayHandle& self, std::size_t replica) {
+            const SharedArray array = self.get();
+            nb::gil_scoped_release release;
+            return array->crc32c(replica);
+          },
+          "replica"_a = 0, "CRC32C (Castagnoli) of the replica's packed words (IndexError for a bad replica).")
+      .def(
+          "replicas_equal",
+          [](const ArrayHandle& self) {
+            const SharedArray array = self.get();
+            nb::gil_scoped_release release;
+            return array->replicas_equal();
+          },
+          "Whether every replica holds the same packed words as replica 0.");
 }
 
 // SmartArray's views and copies for numpy and DLPack, and its packed words.

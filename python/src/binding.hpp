@@ -119,7 +119,7 @@ auto interruptible(F&& f) -> decltype(f()) {
 
 /// ArrayOptions from the Python arguments: a placement name, its nodes (single_node takes at most
 /// one, the default node 0), bits (0 = the fewest that hold the data) and huge pages.
-ArrayOptions make_options(unsigned bits, std::string_view placement, std::vector<int> nodes, bool huge_pages);
+ArrayOptions make_options(unsigned bits, std::string_view placement, std::vector<int> nodes, std::string_view huge_pages);
 
 /// The owner of a zero-copy view: a capsule holding a reference that keeps array's memory mapped.
 nb::capsule keep_alive(const SharedArray& array);

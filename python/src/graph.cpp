@@ -35,7 +35,7 @@ struct GraphBuild {
 };
 
 GraphBuild make_build(std::string_view variant, bool dedup, bool drop_self_loops, std::string_view placement,
-                      std::vector<int> nodes, bool huge_pages) {
+                      std::vector<int> nodes, std::string_view huge_pages) {
   const graph::LayoutSpec spec(make_options(0, placement, std::move(nodes), huge_pages));
   GraphBuild build;
   build.options.dedup = dedup;
@@ -130,7 +130,7 @@ void bind_graph(nb::module_& m) {
   nb::class_<GraphBuild>(m, "_GraphBuild", "The layout arguments every Graph factory shares, checked and translated.")
       .def("__init__",
            [](GraphBuild* self, std::string_view variant, bool dedup, bool drop_self_loops, std::string_view placement,
-              std::vector<int> nodes, bool huge_pages) {
+              std::vector<int> nodes, std::string_view huge_pages) {
              new (self) GraphBuild(make_build(variant, dedup, drop_self_loops, placement, std::move(nodes), huge_pages));
            },
            "variant"_a, "dedup"_a, "drop_self_loops"_a, "placement"_a, "nodes"_a, "huge_pages"_a);

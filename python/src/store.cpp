@@ -95,12 +95,12 @@ void append(const std::string& path, const std::vector<std::string>& names, cons
   store::Store::append(path, objects.list);
 }
 
-ArrayOptions placement_of(std::string_view placement, std::vector<int> nodes, bool huge_pages) {
+ArrayOptions placement_of(std::string_view placement, std::vector<int> nodes, std::string_view huge_pages) {
   return make_options(0, placement, std::move(nodes), huge_pages);
 }
 
 std::vector<OpenedObject> open(const std::string& path, std::string_view mode, std::string_view placement,
-                               std::vector<int> nodes, bool huge_pages) {
+                               std::vector<int> nodes, std::string_view huge_pages) {
   const store::Mode how = store::parse_mode(mode);
   const ArrayOptions options = placement_of(placement, std::move(nodes), huge_pages);
   return opened(interruptible([&] { return store::Store::open(path, how, options); }));
@@ -120,7 +120,7 @@ void send(int fd, const std::vector<std::string>& names, const std::vector<nb::o
   });
 }
 
-std::vector<OpenedObject> receive(int fd, std::string_view placement, std::vector<int> nodes, bool huge_pages,
+std::vector<OpenedObject> receive(int fd, std::string_view placement, std::vector<int> nodes, std::string_view huge_pages,
                                   std::uint64_t max_bytes) {
   store::ReceiveOptions options;
   options.placement = placement_of(placement, std::move(nodes), huge_pages);
@@ -129,7 +129,7 @@ std::vector<OpenedObject> receive(int fd, std::string_view placement, std::vecto
 }
 
 // A receiver placing its regions as asked.
-void new_receiver(store::Receiver* self, std::string_view placement, std::vector<int> nodes, bool huge_pages,
+void new_receiver(store::Receiver* self, std::string_view placement, std::vector<int> nodes, std::string_view huge_pages,
                   std::uint64_t max_bytes) {
   store::ReceiveOptions options;
   options.placement = placement_of(placement, std::move(nodes), huge_pages);
@@ -168,7 +168,7 @@ SmartArray array_from_words(std::uint64_t length, unsigned bits, const U64In& wo
 }
 
 ArrayHandle array_from_packed(std::uint64_t length, unsigned bits, const U64In& words, std::string_view placement,
-                              std::vector<int> nodes, bool huge_pages) {
+                              std::vector<int> nodes, std::string_view huge_pages) {
   return ArrayHandle(array_from_words(length, bits, words, placement_of(placement, std::move(nodes), huge_pages)));
 }
 

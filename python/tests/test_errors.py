@@ -174,11 +174,16 @@ def test_memory_error_when_the_kernel_refuses_memory():
 
 
 def test_flags_must_be_bools():
-    # bool("no") is True: a string must not switch huge pages on.
-    for value in ("no", "false", 0, 1, None):
-        with pytest.raises(TypeError, match="huge_pages must be True or False"):
+    # bool("no") is True: a string must not switch huge pages on; it is a mode name or an error.
+    for value in ("no", "false"):
+        with pytest.raises(ValueError, match=f"unknown huge_pages mode '{value}'"):
             sa.array([1], huge_pages=value)
-        with pytest.raises(TypeError, match="huge_pages must be True or False"):
+        with pytest.raises(ValueError, match=f"unknown huge_pages mode '{value}'"):
+            sa.Graph.from_edges([0], [1], huge_pages=value)
+    for value in (0, 1, None):
+        with pytest.raises(TypeError, match="huge_pages must be 'auto', 'on', 'off', '2M', '1G' or a bool"):
+            sa.array([1], huge_pages=value)
+        with pytest.raises(TypeError, match="huge_pages must be 'auto', 'on', 'off', '2M', '1G' or a bool"):
             sa.Graph.from_edges([0], [1], huge_pages=value)
     with pytest.raises(TypeError, match="dedup must be True or False"):
         sa.Graph.from_edges([0], [1], dedup="yes")

@@ -112,7 +112,7 @@ ResolvedOptions resolve(const ArrayOptions& options, std::uint64_t length, std::
     out.options.placement = choice.placement;
     out.options.node = choice.node;
     out.options.nodes.clear();
-    out.options.huge_pages = choice.huge_pages;
+    out.options.huge_pages = choice.huge_page_mode();
   }
   out.decision = std::move(decision);
   return out;

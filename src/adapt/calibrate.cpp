@@ -39,7 +39,7 @@ Sizes sizes_for(bool quick, std::uint64_t llc) {
 }
 
 os::MemoryRegion region_on(std::size_t bytes, int node, bool huge) {
-  return os::MemoryRegion::allocate(bytes, {os::MemoryPolicy::bind, {node}, huge});
+  return os::MemoryRegion::allocate(bytes, {os::MemoryPolicy::bind, {node}, huge ? os::HugePages::on : os::HugePages::off});
 }
 
 // Runs body(t) on threads threads pinned to the CPUs of node (round robin) and waits for them.

@@ -121,7 +121,7 @@ Plan make_plan(std::uint64_t length, const ArrayOptions& options) {
                                                          "partitioned placements, not ") +
                                                  to_string(placement));
   }
-  const bool huge = options.huge_pages;
+  const os::HugePages huge = options.huge_pages;
   switch (placement) {
     case Placement::os_default:
       plan.regions.push_back({os::MemoryPolicy::os_default, {}, huge});
@@ -189,6 +189,7 @@ SmartArray SmartArray::over_region(std::uint64_t length, unsigned bits, os::Memo
   array.length_ = length;
   array.words_ = words;
   array.options_.bits = bits;
+  array.options_.huge_pages = region.options().huge_pages;
   array.replica_words_.push_back(static_cast<std::uint64_t*>(region.data()));
   array.regions_.push_back(std::move(region));
   array.replica_nodes_.push_back(-1);
@@ -346,6 +347,11 @@ std::vector<std::vector<std::uint64_t>> SmartArray::pages_per_node() const {
   pages.reserve(regions_.size());
   for (const os::MemoryRegion& region : regions_) pages.push_back(region.pages_per_node());
   return pages;
+}
+
+std::uint64_t SmartArray::huge_page_bytes(std::size_t replica) const {
+  this->replica(replica);  // the bounds check and its message
+  return regions_[replica].huge_page_bytes();
 }
 
 std::vector<SmartArray::Partition> SmartArray::partitions() const {

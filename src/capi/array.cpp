@@ -49,7 +49,7 @@ extern "C" {
 
 void sa_options_init(sa_options* o) {
   if (o == nullptr) return;
-  *o = sa_options{SA_OS_DEFAULT, 0, 0, 0, nullptr, 0, sa_hints{0, SA_SEQUENTIAL, 1.0, 0}};
+  *o = sa_options{SA_OS_DEFAULT, 0, 0, SA_HUGE_PAGES_AUTO, nullptr, 0, sa_hints{0, SA_SEQUENTIAL, 1.0, 0}};
 }
 
 sa_status sa_array_from_u64(const uint64_t* values, uint64_t n, const sa_options* o, sa_array** out) {
@@ -101,7 +101,31 @@ uint32_t sa_array_replicas(const sa_array* a) {
 }
 
 int32_t sa_array_huge_pages(const sa_array* a) {
-  return guarded_value<int32_t>(__func__, 0, [&] { return array_of(a).options().huge_pages ? 1 : 0; });
+  return guarded_value<int32_t>(__func__, 0, [&] { return static_cast<int32_t>(array_of(a).options().huge_pages); });
+}
+
+sa_status sa_array_huge_page_bytes(const sa_array* a, uint32_t replica, uint64_t* bytes) {
+  return guarded(__func__, [&] {
+    const SmartArray& array = array_of(a);
+    require(bytes, "bytes");
+    *bytes = array.huge_page_bytes(replica);
+  });
+}
+
+sa_status sa_array_crc32c(const sa_array* a, uint32_t replica, uint32_t* crc) {
+  return guarded(__func__, [&] {
+    const SmartArray& array = array_of(a);
+    require(crc, "crc");
+    *crc = array.crc32c(replica);
+  });
+}
+
+sa_status sa_array_replicas_equal(const sa_array* a, int32_t* equal) {
+  return guarded(__func__, [&] {
+    const SmartArray& array = array_of(a);
+    require(equal, "equal");
+    *equal = array.replicas_equal() ? 1 : 0;
+  });
 }
 
 sa_status sa_array_decision_json(const sa_array* a, const char** json) {

@@ -27,6 +27,11 @@ std::string facts_json() {
   json["codec_isa"] = smartarrays::codec::isa_name(smartarrays::codec::active_isa());
   json["thp_enabled"] = facts.thp_enabled;
   json["thp_defrag"] = facts.thp_defrag;
+  json["hugetlb_pools"] = nlohmann::ordered_json::array();
+  for (const smartarrays::os::HugetlbPool& pool : facts.hugetlb_pools) {
+    json["hugetlb_pools"].push_back(
+        {{"page_bytes", pool.page_bytes}, {"total_pages", pool.total_pages}, {"free_pages", pool.free_pages}});
+  }
   json["numa_balancing"] = facts.numa_balancing;
   json["load_average"] = facts.load_average;
   json["kernel"] = facts.kernel;

@@ -49,7 +49,11 @@ ArrayOptions to_array_options(const sa_options* o, const char* prefix) {
     throw_error(ErrorCode::invalid_argument,
                 std::string(prefix) + "hints.passes must be a finite number > 0, got " + std::to_string(o->hints.passes));
   }
-  options.huge_pages = o->huge_pages != 0;
+  if (o->huge_pages < SA_HUGE_PAGES_OFF || o->huge_pages > SA_HUGE_PAGES_1G) {
+    throw_error(ErrorCode::invalid_argument, std::string(prefix) + "huge_pages " + std::to_string(o->huge_pages) +
+                                                 " is not an sa_huge_pages (0..4: off, on, auto, 2M, 1G)");
+  }
+  options.huge_pages = static_cast<HugePages>(o->huge_pages);
   if (o->node_count > 0) {
     require(o->nodes, (std::string(prefix) + "nodes (with node_count > 0)").c_str());
     options.nodes.assign(o->nodes, o->nodes + o->node_count);

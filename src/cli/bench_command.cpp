@@ -151,7 +151,7 @@ measure::Json config_json(const measure::AggregateBenchConfig& c) {
   json["pinning"] = runtime::to_string(c.pinning);
   json["node"] = c.node;
   json["seed"] = c.seed;
-  json["huge_pages"] = c.huge_pages;
+  json["huge_pages"] = os::to_string(c.huge_pages);
   return json;
 }
 
@@ -197,7 +197,7 @@ int adaptive_aggregate(const AggregateFlags& flags) {
         }
       });
   auto options_text = [](const ArrayOptions& o) {
-    return std::string(to_string(o.placement)) + "/" + std::to_string(o.bits) + (o.huge_pages ? "+hp" : "");
+    return std::string(to_string(o.placement)) + "/" + std::to_string(o.bits) + "/hp " + os::to_string(o.huge_pages);
   };
   measure::Report report("smartarrays.bench.aggregate/1");
   report.fields["language"] = "C++";
@@ -212,7 +212,7 @@ int adaptive_aggregate(const AggregateFlags& flags) {
                                         {"placement", to_string(c.a1.placement)},
                                         {"a2_bits", c.a2.bits},
                                         {"a2_placement", to_string(c.a2.placement)},
-                                        {"huge_pages", c.a1.huge_pages},
+                                        {"huge_pages", os::to_string(c.a1.huge_pages)},
                                         {"threads", c.threads},
                                         {"median_s", c.timing.median},
                                         {"min_s", c.timing.min},
@@ -337,7 +337,9 @@ void add_aggregate_flags(CLI::App& app, AggregateFlags& f) {
                                 "none, sparse or dense worker placement (default sparse)");
   add_value(app, "--node", "N", c.node, whole_number<int>(0, 4095), "the node of single_node (default 0)");
   add_value(app, "--seed", "N", c.seed, whole_number<std::uint64_t>(0, ~std::uint64_t{0} - 1), "data seed (default 1)");
-  add_flag(app, "--huge-pages", c.huge_pages, "ask for transparent huge pages for the arrays (MADV_HUGEPAGE)");
+  add_value<HugePages>(app, "--huge-pages", "MODE", c.huge_pages, os::parse_huge_pages,
+                       "huge pages for the arrays: auto (transparent huge pages from 4 MiB, as numpy),\n"
+                       "on, off, or 2M / 1G hugetlb pages (default auto)");
   add_value<std::string>(app, "--json", "FILE", f.json_path, [](const std::string& s) { return s; },
                          "also write the results as JSON to FILE, '-' for stdout instead of the\n"
                          "tables (format: docs/cli.md)");

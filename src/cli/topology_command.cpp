@@ -11,6 +11,7 @@
 #include "measure/report.hpp"
 #include "smartarrays/adapt/calibrate.hpp"
 #include "smartarrays/os/topology.hpp"
+#include "smartarrays/util/byte_size.hpp"
 
 namespace smartarrays::cli {
 
@@ -100,6 +101,13 @@ void print_table(const TopologyResult& r) {
   print_nodes(topo);
   std::cout << "\ntransparent huge pages: " << facts["thp_enabled"].get<std::string>()
             << " (defrag: " << facts["thp_defrag"].get<std::string>() << ")\n";
+  std::string pools;
+  for (const measure::Json& pool : facts["hugetlb_pools"]) {
+    pools += (pools.empty() ? " " : ", ") + util::format_bytes(pool["page_bytes"].get<std::uint64_t>()) + " pages " +
+             std::to_string(pool["free_pages"].get<std::uint64_t>()) + " free of " +
+             std::to_string(pool["total_pages"].get<std::uint64_t>());
+  }
+  std::cout << "hugetlb pools:" << (pools.empty() ? " none" : pools) << "\n";
   std::cout << "NUMA balancing: " << balancing_text(facts["numa_balancing"].get<std::string>()) << "\n";
   std::cout << std::fixed << std::setprecision(2) << "load average:";
   for (const measure::Json& load : facts["load_average"]) std::cout << " " << load.get<double>();

@@ -41,7 +41,7 @@ ArrayOptions options_of(const ArrayConfig& c) {
   o.placement = c.placement;
   if (c.placement == Placement::single_node) o.node = c.node;
   o.bits = c.bits;
-  o.huge_pages = c.huge_pages;
+  o.huge_pages = c.huge_page_mode();
   return o;
 }
 

@@ -173,7 +173,7 @@ std::vector<AdaptiveAggregateCell> run_adaptive_aggregate(const AggregateBenchCo
         const adapt::ArrayConfig& c = cell.decision.arrays[k].choice;
         chosen[k].placement = auto_placement ? c.placement : config.placements.front();
         chosen[k].node = auto_placement ? c.node : config.node;
-        chosen[k].huge_pages = auto_placement ? c.huge_pages : config.huge_pages;
+        chosen[k].huge_pages = auto_placement ? c.huge_page_mode() : config.huge_pages;
         chosen[k].bits = auto_bits ? c.bits : width;
       }
       cell.a1 = chosen[0];

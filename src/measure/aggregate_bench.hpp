@@ -27,7 +27,7 @@ struct AggregateBenchConfig {
   Trials trials;                                                   ///< warm-up and timed runs per cell (median reported)
   runtime::PinPolicy pinning = runtime::PinPolicy::sparse;         ///< placement of the workers
   int node = 0;                                                    ///< the node of Placement::single_node
-  bool huge_pages = false;                                         ///< ask for transparent huge pages for the arrays
+  HugePages huge_pages = HugePages::automatic;                     ///< the arrays' huge pages (off, on, auto, 2M, 1G)
   std::uint64_t seed = 1;                                          ///< data seed (array 2 uses seed + 1)
 };
 

@@ -55,6 +55,7 @@ MachineFacts read_machine_facts() {
   }
   info.thp_enabled = selected_mode(first_line("/sys/kernel/mm/transparent_hugepage/enabled"));
   info.thp_defrag = selected_mode(first_line("/sys/kernel/mm/transparent_hugepage/defrag"));
+  info.hugetlb_pools = read_hugetlb_pools();
   info.numa_balancing = first_line("/proc/sys/kernel/numa_balancing");
   double load[3] = {0, 0, 0};
   if (::getloadavg(load, 3) == 3) info.load_average = {load[0], load[1], load[2]};

@@ -15,7 +15,7 @@
 #include "smartarrays/util/names.hpp"
 #include "smartarrays/util/text.hpp"
 #include "graph/compact_hooks.hpp"
-#include "store/crc32c.hpp"
+#include "os/crc32c.hpp"
 #include "store/format.hpp"
 #include "store/state.hpp"
 
@@ -45,7 +45,7 @@ SmartArray map_block(const BlockEntry& block, const std::shared_ptr<const os::Ma
 SmartArray load_block(const BlockEntry& block, const os::MappedFile& file, const std::string& name,
                       const ArrayOptions& placement, runtime::ThreadPool& pool) {
   const std::uint8_t* bytes = file.data() + block.offset;
-  const std::uint32_t crc = detail::crc32c(bytes, block.byte_length);
+  const std::uint32_t crc = os::crc32c(bytes, block.byte_length);
   if (crc != block.crc) {
     throw_error(ErrorCode::invalid_argument, "store: " + name + ": the block at offset " + std::to_string(block.offset) +
                                                  " has checksum " + std::to_string(crc) + ", the directory says " +

@@ -26,7 +26,7 @@
 #include "smartarrays/store/store.hpp"
 #include "smartarrays/util/byte_size.hpp"
 #include "smartarrays/util/text.hpp"
-#include "store/crc32c.hpp"
+#include "os/crc32c.hpp"
 #include "store/format.hpp"
 #include "store/state.hpp"
 
@@ -269,11 +269,11 @@ void Store::send(int fd, const std::vector<Object>& objects) {
     std::uint32_t crc = 0;
     for (std::uint64_t done = 0; done < stream_bytes;) {
       const std::uint64_t chunk = std::min(stream_bytes - done, StreamWriter::batch_bytes);
-      crc = detail::crc32c(bytes + done, chunk, crc);
+      crc = os::crc32c(bytes + done, chunk, crc);
       out.add(bytes + done, chunk);
       done += chunk;
     }
-    b.crc = detail::crc32c(zeros, 8, crc);
+    b.crc = os::crc32c(zeros, 8, crc);
     out.add(zeros, 8);
     at = b.offset + b.byte_length;
   }
@@ -337,7 +337,7 @@ Store Receiver::read(int fd, std::uint64_t length) const {
   const ReceiveOptions& options = options_;
   auto* data = static_cast<std::uint8_t*>(region_->data());
   // Read in pieces small enough to be checksummed page by page while still in the cache.
-  detail::PagedCrc32c pages;
+  os::PagedCrc32c pages;
   for (std::uint64_t got = 0; got < length;) {
     const std::uint64_t n = std::min(length - got, StreamWriter::batch_bytes);
     read_exactly(fd, data + got, n, preamble_bytes + got, preamble_bytes + length);

@@ -15,7 +15,7 @@
 #include "smartarrays/os/mapped_file.hpp"
 #include "smartarrays/store/store.hpp"
 #include "smartarrays/util/text.hpp"
-#include "store/crc32c.hpp"
+#include "os/crc32c.hpp"
 #include "store/format.hpp"
 #include "store/state.hpp"
 
@@ -130,7 +130,7 @@ BlockEntry write_block(const File& file, const SmartArray& array, const std::str
   const std::uint64_t padding = 0;
   file.write_at(array.replica(0), stream_bytes, block.offset);
   file.write_at(&padding, sizeof padding, block.offset + stream_bytes);
-  block.crc = detail::crc32c(&padding, sizeof padding, detail::crc32c(array.replica(0), stream_bytes));
+  block.crc = os::crc32c(&padding, sizeof padding, os::crc32c(array.replica(0), stream_bytes));
   end = block.offset + block.byte_length;
   return block;
 }

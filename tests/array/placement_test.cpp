@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "array/replica_table.hpp"
+#include "smartarrays/error.hpp"
 #include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/os/machine_facts.hpp"
 #include "smartarrays/os/memory_region.hpp"
 #include "smartarrays/os/topology.hpp"
 #include "support/fake_topology.hpp"
@@ -301,15 +303,32 @@ TEST(Memory, PagesPerNodeOnThisMachineCountEveryMappedPage) {
   }
 }
 
-TEST(Memory, HugePagesStillRoundTrip) {
+TEST(Memory, EveryTransparentHugePageModeRoundTrips) {
+  for (HugePages mode : {HugePages::on, HugePages::off, HugePages::automatic}) {
+    ArrayOptions options;
+    options.bits = 20;
+    options.huge_pages = mode;
+    const std::vector<std::uint64_t> values = ramp(200000, 1 << 20);
+    const SmartArray array = SmartArray::from_values(values, options);
+    EXPECT_EQ(array.options().huge_pages, mode);
+    for (std::uint64_t i = 0; i < values.size(); i += 997) ASSERT_EQ(array.get(i), values[i]);
+    EXPECT_GE(array.memory_bytes(), SmartArray::memory_estimate(values.size(), options));
+    EXPECT_LE(array.huge_page_bytes(0), array.memory_bytes());
+    if (mode == HugePages::off) {
+      EXPECT_EQ(array.huge_page_bytes(0), 0u);
+    }
+  }
+}
+
+TEST(Memory, DefaultOptionsGiveLargeArraysHugePages) {
+  EXPECT_EQ(ArrayOptions{}.huge_pages, HugePages::automatic);
   ArrayOptions options;
-  options.bits = 20;
-  options.huge_pages = true;
-  const std::vector<std::uint64_t> values = ramp(200000, 1 << 20);
-  const SmartArray array = SmartArray::from_values(values, options);
-  EXPECT_TRUE(array.options().huge_pages);
-  for (std::uint64_t i = 0; i < values.size(); i += 997) ASSERT_EQ(array.get(i), values[i]);
-  EXPECT_GE(array.memory_bytes(), SmartArray::memory_estimate(values.size(), options));
+  options.bits = 64;
+  const SmartArray array = SmartArray::allocate(std::uint64_t{1} << 20, options);  // 8 MiB
+  if (os::read_machine_facts().thp_enabled != "never") {
+    EXPECT_GT(array.huge_page_bytes(0), 0u);
+  }
+  EXPECT_THROW(array.huge_page_bytes(1), smartarrays::Error);
 }
 
 }  // namespace

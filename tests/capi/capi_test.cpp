@@ -17,6 +17,7 @@
 #include "capi/capi_c_checks.h"
 #include "capi/guard.hpp"
 #include "smartarrays.h"
+#include "smartarrays/os/huge_pages.hpp"
 #include "smartarrays/os/memory_region.hpp"
 #include "smartarrays/os/topology.hpp"
 #include "support/capi_expect.hpp"
@@ -99,7 +100,7 @@ TEST(CApi, OptionsInitSetsEveryDefault) {
   EXPECT_EQ(o.placement, SA_OS_DEFAULT);
   EXPECT_EQ(o.node, 0);
   EXPECT_EQ(o.bits, 0u);
-  EXPECT_EQ(o.huge_pages, 0);
+  EXPECT_EQ(o.huge_pages, SA_HUGE_PAGES_AUTO);
   EXPECT_EQ(o.nodes, nullptr);
   EXPECT_EQ(o.node_count, 0u);
   sa_options_init(nullptr);
@@ -424,7 +425,7 @@ TEST(CApi, MachineFactsAreOneJsonObjectOfTheMachineSchema) {
   EXPECT_EQ(facts.at("library_version"), sa_version());
   EXPECT_EQ(facts.at("load_average").size(), 3u);
   for (const char* key : {"cpu_model", "online_cpus", "usable_cpus", "memory_total_bytes", "memory_free_bytes", "codec_isa",
-                          "thp_enabled", "thp_defrag", "numa_balancing", "kernel"}) {
+                          "thp_enabled", "thp_defrag", "hugetlb_pools", "numa_balancing", "kernel"}) {
     EXPECT_TRUE(facts.contains(key)) << key;
   }
   expect_failure(sa_machine_facts_json(nullptr), SA_EINVAL, "sa_machine_facts_json", "json is NULL");
@@ -483,6 +484,84 @@ TEST(CApiGuard, EveryExceptionBecomesAStatusAndAMessage) {
   EXPECT_EQ(guarded("long", [] { throw std::runtime_error(std::string(5000, 'x')); }), SA_EINTERNAL);
   EXPECT_LT(std::string(sa_last_error()).size(), 5000u);
   EXPECT_EQ(std::string(sa_last_error()).rfind("long: internal error: xxx", 0), 0u);
+}
+
+TEST(CApiHugePages, CodesMatchTheCoreModes) {
+  EXPECT_EQ(SA_HUGE_PAGES_OFF, static_cast<int>(smartarrays::os::HugePages::off));
+  EXPECT_EQ(SA_HUGE_PAGES_ON, static_cast<int>(smartarrays::os::HugePages::on));
+  EXPECT_EQ(SA_HUGE_PAGES_AUTO, static_cast<int>(smartarrays::os::HugePages::automatic));
+  EXPECT_EQ(SA_HUGE_PAGES_2M, static_cast<int>(smartarrays::os::HugePages::pages_2m));
+  EXPECT_EQ(SA_HUGE_PAGES_1G, static_cast<int>(smartarrays::os::HugePages::pages_1g));
+}
+
+TEST(CApiHugePages, ArraysReportTheirModeAndHugePageBytes) {
+  for (int32_t mode : {SA_HUGE_PAGES_OFF, SA_HUGE_PAGES_ON, SA_HUGE_PAGES_AUTO}) {
+    Array array;
+    sa_options o = options_with_bits(64);
+    o.huge_pages = mode;
+    ASSERT_EQ(sa_array_alloc(std::uint64_t{1} << 20, &o, &array.a), SA_OK) << sa_last_error();
+    EXPECT_EQ(sa_array_huge_pages(array.a), mode);
+    uint64_t bytes = ~std::uint64_t{0};
+    ASSERT_EQ(sa_array_huge_page_bytes(array.a, 0, &bytes), SA_OK) << sa_last_error();
+    EXPECT_LE(bytes, sa_array_memory_bytes(array.a));
+    if (mode == SA_HUGE_PAGES_OFF) {
+      EXPECT_EQ(bytes, 0u);
+    }
+  }
+}
+
+TEST(CApiHugePages, BadModesAndArgumentsAreErrors) {
+  Array array;
+  sa_options o = options_with_bits(64);
+  o.huge_pages = 5;
+  expect_failure(sa_array_alloc(10, &o, &array.a), SA_EINVAL, "sa_array_alloc",
+                 "options->huge_pages 5 is not an sa_huge_pages (0..4: off, on, auto, 2M, 1G)");
+  o.huge_pages = -1;
+  expect_failure(sa_array_alloc(10, &o, &array.a), SA_EINVAL, "sa_array_alloc", "huge_pages -1");
+  o.huge_pages = SA_HUGE_PAGES_AUTO;
+  ASSERT_EQ(sa_array_alloc(10, &o, &array.a), SA_OK) << sa_last_error();
+  uint64_t bytes = 0;
+  expect_failure(sa_array_huge_page_bytes(array.a, 1, &bytes), SA_ERANGE, "sa_array_huge_page_bytes", "replica 1");
+  expect_failure(sa_array_huge_page_bytes(array.a, 0, nullptr), SA_EINVAL, "sa_array_huge_page_bytes", "bytes is NULL");
+  expect_failure(sa_array_huge_page_bytes(nullptr, 0, &bytes), SA_EINVAL, "sa_array_huge_page_bytes", "is NULL");
+}
+
+TEST(CApiHugePages, AnEmptyHugetlbPoolIsOutOfMemoryOrUnsupported) {
+  for (const smartarrays::os::HugetlbPool& pool : smartarrays::os::read_hugetlb_pools()) {
+    if (pool.page_bytes == (std::uint64_t{2} << 20) && pool.free_pages > 0) GTEST_SKIP() << "the 2M pool has pages";
+  }
+  Array array;
+  sa_options o = options_with_bits(64);
+  o.huge_pages = SA_HUGE_PAGES_2M;
+  const sa_status status = sa_array_alloc(10, &o, &array.a);
+  EXPECT_TRUE(status == SA_ENOMEM || status == SA_EUNSUPPORTED) << sa_last_error();
+  expect_failure(status, status, "sa_array_alloc", "hugetlb pages");
+  EXPECT_EQ(array.a, nullptr);
+}
+
+TEST(CApiChecksum, ReplicasChecksumAndCompare) {
+  const RealTopologyAfter restore;
+  ASSERT_EQ(sa_topology_set_fake("nodes=2"), SA_OK) << sa_last_error();
+  std::vector<uint64_t> values(3000);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = i % 700;
+  Array array;
+  sa_options o = options_with_bits(10);
+  o.placement = SA_REPLICATED;
+  ASSERT_EQ(sa_array_from_u64(values.data(), values.size(), &o, &array.a), SA_OK) << sa_last_error();
+  uint32_t crc0 = 0, crc1 = 1;
+  ASSERT_EQ(sa_array_crc32c(array.a, 0, &crc0), SA_OK) << sa_last_error();
+  ASSERT_EQ(sa_array_crc32c(array.a, 1, &crc1), SA_OK) << sa_last_error();
+  EXPECT_EQ(crc0, crc1);
+  int32_t equal = 0;
+  ASSERT_EQ(sa_array_replicas_equal(array.a, &equal), SA_OK) << sa_last_error();
+  EXPECT_EQ(equal, 1);
+  ASSERT_EQ(sa_array_set(array.a, 7, 699), SA_OK);
+  ASSERT_EQ(sa_array_crc32c(array.a, 1, &crc1), SA_OK);
+  EXPECT_NE(crc0, crc1);
+  expect_failure(sa_array_crc32c(array.a, 2, &crc0), SA_ERANGE, "sa_array_crc32c", "replica 2");
+  expect_failure(sa_array_crc32c(array.a, 0, nullptr), SA_EINVAL, "sa_array_crc32c", "crc is NULL");
+  expect_failure(sa_array_replicas_equal(array.a, nullptr), SA_EINVAL, "sa_array_replicas_equal", "equal is NULL");
+  expect_failure(sa_array_replicas_equal(nullptr, &equal), SA_EINVAL, "sa_array_replicas_equal", "is NULL");
 }
 
 }  // namespace

@@ -254,6 +254,24 @@ TEST(Cli, FlagsAreCheckedAgainstTheMachineBeforeAnyWork) {
   EXPECT_EQ(huge.out, "");
 }
 
+TEST(Cli, HugePagesTakeAModeName) {
+  const CliRun bad = run("bench aggregate --size 1K --huge-pages=yes --quiet");
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("--huge-pages: unknown huge_pages mode 'yes' (expected one of: off, on, auto, 2M, 1G)"),
+            std::string::npos)
+      << bad.err;
+  const CliRun off = run("bench aggregate --size 1K --bits 10 --placements os_default --threads 1 --repetitions 1 "
+                         "--warmup 0 --huge-pages OFF --json - --quiet");
+  EXPECT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_NE(off.out.find("\"huge_pages\": \"off\""), std::string::npos) << off.out;
+}
+
+TEST(Cli, TopologyShowsTheHugetlbPools) {
+  const CliRun r = run("topology");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("hugetlb pools:"), std::string::npos) << r.out;
+}
+
 TEST(Cli, BadEnvironmentVariablesExitTwoNamingTheVariable) {
   // Exit 2 (it was 1 until every setting was checked at start): a bad setting is bad input, like a flag.
   struct Case {

@@ -183,7 +183,7 @@ TEST(LayoutSpec, BaseOptionsCarryOverToOverrides) {
   ArrayOptions base;
   base.placement = Placement::interleaved;
   base.nodes = {0};
-  base.huge_pages = true;
+  base.huge_pages = HugePages::on;
   base.bits = 7;
   LayoutSpec spec(base);
   EXPECT_EQ(spec.for_array("edge").nodes, std::vector<int>{0});
@@ -192,7 +192,7 @@ TEST(LayoutSpec, BaseOptionsCarryOverToOverrides) {
   const ArrayOptions edge = spec.for_array("edge");
   EXPECT_EQ(edge.placement, Placement::replicated);
   EXPECT_TRUE(edge.nodes.empty()) << "an override is over every node";
-  EXPECT_TRUE(edge.huge_pages);
+  EXPECT_EQ(edge.huge_pages, HugePages::on);
   EXPECT_EQ(spec.for_array("begin").nodes, std::vector<int>{0});
 }
 

@@ -57,7 +57,7 @@ RegionOptions options(MemoryPolicy policy, std::vector<int> nodes = {}, bool hug
   RegionOptions o;
   o.policy = policy;
   o.nodes = std::move(nodes);
-  o.huge_pages = huge;
+  o.huge_pages = huge ? HugePages::on : HugePages::off;
   return o;
 }
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "store/crc32c.hpp"
+#include "os/crc32c.hpp"
 
 namespace smartarrays::test {
 
@@ -70,8 +70,8 @@ inline void patch_directory(std::vector<std::uint8_t>& bytes, const std::functio
   const std::size_t dir = directory_offset(bytes);
   patch(bytes, dir);
   const std::uint64_t dir_bytes = u64_at(bytes, trailer + 16);
-  put_at<std::uint32_t>(bytes, trailer + 24, store::detail::crc32c(bytes.data() + dir, dir_bytes));
-  put_at<std::uint32_t>(bytes, trailer + 28, store::detail::crc32c(bytes.data() + trailer, 28));
+  put_at<std::uint32_t>(bytes, trailer + 24, os::crc32c(bytes.data() + dir, dir_bytes));
+  put_at<std::uint32_t>(bytes, trailer + 28, os::crc32c(bytes.data() + trailer, 28));
 }
 
 }  // namespace smartarrays::test

@@ -38,6 +38,7 @@ using smartarrays::Error;
 using smartarrays::ErrorCode;
 using smartarrays::Placement;
 using smartarrays::SmartArray;
+using smartarrays::os::HugePages;
 using smartarrays::os::MemoryPolicy;
 using smartarrays::os::MemoryRegion;
 using smartarrays::os::RegionOptions;
@@ -92,7 +93,7 @@ RegionOptions region_options(MemoryPolicy policy, std::vector<int> nodes, bool h
   RegionOptions options;
   options.policy = policy;
   options.nodes = std::move(nodes);
-  options.huge_pages = huge;
+  options.huge_pages = huge ? HugePages::on : HugePages::off;
   return options;
 }
 
@@ -233,6 +234,8 @@ ArrayOptions array_options(Placement placement, int node = 0) {
   options.placement = placement;
   options.node = node;
   options.bits = 17;
+  // Base pages: the fairness checks count pages, and THP would interleave and stripe in 2 MiB units.
+  options.huge_pages = HugePages::off;
   return options;
 }
 

@@ -42,6 +42,8 @@ struct ArrayConfig {
   int node = 0;                                  ///< the node of single_node
   unsigned bits = 64;                            ///< stored width
   bool huge_pages = false;                       ///< transparent huge pages
+  /// The array option that carries huge_pages out: on (MADV_HUGEPAGE) or off (MADV_NOHUGEPAGE).
+  HugePages huge_page_mode() const noexcept { return huge_pages ? HugePages::on : HugePages::off; }
 };
 
 /// What one node does in a predicted run.

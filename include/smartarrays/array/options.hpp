@@ -6,8 +6,12 @@
 #include <vector>
 
 #include "smartarrays/export.hpp"
+#include "smartarrays/os/huge_pages.hpp"
 
 namespace smartarrays {
+
+/// How an array's pages ask for huge pages (os::HugePages: off, on, auto, 2M, 1G).
+using HugePages = os::HugePages;
 
 /// Where an array's pages live (DESIGN.md §4); the numeric values are the C ABI's sa_placement.
 enum class Placement : int {
@@ -53,8 +57,9 @@ struct ArrayOptions {
   /// Logical node set of interleaved / replicated / partitioned (empty = every node with memory);
   /// must be empty for os_default and single_node so that a misplaced set is never silently ignored.
   std::vector<int> nodes;
-  unsigned bits = 0;        ///< bits per value, 1..64; 0 = the fewest that hold the data (from_values only)
-  bool huge_pages = false;  ///< ask for transparent huge pages (MADV_HUGEPAGE)
+  unsigned bits = 0;  ///< bits per value, 1..64; 0 = the fewest that hold the data (from_values only)
+  /// Huge pages: auto (THP for arrays of 4 MiB and up), on, off, or hugetlb 2M / 1G pages.
+  HugePages huge_pages = HugePages::automatic;
   /// placement "auto": the adaptive layer (adapt::resolve / adapt::make_array) picks placement and
   /// huge pages; SmartArray refuses options with it set.
   bool auto_placement = false;

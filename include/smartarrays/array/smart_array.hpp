@@ -139,6 +139,14 @@ class SMARTARRAYS_API SmartArray {
   std::uint64_t memory_bytes() const noexcept;
   /// Pages of each replica on each kernel node: result[r][os_node] (move_pages query mode).
   std::vector<std::vector<std::uint64_t>> pages_per_node() const;
+  /// Bytes of replica r that the kernel backs with huge pages now (transparent or hugetlb);
+  /// throws Error(out_of_range) for replica >= replicas().
+  std::uint64_t huge_page_bytes(std::size_t replica) const;
+  /// CRC32C (Castagnoli, the store's checksum) of replica r's packed words (words_per_replica() words,
+  /// without the padding word); throws Error(out_of_range) for replica >= replicas().
+  std::uint32_t crc32c(std::size_t replica) const;
+  /// Whether every replica holds the same packed words as replica 0 (true with one replica).
+  bool replicas_equal() const;
   /// Chunk-aligned index ranges and the node holding their words: one per stripe for partitioned
   /// arrays (so a scheduler can run each range on its node), else one range over the whole array.
   std::vector<Partition> partitions() const;

@@ -10,7 +10,10 @@
 #include <cstdint>
 #include <string>
 
+#include <vector>
+
 #include "smartarrays/export.hpp"
+#include "smartarrays/os/huge_pages.hpp"
 
 namespace smartarrays::os {
 
@@ -26,6 +29,7 @@ struct MachineFacts {
   std::uint64_t memory_free_bytes = 0;   ///< free memory of all nodes, as read with the topology
   std::string thp_enabled;               ///< selected mode of /sys/kernel/mm/transparent_hugepage/enabled: always, madvise, never
   std::string thp_defrag;                ///< selected mode of /sys/kernel/mm/transparent_hugepage/defrag
+  std::vector<HugetlbPool> hugetlb_pools;  ///< the kernel's hugetlb pools (/sys/kernel/mm/hugepages)
   std::string numa_balancing;            ///< /proc/sys/kernel/numa_balancing: "0" off, "1" on (other values as the kernel gives them)
   std::array<double, 3> load_average{};  ///< 1, 5 and 15 minute load averages
   std::string kernel;                    ///< kernel release (uname -r)

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "smartarrays/export.hpp"
+#include "smartarrays/os/huge_pages.hpp"
 
 namespace smartarrays::os {
 
@@ -24,7 +25,7 @@ enum class MemoryPolicy {
 struct RegionOptions {
   MemoryPolicy policy = MemoryPolicy::os_default;
   std::vector<int> nodes;   ///< logical nodes the policy uses
-  bool huge_pages = false;  ///< MADV_HUGEPAGE when true, MADV_NOHUGEPAGE when false
+  HugePages huge_pages = HugePages::automatic;  ///< transparent huge pages by advice, or hugetlb pages (huge_pages.hpp)
 };
 
 /// A pre-faulted, zero-filled, page-aligned anonymous mapping, unmapped on destruction; or a
@@ -50,6 +51,8 @@ class SMARTARRAYS_API MemoryRegion {
   std::size_t size() const noexcept { return size_; }
   /// Bytes mapped (size rounded up to the page or huge-page size).
   std::size_t mapped_bytes() const noexcept { return mapped_; }
+  /// Bytes of the mapping the kernel backs with huge pages now (os::huge_page_bytes).
+  std::uint64_t huge_page_bytes() const;
   /// False for a borrowed region: its pages must not be written.
   bool writable() const noexcept { return owner_ == nullptr; }
   /// The options the region was made with.

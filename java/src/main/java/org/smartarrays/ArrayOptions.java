@@ -1,4 +1,4 @@
-// Owns the Java form of sa_options: placement, node or node set, bits and huge pages, immutable.
+// Owns the Java form of sa_options: placement, node or node set, bits and huge-page mode, immutable.
 package org.smartarrays;
 
 import java.util.Arrays;
@@ -11,15 +11,15 @@ public final class ArrayOptions {
   private final int node;
   private final int[] nodes;
   private final int bits;
-  private final boolean hugePages;
+  private final HugePages hugePages;
   private final boolean autoBits;
   private final AccessHints hints;
 
-  private ArrayOptions(Placement placement, int node, int[] nodes, int bits, boolean hugePages) {
+  private ArrayOptions(Placement placement, int node, int[] nodes, int bits, HugePages hugePages) {
     this(placement, node, nodes, bits, hugePages, false, AccessHints.defaults());
   }
 
-  private ArrayOptions(Placement placement, int node, int[] nodes, int bits, boolean hugePages, boolean autoBits,
+  private ArrayOptions(Placement placement, int node, int[] nodes, int bits, HugePages hugePages, boolean autoBits,
       AccessHints hints) {
     this.placement = placement;
     this.node = node;
@@ -32,7 +32,7 @@ public final class ArrayOptions {
 
   /** Placement, huge pages and bits chosen by the adaptive layer (Placement.AUTO with auto bits). */
   public static ArrayOptions auto() {
-    return new ArrayOptions(Placement.AUTO, 0, ALL_NODES, 0, false, true, AccessHints.defaults());
+    return new ArrayOptions(Placement.AUTO, 0, ALL_NODES, 0, HugePages.AUTO, true, AccessHints.defaults());
   }
 
   /** These options with the bit width chosen by the adaptive layer (the fewest bits, or 64). */
@@ -55,29 +55,29 @@ public final class ArrayOptions {
     return hints;
   }
 
-  /** OS default placement, the fewest bits that hold the data, no huge pages. */
+  /** OS default placement, the fewest bits that hold the data, huge pages AUTO. */
   public static ArrayOptions defaults() {
-    return new ArrayOptions(Placement.OS_DEFAULT, 0, ALL_NODES, 0, false);
+    return new ArrayOptions(Placement.OS_DEFAULT, 0, ALL_NODES, 0, HugePages.AUTO);
   }
 
   /** Every page on node. */
   public static ArrayOptions singleNode(int node) {
-    return new ArrayOptions(Placement.SINGLE_NODE, node, ALL_NODES, 0, false);
+    return new ArrayOptions(Placement.SINGLE_NODE, node, ALL_NODES, 0, HugePages.AUTO);
   }
 
   /** Pages round-robin over nodes (none given = every node with memory). */
   public static ArrayOptions interleaved(int... nodes) {
-    return new ArrayOptions(Placement.INTERLEAVED, 0, nodes.clone(), 0, false);
+    return new ArrayOptions(Placement.INTERLEAVED, 0, nodes.clone(), 0, HugePages.AUTO);
   }
 
   /** One copy per node of nodes (none given = every node with memory). */
   public static ArrayOptions replicated(int... nodes) {
-    return new ArrayOptions(Placement.REPLICATED, 0, nodes.clone(), 0, false);
+    return new ArrayOptions(Placement.REPLICATED, 0, nodes.clone(), 0, HugePages.AUTO);
   }
 
   /** Contiguous stripes, stripe k on nodes[k] (none given = every node with memory). */
   public static ArrayOptions partitioned(int... nodes) {
-    return new ArrayOptions(Placement.PARTITIONED, 0, nodes.clone(), 0, false);
+    return new ArrayOptions(Placement.PARTITIONED, 0, nodes.clone(), 0, HugePages.AUTO);
   }
 
   /** These options with bits per value (1..64, or 0 for the fewest that hold the data). */
@@ -85,9 +85,14 @@ public final class ArrayOptions {
     return new ArrayOptions(placement, node, nodes, bits, hugePages, false, hints);
   }
 
-  /** These options asking (or not) for transparent huge pages. */
+  /** These options with a huge-page mode (AUTO, ON, OFF, PAGES_2M, PAGES_1G). */
+  public ArrayOptions withHugePages(HugePages hugePages) {
+    return new ArrayOptions(placement, node, nodes, bits, java.util.Objects.requireNonNull(hugePages, "hugePages"), autoBits, hints);
+  }
+
+  /** These options with transparent huge pages ON (true) or OFF (false). */
   public ArrayOptions withHugePages(boolean hugePages) {
-    return new ArrayOptions(placement, node, nodes, bits, hugePages, autoBits, hints);
+    return withHugePages(hugePages ? HugePages.ON : HugePages.OFF);
   }
 
   /** The placement. */
@@ -110,8 +115,8 @@ public final class ArrayOptions {
     return bits;
   }
 
-  /** Whether transparent huge pages are requested. */
-  public boolean hugePages() {
+  /** The huge-page mode. */
+  public HugePages hugePages() {
     return hugePages;
   }
 
@@ -123,6 +128,6 @@ public final class ArrayOptions {
   public String toString() {
     return "ArrayOptions[" + placement + (placement == Placement.SINGLE_NODE ? " node " + node : "")
         + (nodes.length > 0 ? " nodes " + Arrays.toString(nodes) : "") + ", bits " + (autoBits ? "adaptive" : bits == 0 ? "auto" : bits)
-        + (hugePages ? ", huge pages" : "") + "]";
+        + ", huge pages " + hugePages.label() + "]";
   }
 }

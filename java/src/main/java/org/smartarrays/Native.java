@@ -128,6 +128,10 @@ final class Native {
   private static final MethodHandle MACHINE_FACTS_JSON = bind("sa_machine_facts_json", ORDINARY, status(ADDRESS));
   private static final MethodHandle DECISION_JSON = bind("sa_array_decision_json", ORDINARY, status(ADDRESS, ADDRESS));
   private static final MethodHandle HUGE_PAGES = bind("sa_array_huge_pages", CRITICAL, FunctionDescriptor.of(JAVA_INT, ADDRESS));
+  private static final MethodHandle HUGE_PAGE_BYTES =
+      bind("sa_array_huge_page_bytes", ORDINARY, status(ADDRESS, JAVA_INT, ADDRESS));
+  private static final MethodHandle CRC32C = bind("sa_array_crc32c", ORDINARY, status(ADDRESS, JAVA_INT, ADDRESS));
+  private static final MethodHandle REPLICAS_EQUAL = bind("sa_array_replicas_equal", ORDINARY, status(ADDRESS, ADDRESS));
   private static final MethodHandle CURRENT_NODE = bind("sa_current_node", CRITICAL, FunctionDescriptor.of(JAVA_INT));
   private static final MethodHandle PIN_THREAD_TO_NODE = bind("sa_pin_thread_to_node", ORDINARY, status(JAVA_INT));
   private static final MethodHandle RUNTIME_THREADS = bind("sa_runtime_threads", ORDINARY, FunctionDescriptor.of(JAVA_INT));
@@ -402,9 +406,33 @@ final class Native {
     }
   }
 
-  static boolean hugePages(MemorySegment array) {
+  static int hugePages(MemorySegment array) {
     try {
-      return (int) HUGE_PAGES.invokeExact(array) != 0;
+      return (int) HUGE_PAGES.invokeExact(array);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  static int crc32c(MemorySegment array, int replica, MemorySegment out) {
+    try {
+      return (int) CRC32C.invokeExact(array, replica, out);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  static int replicasEqual(MemorySegment array, MemorySegment out) {
+    try {
+      return (int) REPLICAS_EQUAL.invokeExact(array, out);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  static int hugePageBytes(MemorySegment array, int replica, MemorySegment out) {
+    try {
+      return (int) HUGE_PAGE_BYTES.invokeExact(array, replica, out);
     } catch (Throwable t) {
       throw rethrow(t);
     }

@@ -81,7 +81,7 @@ public final class SmartArray implements AutoCloseable {
     Native.OPTIONS_PLACEMENT.set(o, 0L, options.placement().code());
     Native.OPTIONS_NODE.set(o, 0L, options.node());
     Native.OPTIONS_BITS.set(o, 0L, options.autoBits() ? Native.BITS_AUTO : options.bits());
-    Native.OPTIONS_HUGE_PAGES.set(o, 0L, options.hugePages() ? 1 : 0);
+    Native.OPTIONS_HUGE_PAGES.set(o, 0L, options.hugePages().code());
     AccessHints hints = options.hints();
     Native.OPTIONS_READ_ONLY.set(o, 0L, hints.readOnly() ? 1 : 0);
     Native.OPTIONS_PATTERN.set(o, 0L, hints.pattern().code());
@@ -185,10 +185,37 @@ public final class SmartArray implements AutoCloseable {
     return placement;
   }
 
-  /** Whether the pages asked for transparent huge pages (given, or chosen by Placement.AUTO). */
-  public boolean hugePages() {
+  /** The huge-page mode the pages asked for (given, or ON / OFF as chosen by Placement.AUTO). */
+  public HugePages hugePages() {
     ensureOpen();
-    return Native.hugePages(handle);
+    return HugePages.of(Native.hugePages(handle));
+  }
+
+  /** CRC32C (Castagnoli) of a replica's packed words, as an unsigned 32-bit value. */
+  public long crc32c(int replica) {
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment out = scratch.allocate(JAVA_INT);
+      Native.check(Native.crc32c(handle, replica, out));
+      return Integer.toUnsignedLong(out.get(JAVA_INT, 0));
+    }
+  }
+
+  /** Whether every replica holds the same packed words as replica 0. */
+  public boolean replicasEqual() {
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment out = scratch.allocate(JAVA_INT);
+      Native.check(Native.replicasEqual(handle, out));
+      return out.get(JAVA_INT, 0) != 0;
+    }
+  }
+
+  /** Bytes of a replica the kernel backs with huge pages now (transparent or hugetlb). */
+  public long hugePageBytes(int replica) {
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment out = scratch.allocate(JAVA_LONG);
+      Native.check(Native.hugePageBytes(handle, replica, out));
+      return out.get(JAVA_LONG, 0);
+    }
   }
 
   /**

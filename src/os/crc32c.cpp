@@ -1,13 +1,13 @@
 // Owns calling ISA-L's crc32_iscsi, whose length is an int: long inputs go in pieces; and
 // combining the CRCs of whole pages into the CRC of a range (PagedCrc32c).
-#include "store/crc32c.hpp"
+#include "os/crc32c.hpp"
 
 #include <isa-l/crc.h>
 
 #include <algorithm>
 #include <array>
 
-namespace smartarrays::store::detail {
+namespace smartarrays::os {
 
 namespace {
 
@@ -67,4 +67,4 @@ std::uint32_t PagedCrc32c::range(const std::uint8_t* data, std::uint64_t offset,
   return ~raw_crc(data + offset + done, length - done, state);
 }
 
-}  // namespace smartarrays::store::detail
+}  // namespace smartarrays::os

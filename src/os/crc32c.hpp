@@ -1,12 +1,13 @@
-// Owns the store's checksum: CRC32C (Castagnoli) through ISA-L, which uses the SSE4.2 crc32
-// instruction (or a folding PCLMUL kernel) where the CPU has it and a table otherwise.
+// Owns the library's one checksum: CRC32C (Castagnoli) through ISA-L, which uses the SSE4.2 crc32
+// instruction (or a folding PCLMUL kernel) where the CPU has it and a table otherwise. The store's
+// blocks and the arrays' per-replica checksums both use it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-namespace smartarrays::store::detail {
+namespace smartarrays::os {
 
 /// CRC32C of bytes continuing from previous (the CRC of what came before; 0 to start): reflected,
 /// initial value and final xor 0xFFFFFFFF, so crc32c("123456789", 9) == 0xE3069283.
@@ -29,4 +30,4 @@ class PagedCrc32c {
   std::vector<std::uint32_t> pages_;  ///< each whole page's CRC register from 0, not inverted
 };
 
-}  // namespace smartarrays::store::detail
+}  // namespace smartarrays::os
