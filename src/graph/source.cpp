@@ -176,7 +176,14 @@ std::function<void(std::uint64_t, std::uint64_t)> progress_writer(std::string na
                                                                   std::uint64_t min_bytes) {
   auto last_decile = std::make_shared<int>(-1);
   return [name = std::move(name), &out, interactive, min_bytes, last_decile](std::uint64_t done, std::uint64_t total) {
-    if (total < min_bytes || total == 0) return;
+    if (total == 0) {
+      // A pipe: the bytes read so far, with no total to measure them against.
+      if (done < min_bytes || done == 0) return;
+      const std::string line = "reading " + name + ": " + mib(done) + " so far";
+      out << (interactive ? "\r\033[K" : "") << line << (interactive ? "" : "\n") << std::flush;
+      return;
+    }
+    if (total < min_bytes) return;
     const int percent = static_cast<int>(100 * done / total);
     const std::string line = "reading " + name + ": " + std::to_string(percent) + "% (" + mib(done) + " of " + mib(total) + ")";
     if (interactive) {

@@ -77,6 +77,22 @@ void check_declared_vertices(const detail::LineReader& reader, const Counted& de
                   ": the largest id + 1, 2^20, or 8 per byte of the file, whichever is larger)");
 }
 
+// Called before edges grows to hold one more edge (ids below ids_end): throws Error(out_of_memory)
+// naming the file and line when the grown list (with the old one while it is copied) and the CSR
+// its edges build would exceed os::memory_limit(), so an endless pipe is refused early, not when
+// memory runs out.
+void check_edges_growth(const detail::LineReader& reader, const std::vector<Edge>& edges, std::uint64_t ids_end,
+                        std::uint64_t self_loops, bool directed) {
+  if (edges.size() < edges.capacity()) return;
+  const std::string where = reader.where(reader.line_number());
+  const std::uint64_t stored = stored_edge_count(edges.size() + 1, self_loops, directed);
+  check_build_memory(ids_end, stored, where);  // names a CSR whose size does not fit in 64 bits
+  // std::vector at least doubles; while it copies, the old and the new list are both held (the
+  // list lives in memory, so these products are far from 2^64).
+  const std::uint64_t held = (3 * edges.capacity() + 1) * sizeof(Edge);
+  check_load_memory(held + csr_build_bytes(ids_end, stored), ids_end, stored, where);
+}
+
 EdgeList parse_edge_list(detail::LineReader& reader) {
   EdgeList list;
   Counted declared;
@@ -103,6 +119,7 @@ EdgeList parse_edge_list(detail::LineReader& reader) {
     if (!any || std::max(src, dst) > largest.value) largest = {std::max(src, dst), reader.line_number()};
     any = true;
     self_loops += src == dst ? 1 : 0;
+    check_edges_growth(reader, list.edges, largest.value + 1, self_loops, list.directed);
     list.edges.push_back({src, dst});
   }
   const std::uint64_t ids_end = any ? largest.value + 1 : 0;
@@ -424,6 +441,7 @@ EdgeList parse_matrix_market(detail::LineReader& reader) {
     if (!extra.empty()) reader.fail("unexpected field " + quoted(extra) + " after the entry");
     ids_end = std::max({ids_end, i, j});
     self_loops += i == j ? 1 : 0;
+    check_edges_growth(reader, list.edges, rows, self_loops, list.directed);
     list.edges.push_back({i - 1, j - 1});
   }
   if (list.edges.size() != entries) {

@@ -113,7 +113,8 @@ class SMARTARRAYS_API GraphSource {
 
 /// A ReadOptions::progress callback writing "reading NAME: P% (X MiB of Y MiB)" to out for inputs
 /// of at least min_bytes: one line rewritten in place when interactive (a terminal), else a line
-/// every 10%. out must outlive the callback.
+/// every 10%; while the total is unknown (0, a pipe) "reading NAME: X MiB so far" at every call
+/// once X reaches min_bytes. out must outlive the callback.
 SMARTARRAYS_API std::function<void(std::uint64_t, std::uint64_t)> progress_writer(
     std::string name, std::ostream& out, bool interactive, std::uint64_t min_bytes = std::uint64_t{64} << 20);
 
