@@ -169,7 +169,7 @@ CsrGraph GraphSource::build(const BuildOptions& options, runtime::ThreadPool& po
   if (stored_) return build_csr(forward_parts(*stored_), directed_, options, pool);
   if (sg_) return std::as_const(*this).build(options, pool);
   if (is_csr_) return build_csr(std::move(csr_), directed_, options, pool);
-  return build_csr(edges_, options, pool);
+  return build_csr(std::move(edges_), options, pool);
 }
 
 std::function<void(std::uint64_t, std::uint64_t)> progress_writer(std::string name, std::ostream& out, bool interactive,

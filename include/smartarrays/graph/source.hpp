@@ -83,7 +83,8 @@ class SMARTARRAYS_API GraphSource {
 
   /// A new CsrGraph of the edges, built with options on pool (throws as build_csr does).
   CsrGraph build(const BuildOptions& options = {}, runtime::ThreadPool& pool = runtime::default_pool()) const&;
-  /// The same from a source used once: a .sg file's CSR is moved into the graph, not copied.
+  /// The same from a source used once: a .sg file's CSR or a text file's edges are moved into the build (the edges
+  /// freed once placed), not copied.
   /// Throws Error(invalid_argument) when a streamed .sg file changed since open().
   CsrGraph build(const BuildOptions& options = {}, runtime::ThreadPool& pool = runtime::default_pool()) &&;
 
