@@ -75,13 +75,13 @@ using detail::encode_graph_array;
 // never holds both CSRs' vectors and all the encoded arrays at once.
 CsrGraph assemble(CsrParts& forward, CsrParts* reverse, const GraphLayout& layout, runtime::ThreadPool& pool) {
   SmartArray edge = encode_graph_array(GraphArray::edge, forward.targets, layout[GraphArray::edge], pool);
-  forward.targets = {};
+  detail::release(forward.targets);
   SmartArray begin = encode_graph_array(GraphArray::begin, forward.offsets, layout[GraphArray::begin], pool);
   SmartArray degrees = detail::encode_out_degrees(forward.offsets, layout[GraphArray::out_degree], pool);
-  forward.offsets = {};
+  detail::release(forward.offsets);
   if (reverse == nullptr) return CsrGraph(std::move(begin), std::move(edge), std::move(degrees));
   SmartArray redge = encode_graph_array(GraphArray::redge, reverse->targets, layout[GraphArray::redge], pool);
-  reverse->targets = {};
+  detail::release(reverse->targets);
   std::array<SmartArray, graph_array_count> arrays{
       std::move(begin), std::move(edge), encode_graph_array(GraphArray::rbegin, reverse->offsets, layout[GraphArray::rbegin], pool),
       std::move(redge), std::move(degrees)};
@@ -162,8 +162,8 @@ CsrGraph build_edges(const EdgeList& list, const BuildOptions& options, runtime:
       if (mirrored(e)) out[std::atomic_ref<std::uint64_t>(cursor[e.dst]).fetch_add(1, std::memory_order_relaxed)] = e.src;
     }
   });
-  cursor = {};
-  if (owned != nullptr) owned->edges = {};
+  detail::release(cursor);
+  if (owned != nullptr) detail::release(owned->edges);
   detail::normalize(forward, false, options.dedup, pool);
   // Both directions of every undirected edge were placed, so the CSR is symmetric as it stands.
   if (!directed) return assemble(forward, nullptr, options.layout, pool);
