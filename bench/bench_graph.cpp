@@ -4,7 +4,8 @@
 // and one add per edge), straightforward std::vector code in doubles, and the U, V and V+E layouts.
 // Measures PageRank time per iteration, degree centrality, each layout's memory, and the load of the
 // file — time and peak RSS from the kernel (VmHWM), each load in a child process of its own — next
-// to a plain read() of the file, and with --text the load of an edge list or Matrix Market file. The order of the versions rotates every repetition. Prints a table
+// to a plain read() of the file, and with --text the load of an edge list or Matrix Market file. The
+// order of the versions rotates every repetition. Prints a table
 // and writes JSON.
 #include <fcntl.h>
 #include <spawn.h>
@@ -77,7 +78,8 @@ int parse(int argc, char** argv, Config& c) {
   app.add_option("--iterations", c.iterations, "PageRank iterations per timed run (default 10)")->check(CLI::Range(1, 1000));
   app.add_option("--out", c.out_dir, "where the JSON result (and a generated graph) goes (default build/bench-results)");
   app.add_option("--text", c.text,
-                 "an edge list (.el) or Matrix Market (.mtx) file, e.g. the graph converted by `smartarrays graph convert`; "
+                 "an edge list (.el) or Matrix Market (.mtx) file, e.g. the graph converted by "
+                 "`smartarrays graph convert`; "
                  "its loads as U and V+E (\"text U\", \"text V+E\") join the load rotation")
       ->check(CLI::ExistingFile);
   app.add_option("--load-child", c.load_child,

@@ -174,11 +174,13 @@ CsrGraph build_edges(const EdgeList& list, const BuildOptions& options, runtime:
 }  // namespace
 
 CsrGraph build_csr(const EdgeList& list, const BuildOptions& options, runtime::ThreadPool& pool) {
-  return out_of_memory_as_error(list.vertices, list.edges.size(), [&] { return build_edges(list, options, pool, nullptr); });
+  return out_of_memory_as_error(list.vertices, list.edges.size(),
+                                [&] { return build_edges(list, options, pool, nullptr); });
 }
 
 CsrGraph build_csr(EdgeList&& list, const BuildOptions& options, runtime::ThreadPool& pool) {
-  return out_of_memory_as_error(list.vertices, list.edges.size(), [&] { return build_edges(list, options, pool, &list); });
+  return out_of_memory_as_error(list.vertices, list.edges.size(),
+                                [&] { return build_edges(list, options, pool, &list); });
 }
 
 CsrGraph build_csr(CsrParts forward, bool directed, const BuildOptions& options, runtime::ThreadPool& pool) {

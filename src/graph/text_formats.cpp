@@ -178,7 +178,8 @@ std::uint64_t count_lines(const char* p, const char* end) {
 // in file order, or none when a range was declined or the lines' slots do not fit in memory.
 template <typename Parse>
 std::optional<std::vector<RangeEdges>> parse_ranges(const char* data, std::uint64_t first, std::uint64_t size,
-                                                    runtime::ThreadPool& pool, std::vector<Edge>& edges, Parse&& parse) {
+                                                    runtime::ThreadPool& pool, std::vector<Edge>& edges,
+                                                    Parse&& parse) {
   const std::uint64_t bytes = size - first;
   const std::uint64_t ranges = std::max<std::uint64_t>(pool.size() * 4, bytes >> 22);
   std::vector<std::uint64_t> starts(ranges + 1, size);

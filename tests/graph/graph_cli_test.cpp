@@ -190,7 +190,8 @@ TEST(GraphCli, AnEndlessPipeIsRefusedEarlyNamingTheLine) {
                                    "yes '1 2' | SMARTARRAYS_MEMORY_LIMIT_MB=64");
   EXPECT_EQ(run.exit_code, 1) << run.err;
   EXPECT_NE(run.err.find("/dev/stdin:"), std::string::npos) << run.err;
-  EXPECT_NE(run.err.find("to load; the memory limit is 64 MiB (SMARTARRAYS_MEMORY_LIMIT_MB)"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("to load; the memory limit is 64 MiB (SMARTARRAYS_MEMORY_LIMIT_MB)"), std::string::npos)
+      << run.err;
 }
 
 }  // namespace

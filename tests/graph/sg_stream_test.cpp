@@ -162,7 +162,9 @@ bool loads_within(const std::string& path, GraphFormat format, const BuildOption
   }
   int status = 0;
   if (::waitpid(child, &status, 0) != child || !WIFEXITED(status)) return false;
-  if (WEXITSTATUS(status) != 0) std::fprintf(stderr, "child exit %d: 3 setup, 4 setrlimit, 5 wrong size, 6 the load failed\n", WEXITSTATUS(status));
+  if (WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "child exit %d: 3 setup, 4 setrlimit, 5 wrong size, 6 the load failed\n", WEXITSTATUS(status));
+  }
   return WEXITSTATUS(status) == 0;
 }
 
