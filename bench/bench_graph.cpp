@@ -4,7 +4,8 @@
 // and one add per edge), straightforward std::vector code in doubles, and the U, V and V+E layouts.
 // Measures PageRank time per iteration, degree centrality, each layout's memory, and the load of the
 // file — time and peak RSS from the kernel (VmHWM), each load in a child process of its own — next
-// to a plain read() of the file. The order of the versions rotates every repetition. Prints a table
+// to a plain read() of the file, and with --text the load of an edge list or Matrix Market file. The
+// order of the versions rotates every repetition. Prints a table
 // and writes JSON.
 #include <fcntl.h>
 #include <spawn.h>
@@ -22,6 +23,7 @@
 #include <numeric>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench_support.hpp"
@@ -54,6 +56,7 @@ struct Config {
   int load_repetitions = 3;
   unsigned iterations = 10;  // PageRank iterations per timed run (tolerance 0, so always this many)
   std::string out_dir = sb::default_out_dir;
+  std::string text;        // an edge list or Matrix Market file whose loads join the rotation; empty = none
   std::string load_child;  // internal: run one load of this kind in this process and print its figures
 };
 
@@ -74,7 +77,13 @@ int parse(int argc, char** argv, Config& c) {
       ->check(CLI::Range(0, 100));
   app.add_option("--iterations", c.iterations, "PageRank iterations per timed run (default 10)")->check(CLI::Range(1, 1000));
   app.add_option("--out", c.out_dir, "where the JSON result (and a generated graph) goes (default build/bench-results)");
-  app.add_option("--load-child", c.load_child, "internal: load --graph once as KIND (read, U, V, V+E) and print the figures")
+  app.add_option("--text", c.text,
+                 "an edge list (.el) or Matrix Market (.mtx) file, e.g. the graph converted by "
+                 "`smartarrays graph convert`; "
+                 "its loads as U and V+E (\"text U\", \"text V+E\") join the load rotation")
+      ->check(CLI::ExistingFile);
+  app.add_option("--load-child", c.load_child,
+                 "internal: load --graph once as KIND (read, U, V, V+E, text U, text V+E) and print the figures")
       ->group("");
   return sb::parse_command_line(app, argc, argv);
 }
@@ -448,6 +457,8 @@ struct LoadFigures {
   std::uint64_t final_bytes = 0;  // what the loaded arrays hold
 };
 
+constexpr std::string_view text_prefix = "text ";
+
 // The child: one load of kind, its figures on stdout as "seconds rss_before peak final_bytes".
 int load_child(const Config& cfg) {
   sa::runtime::ThreadPool pool(sa::runtime::PoolOptions{.threads = cfg.threads});
@@ -465,9 +476,12 @@ int load_child(const Config& cfg) {
     });
     f.final_bytes = buffer.size();
   } else {
-    const sg::Variant v = sg::parse_variant(cfg.load_child);
+    // "text V": the --graph file is a text file, its format named by its extension.
+    const bool text = cfg.load_child.starts_with(text_prefix);
+    const sg::Variant v = sg::parse_variant(cfg.load_child.substr(text ? text_prefix.size() : 0));
+    const sg::GraphFormat format = text ? sg::format_of_path(cfg.graph) : sg::GraphFormat::gap_sg;
     std::optional<sg::CsrGraph> graph;
-    f.seconds = sm::time_once([&] { graph.emplace(sg::load_graph(cfg.graph, sg::GraphFormat::gap_sg, build_options(v), {}, pool)); });
+    f.seconds = sm::time_once([&] { graph.emplace(sg::load_graph(cfg.graph, format, build_options(v), {}, pool)); });
     f.final_bytes = graph->memory_report().total_bytes;
   }
   f.peak = status_bytes("VmHWM:");
@@ -515,14 +529,16 @@ struct LoadRow {
 };
 
 std::vector<LoadRow> measure_loads(const Config& cfg, const std::string& path) {
-  const std::vector<std::string> kinds{"read", "U", "V", "V+E"};
+  std::vector<std::string> kinds{"read", "U", "V", "V+E"};
+  if (!cfg.text.empty()) kinds.insert(kinds.end(), {std::string(text_prefix) + "U", std::string(text_prefix) + "V+E"});
   std::vector<LoadRow> rows(kinds.size());
   std::vector<std::vector<double>> seconds(kinds.size());
   const auto count = static_cast<int>(kinds.size());
   for (int rep = 0; rep < cfg.load_repetitions; ++rep) {
     for (int slot = 0; slot < count; ++slot) {
       const auto k = static_cast<std::size_t>((slot + rep) % count);
-      const LoadFigures f = spawn_load(cfg, path, kinds[k]);
+      const bool text = kinds[k].starts_with(text_prefix);
+      const LoadFigures f = spawn_load(cfg, text ? cfg.text : path, kinds[k]);
       seconds[k].push_back(f.seconds);
       rows[k].kind = kinds[k];
       if (f.peak >= rows[k].peak) {
@@ -603,6 +619,7 @@ void print_tables(const Config& cfg, const std::string& path, const Graphs& g, c
 sm::Report report(const Config& cfg, const std::string& path, const Graphs& g, const Results& r) {
   sm::Json results;
   results["config"] = {{"graph", path},
+                       {"text", cfg.text},
                        {"threads", cfg.threads},
                        {"repetitions", cfg.repetitions},
                        {"load_repetitions", cfg.load_repetitions},

@@ -239,13 +239,19 @@ void load_variants(const LoadFlags& flags, runtime::ThreadPool& pool, const Vari
     LoadFlags chosen = flags;
     chosen.layout = std::move(decided.first);
     std::optional<graph::CsrGraph> g;
-    const double seconds = measure::time_once([&] { g.emplace(source.build(build_options(chosen, variant), pool)); });
+    const double seconds =
+        measure::time_once([&] { g.emplace(std::move(*opened).build(build_options(chosen, variant), pool)); });
     each(variant, std::move(*g), seconds);
     return;
   }
-  for (graph::Variant v : flags.variants) {
+  // The last build is the source's last use: it is given up, so a text file's edges are freed once placed.
+  for (std::size_t k = 0; k < flags.variants.size(); ++k) {
+    const graph::Variant v = flags.variants[k];
     std::optional<graph::CsrGraph> g;
-    const double seconds = measure::time_once([&] { g.emplace(source.build(build_options(flags, v), pool)); });
+    const double seconds = measure::time_once([&] {
+      g.emplace(k + 1 < flags.variants.size() ? source.build(build_options(flags, v), pool)
+                                              : std::move(*opened).build(build_options(flags, v), pool));
+    });
     each(v, std::move(*g), seconds);
   }
 }

@@ -71,14 +71,20 @@ namespace {
 
 using detail::encode_graph_array;
 
-CsrGraph assemble(const CsrParts& forward, const CsrParts* reverse, const GraphLayout& layout, runtime::ThreadPool& pool) {
-  SmartArray begin = encode_graph_array(GraphArray::begin, forward.offsets, layout[GraphArray::begin], pool);
+// Consumes forward and reverse: each vector is freed once its arrays are encoded, so the build
+// never holds both CSRs' vectors and all the encoded arrays at once.
+CsrGraph assemble(CsrParts& forward, CsrParts* reverse, const GraphLayout& layout, runtime::ThreadPool& pool) {
   SmartArray edge = encode_graph_array(GraphArray::edge, forward.targets, layout[GraphArray::edge], pool);
+  detail::release(forward.targets);
+  SmartArray begin = encode_graph_array(GraphArray::begin, forward.offsets, layout[GraphArray::begin], pool);
   SmartArray degrees = detail::encode_out_degrees(forward.offsets, layout[GraphArray::out_degree], pool);
+  detail::release(forward.offsets);
   if (reverse == nullptr) return CsrGraph(std::move(begin), std::move(edge), std::move(degrees));
+  SmartArray redge = encode_graph_array(GraphArray::redge, reverse->targets, layout[GraphArray::redge], pool);
+  detail::release(reverse->targets);
   std::array<SmartArray, graph_array_count> arrays{
       std::move(begin), std::move(edge), encode_graph_array(GraphArray::rbegin, reverse->offsets, layout[GraphArray::rbegin], pool),
-      encode_graph_array(GraphArray::redge, reverse->targets, layout[GraphArray::redge], pool), std::move(degrees)};
+      std::move(redge), std::move(degrees)};
   return CsrGraph(std::move(arrays), true);
 }
 
@@ -95,8 +101,11 @@ CsrGraph out_of_memory_as_error(std::uint64_t vertices, std::uint64_t edges, F&&
   }
 }
 
-CsrGraph build_edges(const EdgeList& list, const BuildOptions& options, runtime::ThreadPool& pool) {
+// owned, when given, is list itself, which the caller gives up: its edges are freed once placed
+// into the forward CSR, before the sort, the transpose and the encoding.
+CsrGraph build_edges(const EdgeList& list, const BuildOptions& options, runtime::ThreadPool& pool, EdgeList* owned) {
   const std::uint64_t n = list.vertices;
+  const bool directed = list.directed;
   const std::vector<Edge>& edges = list.edges;
   const std::uint64_t bad = pool.parallel_reduce(
       0, edges.size(), no_index,
@@ -153,18 +162,25 @@ CsrGraph build_edges(const EdgeList& list, const BuildOptions& options, runtime:
       if (mirrored(e)) out[std::atomic_ref<std::uint64_t>(cursor[e.dst]).fetch_add(1, std::memory_order_relaxed)] = e.src;
     }
   });
-  cursor = {};
+  detail::release(cursor);
+  if (owned != nullptr) detail::release(owned->edges);
   detail::normalize(forward, false, options.dedup, pool);
   // Both directions of every undirected edge were placed, so the CSR is symmetric as it stands.
-  if (!list.directed) return assemble(forward, nullptr, options.layout, pool);
-  const CsrParts reverse = detail::transpose(forward, n, pool);
+  if (!directed) return assemble(forward, nullptr, options.layout, pool);
+  CsrParts reverse = detail::transpose(forward, n, pool);
   return assemble(forward, &reverse, options.layout, pool);
 }
 
 }  // namespace
 
 CsrGraph build_csr(const EdgeList& list, const BuildOptions& options, runtime::ThreadPool& pool) {
-  return out_of_memory_as_error(list.vertices, list.edges.size(), [&] { return build_edges(list, options, pool); });
+  return out_of_memory_as_error(list.vertices, list.edges.size(),
+                                [&] { return build_edges(list, options, pool, nullptr); });
+}
+
+CsrGraph build_csr(EdgeList&& list, const BuildOptions& options, runtime::ThreadPool& pool) {
+  return out_of_memory_as_error(list.vertices, list.edges.size(),
+                                [&] { return build_edges(list, options, pool, &list); });
 }
 
 CsrGraph build_csr(CsrParts forward, bool directed, const BuildOptions& options, runtime::ThreadPool& pool) {

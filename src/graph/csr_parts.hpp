@@ -15,6 +15,12 @@
 
 namespace smartarrays::graph::detail {
 
+/// Frees v's storage now (`v = {}` would not: it assigns an empty initializer list, keeping the capacity).
+template <typename T>
+void release(std::vector<T>& v) noexcept {
+  std::vector<T>().swap(v);
+}
+
 /// Turns counts[0..n) (counts.size() == n + 1, last entry ignored) into exclusive prefix sums in
 /// place, so counts[n] is the total. Parallel over blocks.
 void exclusive_scan(std::vector<std::uint64_t>& counts, runtime::ThreadPool& pool);

@@ -169,14 +169,21 @@ CsrGraph GraphSource::build(const BuildOptions& options, runtime::ThreadPool& po
   if (stored_) return build_csr(forward_parts(*stored_), directed_, options, pool);
   if (sg_) return std::as_const(*this).build(options, pool);
   if (is_csr_) return build_csr(std::move(csr_), directed_, options, pool);
-  return build_csr(edges_, options, pool);
+  return build_csr(std::move(edges_), options, pool);
 }
 
 std::function<void(std::uint64_t, std::uint64_t)> progress_writer(std::string name, std::ostream& out, bool interactive,
                                                                   std::uint64_t min_bytes) {
   auto last_decile = std::make_shared<int>(-1);
   return [name = std::move(name), &out, interactive, min_bytes, last_decile](std::uint64_t done, std::uint64_t total) {
-    if (total < min_bytes || total == 0) return;
+    if (total == 0) {
+      // A pipe: the bytes read so far, with no total to measure them against.
+      if (done < min_bytes || done == 0) return;
+      const std::string line = "reading " + name + ": " + mib(done) + " so far";
+      out << (interactive ? "\r\033[K" : "") << line << (interactive ? "" : "\n") << std::flush;
+      return;
+    }
+    if (total < min_bytes) return;
     const int percent = static_cast<int>(100 * done / total);
     const std::string line = "reading " + name + ": " + std::to_string(percent) + "% (" + mib(done) + " of " + mib(total) + ")";
     if (interactive) {

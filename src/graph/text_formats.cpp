@@ -77,6 +77,22 @@ void check_declared_vertices(const detail::LineReader& reader, const Counted& de
                   ": the largest id + 1, 2^20, or 8 per byte of the file, whichever is larger)");
 }
 
+// Called before edges grows to hold one more edge (ids below ids_end): throws Error(out_of_memory)
+// naming the file and line when the grown list (with the old one while it is copied) and the CSR
+// its edges build would exceed os::memory_limit(), so an endless pipe is refused early, not when
+// memory runs out.
+void check_edges_growth(const detail::LineReader& reader, const std::vector<Edge>& edges, std::uint64_t ids_end,
+                        std::uint64_t self_loops, bool directed) {
+  if (edges.size() < edges.capacity()) return;
+  const std::string where = reader.where(reader.line_number());
+  const std::uint64_t stored = stored_edge_count(edges.size() + 1, self_loops, directed);
+  check_build_memory(ids_end, stored, where);  // names a CSR whose size does not fit in 64 bits
+  // std::vector at least doubles; while it copies, the old and the new list are both held (the
+  // list lives in memory, so these products are far from 2^64).
+  const std::uint64_t held = (3 * edges.capacity() + 1) * sizeof(Edge);
+  check_load_memory(held + csr_build_bytes(ids_end, stored), ids_end, stored, where);
+}
+
 EdgeList parse_edge_list(detail::LineReader& reader) {
   EdgeList list;
   Counted declared;
@@ -103,6 +119,7 @@ EdgeList parse_edge_list(detail::LineReader& reader) {
     if (!any || std::max(src, dst) > largest.value) largest = {std::max(src, dst), reader.line_number()};
     any = true;
     self_loops += src == dst ? 1 : 0;
+    check_edges_growth(reader, list.edges, largest.value + 1, self_loops, list.directed);
     list.edges.push_back({src, dst});
   }
   const std::uint64_t ids_end = any ? largest.value + 1 : 0;
@@ -115,7 +132,9 @@ EdgeList parse_edge_list(detail::LineReader& reader) {
 
 // What the parallel reader found in one line-aligned range of an edge list.
 struct RangeEdges {
-  std::vector<Edge> edges;
+  Edge* out = nullptr;        // the range's slot in the list being read: one Edge per line it holds
+  std::uint64_t count = 0;    // edges written at out
+  void add(Edge e) noexcept { out[count++] = e; }
   std::uint64_t largest = 0;  // the largest id (when edges is not empty)
   std::uint64_t self_loops = 0;
   Counted declared;           // the largest "# Nodes:" count (line numbers are not kept)
@@ -142,17 +161,25 @@ bool parse_edge_range(const char* p, const char* end, RangeEdges& r) {
     if (!detail::next_field(rest).empty() || src == ~std::uint64_t{0} || dst == ~std::uint64_t{0}) return false;
     r.largest = std::max({r.largest, src, dst});
     r.self_loops += src == dst ? 1 : 0;
-    r.edges.push_back({src, dst});
+    r.add({src, dst});
   }
   return true;
 }
 
+// The lines of [p, end): its newlines, plus one for a last line without one.
+std::uint64_t count_lines(const char* p, const char* end) {
+  if (p == end) return 0;
+  return static_cast<std::uint64_t>(std::count(p, end, '\n')) + (end[-1] == '\n' ? 0 : 1);
+}
+
 // Cuts [first, size) of data into line-aligned ranges of about 4 MiB, at least four per worker, and
-// parses them in parallel with parse(begin, end, part); the parts in file order, or none when a
-// range was declined.
+// parses them in parallel with parse(begin, end, part), each range's edges written straight into
+// its slot of edges (sized to the lines, so no range's list is copied into a joined one); the parts
+// in file order, or none when a range was declined or the lines' slots do not fit in memory.
 template <typename Parse>
 std::optional<std::vector<RangeEdges>> parse_ranges(const char* data, std::uint64_t first, std::uint64_t size,
-                                                    runtime::ThreadPool& pool, Parse&& parse) {
+                                                    runtime::ThreadPool& pool, std::vector<Edge>& edges,
+                                                    Parse&& parse) {
   const std::uint64_t bytes = size - first;
   const std::uint64_t ranges = std::max<std::uint64_t>(pool.size() * 4, bytes >> 22);
   std::vector<std::uint64_t> starts(ranges + 1, size);
@@ -166,6 +193,21 @@ std::optional<std::vector<RangeEdges>> parse_ranges(const char* data, std::uint6
   runtime::LoopOptions one_each;
   one_each.alignment = 1;
   one_each.batch = 1;
+  std::vector<std::uint64_t> slots(ranges + 1, 0);
+  pool.parallel_for(
+      0, ranges,
+      [&](std::uint64_t lo, std::uint64_t hi) {
+        for (std::uint64_t k = lo; k < hi; ++k) slots[k + 1] = count_lines(data + starts[k], data + starts[k + 1]);
+      },
+      one_each);
+  for (std::uint64_t k = 0; k < ranges; ++k) slots[k + 1] += slots[k];
+  try {
+    check_build_memory(0, slots[ranges]);  // comments and blank lines have slots too
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  edges.resize(slots[ranges]);
+  for (std::uint64_t k = 0; k < ranges; ++k) parts[k].out = edges.data() + slots[k];
   const bool parsed = pool.parallel_reduce(
       0, ranges, true,
       [&](std::uint64_t lo, std::uint64_t hi) {
@@ -181,26 +223,28 @@ std::optional<std::vector<RangeEdges>> parse_ranges(const char* data, std::uint6
   return parts;
 }
 
-// The ranges' edges joined in file order into list.edges, each range's freed as it is copied.
-void join_edges(std::vector<RangeEdges>& parts, std::uint64_t total, EdgeList& list) {
-  list.edges.reserve(total);
-  for (RangeEdges& r : parts) {
-    list.edges.insert(list.edges.end(), r.edges.begin(), r.edges.end());
-    r.edges = {};
+// Closes the gaps the ranges' comment and blank lines left in edges (moving each range's edges down,
+// in file order, in place), so it holds exactly the file's edges.
+void close_gaps(const std::vector<RangeEdges>& parts, std::vector<Edge>& edges) {
+  Edge* to = edges.data();
+  for (const RangeEdges& r : parts) {
+    if (r.count != 0 && r.out != to) std::memmove(to, r.out, r.count * sizeof(Edge));
+    to += r.count;
   }
+  edges.resize(static_cast<std::size_t>(to - edges.data()));
 }
 
 // The parallel edge-list read over a mapped file of size bytes, or none (see parallel_text.hpp).
 std::optional<EdgeList> parse_edge_list_parallel(const char* data, std::uint64_t size, runtime::ThreadPool& pool) {
-  std::optional<std::vector<RangeEdges>> parts = parse_ranges(data, 0, size, pool, parse_edge_range);
-  if (!parts) return std::nullopt;
   EdgeList list;
+  std::optional<std::vector<RangeEdges>> parts = parse_ranges(data, 0, size, pool, list.edges, parse_edge_range);
+  if (!parts) return std::nullopt;
   std::uint64_t total = 0, self_loops = 0, largest = 0;
   std::uint64_t declared = 0;
   for (const RangeEdges& r : *parts) {
-    total += r.edges.size();
+    total += r.count;
     self_loops += r.self_loops;
-    if (!r.edges.empty()) largest = std::max(largest, r.largest);
+    if (r.count != 0) largest = std::max(largest, r.largest);
     declared = std::max(declared, r.declared.value);
     list.directed = list.directed && r.directed;
   }
@@ -212,7 +256,7 @@ std::optional<EdgeList> parse_edge_list_parallel(const char* data, std::uint64_t
   } catch (const Error&) {
     return std::nullopt;
   }
-  join_edges(*parts, total, list);
+  close_gaps(*parts, list.edges);
   return list;
 }
 
@@ -245,7 +289,7 @@ bool parse_entry_range(const char* p, const char* end, std::uint64_t rows, std::
     if (!detail::next_field(rest).empty()) return false;
     r.largest = std::max({r.largest, i, j});
     r.self_loops += i == j ? 1 : 0;
-    r.edges.push_back({i - 1, j - 1});
+    r.add({i - 1, j - 1});
   }
   return true;
 }
@@ -290,19 +334,19 @@ std::optional<EdgeList> parse_matrix_market_parallel(const char* data, std::uint
     return std::nullopt;
   }
   const auto body = static_cast<std::uint64_t>(p - data);
+  EdgeList list;
   std::optional<std::vector<RangeEdges>> parts =
       body == size ? std::vector<RangeEdges>{}
-                   : parse_ranges(data, body, size, pool, [&](const char* b, const char* e, RangeEdges& r) {
+                   : parse_ranges(data, body, size, pool, list.edges, [&](const char* b, const char* e, RangeEdges& r) {
                        return parse_entry_range(b, e, rows, value_fields, r);
                      });
   if (!parts) return std::nullopt;
   std::uint64_t total = 0, self_loops = 0, ids_end = 0;
   for (const RangeEdges& r : *parts) {
-    total += r.edges.size();
+    total += r.count;
     self_loops += r.self_loops;
     ids_end = std::max(ids_end, r.largest);
   }
-  EdgeList list;
   list.vertices = rows;
   list.directed = symmetry == "general";
   if (total != entries || rows > declared_vertex_limit(size, ids_end)) return std::nullopt;
@@ -311,7 +355,7 @@ std::optional<EdgeList> parse_matrix_market_parallel(const char* data, std::uint
   } catch (const Error&) {
     return std::nullopt;
   }
-  join_edges(*parts, total, list);
+  close_gaps(*parts, list.edges);
   return list;
 }
 
@@ -424,6 +468,7 @@ EdgeList parse_matrix_market(detail::LineReader& reader) {
     if (!extra.empty()) reader.fail("unexpected field " + quoted(extra) + " after the entry");
     ids_end = std::max({ids_end, i, j});
     self_loops += i == j ? 1 : 0;
+    check_edges_growth(reader, list.edges, rows, self_loops, list.directed);
     list.edges.push_back({i - 1, j - 1});
   }
   if (list.edges.size() != entries) {

@@ -85,7 +85,8 @@ bool LineReader::refill() {
   end_ += static_cast<std::size_t>(got);
   read_ += static_cast<std::uint64_t>(got);
   if (options_.progress && read_ >= next_progress_) {
-    options_.progress(read_, std::max(size_, read_));
+    // A pipe's total is unknown (0) until its end.
+    options_.progress(read_, size_ == 0 ? 0 : std::max(size_, read_));
     next_progress_ = read_ + options_.progress_step;
   }
   return true;

@@ -69,6 +69,23 @@ TEST(BuildCsr, TinyGraphHasTheHandCheckedArrays) {
   g.validate();
 }
 
+TEST(BuildCsr, AListGivenUpIsFreedAndBuildsTheSameGraph) {
+  for (const bool directed : {true, false}) {
+    SCOPED_TRACE(directed ? "directed" : "undirected");
+    EdgeList kept = tiny_edges();
+    kept.directed = directed;
+    EdgeList given = kept;
+    const CsrGraph from_copy = build_csr(kept);
+    const CsrGraph from_moved = build_csr(std::move(given));
+    EXPECT_EQ(decode(from_moved), decode(from_copy));
+    // NOLINTNEXTLINE(bugprone-use-after-move): the given-up list's state is specified
+    EXPECT_EQ(given.edges.capacity(), 0u) << "the edges are freed once placed";
+    EXPECT_EQ(given.vertices, 6u);  // NOLINT(bugprone-use-after-move)
+    EXPECT_EQ(kept.edges.size(), 7u) << "a list passed by reference is left as it was";
+    from_moved.validate();
+  }
+}
+
 TEST(BuildCsr, DedupAndSelfLoopFlags) {
   for (bool dedup : {false, true}) {
     for (bool drop : {false, true}) {

@@ -183,5 +183,16 @@ TEST(GraphCli, SubnormalToleranceIsANumber) {
   EXPECT_NE(run.out.find("\"tolerance\": 1e-320"), std::string::npos) << run.out;
 }
 
+TEST(GraphCli, AnEndlessPipeIsRefusedEarlyNamingTheLine) {
+  const test::ScratchDir dir;
+  // `yes` never ends: the read must stop at the memory limit, naming the file and the line it reached.
+  const CliRun run = test::run_cli("graph info /dev/stdin --format el --quiet", dir.file("stderr.txt"),
+                                   "yes '1 2' | SMARTARRAYS_MEMORY_LIMIT_MB=64");
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("/dev/stdin:"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("to load; the memory limit is 64 MiB (SMARTARRAYS_MEMORY_LIMIT_MB)"), std::string::npos)
+      << run.err;
+}
+
 }  // namespace
 }  // namespace smartarrays::graph

@@ -142,6 +142,17 @@ TEST(GraphSource, ProgressWriter) {
   rewritten(1 << 20, 2 << 20);
   rewritten(2 << 20, 2 << 20);
   EXPECT_EQ(terminal.str(), "\r\033[Kreading t.el: 50% (1.0 MiB of 2.0 MiB)\r\033[Kreading t.el: 100% (2.0 MiB of 2.0 MiB)\n");
+  // A pipe's total is unknown (0) until its end: the bytes so far, no percentage, no bogus total.
+  std::ostringstream pipe;
+  auto streamed = progress_writer("-", pipe, false, 64u << 20);
+  streamed(1u << 20, 0);
+  streamed(64u << 20, 0);
+  streamed(128u << 20, 0);
+  streamed(130u << 20, 130u << 20);
+  EXPECT_EQ(pipe.str(),
+            "reading -: 64.0 MiB so far\n"
+            "reading -: 128.0 MiB so far\n"
+            "reading -: 100% (130.0 MiB of 130.0 MiB)\n");
 }
 
 TEST(GraphSource, ReadsReportProgressThroughTheWriter) {

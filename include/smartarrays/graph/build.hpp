@@ -40,6 +40,11 @@ struct BuildOptions {
 /// edge with an id >= vertices, or an array whose width cannot hold its values.
 SMARTARRAYS_API CsrGraph build_csr(const EdgeList& edges, const BuildOptions& options = {},
                                    runtime::ThreadPool& pool = runtime::default_pool());
+/// The same from a list the caller gives up: its edges are freed once placed into the forward CSR
+/// (before sorting, transposing and encoding), so the build holds less at its peak; the list's
+/// edges are empty afterwards (also when it throws after the placement).
+SMARTARRAYS_API CsrGraph build_csr(EdgeList&& edges, const BuildOptions& options = {},
+                                   runtime::ThreadPool& pool = runtime::default_pool());
 
 /// A forward CSR held in plain vectors, as a binary file stores one.
 struct CsrParts {

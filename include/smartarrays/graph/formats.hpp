@@ -35,7 +35,8 @@ SMARTARRAYS_API GraphFormat format_of_path(std::string_view path);
 
 /// How readers report progress.
 struct ReadOptions {
-  /// Called with (bytes read, file size) about every progress_step bytes and once at the end; may be empty.
+  /// Called with (bytes read, file size) about every progress_step bytes and once at the end (then
+  /// done == total); total is 0 while it is unknown (a pipe before its end). May be empty.
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
   std::uint64_t progress_step = std::uint64_t{64} << 20;  ///< bytes between progress calls
 };

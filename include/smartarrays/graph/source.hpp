@@ -83,7 +83,8 @@ class SMARTARRAYS_API GraphSource {
 
   /// A new CsrGraph of the edges, built with options on pool (throws as build_csr does).
   CsrGraph build(const BuildOptions& options = {}, runtime::ThreadPool& pool = runtime::default_pool()) const&;
-  /// The same from a source used once: a .sg file's CSR is moved into the graph, not copied.
+  /// The same from a source used once: a .sg file's CSR or a text file's edges are moved into the build (the edges
+  /// freed once placed), not copied.
   /// Throws Error(invalid_argument) when a streamed .sg file changed since open().
   CsrGraph build(const BuildOptions& options = {}, runtime::ThreadPool& pool = runtime::default_pool()) &&;
 
@@ -113,7 +114,8 @@ class SMARTARRAYS_API GraphSource {
 
 /// A ReadOptions::progress callback writing "reading NAME: P% (X MiB of Y MiB)" to out for inputs
 /// of at least min_bytes: one line rewritten in place when interactive (a terminal), else a line
-/// every 10%. out must outlive the callback.
+/// every 10%; while the total is unknown (0, a pipe) "reading NAME: X MiB so far" at every call
+/// once X reaches min_bytes. out must outlive the callback.
 SMARTARRAYS_API std::function<void(std::uint64_t, std::uint64_t)> progress_writer(
     std::string name, std::ostream& out, bool interactive, std::uint64_t min_bytes = std::uint64_t{64} << 20);
 
