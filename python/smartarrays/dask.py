@@ -24,9 +24,20 @@ from . import _dask_serialize  # noqa: F401 - registers the zero-copy frames
 from . import array as _make_array
 from ._args import Nodes, Placement, bits_arg, node_list, pagerank_args
 from ._core import SmartArray
+from .collections import group_by as _local_group_by
 from .graph import Graph
 
-__all__ = ["GraphPart", "PageRankRun", "SmartCollection", "aggregate", "from_dask_array", "graph_parts", "pagerank"]
+__all__ = [
+    "DistributedGroupBy",
+    "GraphPart",
+    "PageRankRun",
+    "SmartCollection",
+    "aggregate",
+    "from_dask_array",
+    "graph_parts",
+    "group_by",
+    "pagerank",
+]
 
 _MASK = (1 << 64) - 1
 _BATCH = 1 << 20
@@ -216,6 +227,66 @@ def aggregate(c1: SmartCollection, c2: SmartCollection) -> int:
         for i, (a, b) in enumerate(zip(c1._blocks, c2._blocks))
     ]
     return c1._combined(partials, _wrapping_total)  # type: ignore[return-value]
+
+
+def _group_block(keys: SmartArray, values: SmartArray, aggregate: str) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct keys, aggregate per key) of one block pair, grouped in the core on its worker."""
+    return getattr(_local_group_by(_decode(keys), _decode(values)), aggregate)()  # type: ignore[no-any-return]
+
+
+def _merge_groups(merge: str, *partials: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The blocks' partial groups combined by grouping them again in the core: partial counts and
+    sums add up (merge "sum"), minima and maxima take their own extreme."""
+    keys = np.concatenate([k for k, _ in partials]) if partials else np.empty(0, dtype=np.uint64)
+    values = np.concatenate([v for _, v in partials]) if partials else np.empty(0, dtype=np.uint64)
+    return getattr(_local_group_by(keys, values), merge)()  # type: ignore[no-any-return]
+
+
+class DistributedGroupBy:
+    """Values grouped by keys over two collections of the same blocks: each worker groups its block
+    pairs in the core and only the partial groups travel, combined on a worker. The distributive
+    aggregates only (count, sum, min, max); each returns (distinct keys ascending, aggregate per
+    key) as uint64 numpy arrays, exactly as sa.group_by over the whole data."""
+
+    __slots__ = ("_keys", "_values")
+
+    def __init__(self, keys: SmartCollection, values: SmartCollection) -> None:
+        """Pairs keys[i] with values[i]; ValueError when the collections' blocks differ."""
+        if keys.chunks != values.chunks:
+            raise ValueError(f"group by: the collections' blocks differ: {keys.chunks} and {values.chunks}")
+        self._keys = keys
+        self._values = values
+
+    def _run(self, aggregate: str, merge: str) -> tuple[np.ndarray, np.ndarray]:
+        client = self._keys._client
+        name = _name(f"groupby-{aggregate}")
+        partials = [
+            client.submit(_group_block, k, v, aggregate, key=(name, i), pure=False)
+            for i, (k, v) in enumerate(zip(self._keys._blocks, self._values._blocks))
+        ]
+        combined = client.submit(_merge_groups, merge, *partials, key=_name(f"groupby-{aggregate}-combine"), pure=False)
+        return client.gather(combined)  # type: ignore[no-any-return]
+
+    def count(self) -> tuple[np.ndarray, np.ndarray]:
+        """Rows per key."""
+        return self._run("count", "sum")
+
+    def sum(self) -> tuple[np.ndarray, np.ndarray]:
+        """Sum of each key's values, wrapping modulo 2**64."""
+        return self._run("sum", "sum")
+
+    def min(self) -> tuple[np.ndarray, np.ndarray]:
+        """Smallest value per key."""
+        return self._run("min", "min")
+
+    def max(self) -> tuple[np.ndarray, np.ndarray]:
+        """Largest value per key."""
+        return self._run("max", "max")
+
+
+def group_by(keys: SmartCollection, values: SmartCollection) -> DistributedGroupBy:
+    """Groups values by keys across the workers: sad.group_by(keys, values).count() -> (keys, counts)."""
+    return DistributedGroupBy(keys, values)
 
 
 @dataclass(frozen=True)

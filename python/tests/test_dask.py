@@ -1,6 +1,6 @@
 """smartarrays.dask on a LocalCluster of 2 worker processes: collections from Dask arrays (uneven
 and empty blocks) reduce to exactly the local results, the paper's aggregation, map_blocks and
-to_dask_array, distributed PageRank equal to the local one to 1e-12 on 1, 2 and 3 parts (from a
+to_dask_array, the distributed group-by, distributed PageRank equal to the local one to 1e-12 on 1, 2 and 3 parts (from a
 graph and from a .sg file), a bad graph file reported with the core's message, a killed worker,
 and a real `dask scheduler` and `dask worker` started as separate processes."""
 
@@ -85,6 +85,26 @@ def test_aggregation_of_two_collections(client: Client) -> None:
     c3 = sad.from_dask_array(da.from_array(b, chunks=3000))
     with pytest.raises(ValueError, match="blocks differ"):
         sad.aggregate(c1, c3)
+
+
+@pytest.mark.parametrize("chunks", [(1000,), (1, 0, 998, 1), (0,)])
+def test_group_by_equals_the_local_one(client: Client, chunks: tuple[int, ...]) -> None:
+    n = sum(chunks)
+    keys = _values(n, 6, 3)
+    values = np.random.default_rng(4).integers(0, 2**64, size=n, dtype=np.uint64)  # sums wrap
+    if n:
+        keys[0], keys[-1] = 0, 2**64 - 1
+    grouped = sad.group_by(sad.from_dask_array(da.from_array(keys, chunks=chunks)),
+                           sad.from_dask_array(da.from_array(values, chunks=chunks)))
+    local = sa.group_by(keys, values)
+    for aggregate in ("count", "sum", "min", "max"):
+        got, want = getattr(grouped, aggregate)(), getattr(local, aggregate)()
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
+    assert len(grouped.count()[0]) == len(np.unique(keys))
+    other = sad.from_dask_array(da.from_array(np.zeros(n + 1, dtype=np.uint64), chunks=n + 1))
+    with pytest.raises(ValueError, match="blocks differ"):
+        sad.group_by(other, sad.from_dask_array(da.from_array(keys, chunks=chunks)))
 
 
 def test_bad_arguments(client: Client) -> None:
