@@ -1,6 +1,9 @@
 // Owns the C ABI of the smart collections: group-by, hash join and the sorted index (sa_index),
 // argument checks and translation into collections calls only.
+#include <cstdint>
+#include <cstring>
 #include <memory>
+#include <string>
 
 #include "capi/guard.hpp"
 #include "capi/handles.hpp"
@@ -12,7 +15,9 @@
 #include "smartarrays/runtime/thread_pool.hpp"
 
 using smartarrays::ArrayOptions;
+using smartarrays::ErrorCode;
 using smartarrays::SmartArray;
+using smartarrays::throw_error;
 using smartarrays::capi::guarded;
 using smartarrays::capi::guarded_value;
 using smartarrays::capi::require;
@@ -43,8 +48,15 @@ sa_status sa_group_by(const sa_array* keys, const sa_array* values, sa_aggregate
     const SmartArray& v = array_arg(values, "values");
     require(out_keys, "out_keys");
     require(out_values, "out_values");
+    // Read as an integer: a value outside the enumeration must not be loaded as an sa_aggregate.
+    std::int32_t raw = 0;
+    std::memcpy(&raw, &aggregate, sizeof raw);
+    if (raw < SA_AGG_COUNT || raw > SA_AGG_MEDIAN) {
+      throw_error(ErrorCode::invalid_argument,
+                  "invalid aggregate " + std::to_string(raw) + " (SA_AGG_COUNT 0 .. SA_AGG_MEDIAN 4)");
+    }
     collections::GroupResult r = collections::GroupBy(k, v, smartarrays::runtime::default_pool(), result_options(o))
-                                     .run(static_cast<collections::Aggregate>(aggregate));
+                                     .run(static_cast<collections::Aggregate>(raw));
     auto result_keys = std::make_unique<sa_array>(std::move(r.keys));
     *out_values = new sa_array(std::move(r.values));
     *out_keys = result_keys.release();
