@@ -14,11 +14,16 @@
 #include <iostream>
 #include <memory>
 // GCC 12 with -fsanitize=address reports a false -Wmaybe-uninitialized inside <regex> (GCC bug
-// 105562); the warning is located in the header, so it is silenced for the header only.
+// 105562); the warning is located in the header, so it is silenced for the header only (clang
+// has no such warning).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <regex>
 #pragma GCC diagnostic pop
+#else
+#include <regex>
+#endif
 #include <sstream>
 
 #include "cli/commands.hpp"
