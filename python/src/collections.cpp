@@ -33,7 +33,7 @@ std::pair<U64Array, U64Array> to_numpy(const SmartArray& a, const SmartArray& b)
 std::pair<U64Array, U64Array> group_by(const U64In& keys, const U64In& values, std::string_view aggregate,
                                        std::string_view placement) {
   const collections::Aggregate which = collections::parse_aggregate(aggregate);
-  const ArrayOptions options = make_options(0, placement, {}, false);
+  const ArrayOptions options = make_options(0, placement, {}, "auto");
   const collections::GroupResult r = interruptible([&] {
     const SmartArray k = column(keys, options), v = column(values, options);
     return collections::GroupBy(k, v, runtime::default_pool(), options).run(which);
@@ -42,7 +42,7 @@ std::pair<U64Array, U64Array> group_by(const U64In& keys, const U64In& values, s
 }
 
 std::pair<U64Array, U64Array> hash_join(const U64In& left, const U64In& right, std::string_view placement) {
-  const ArrayOptions options = make_options(0, placement, {}, false);
+  const ArrayOptions options = make_options(0, placement, {}, "auto");
   const collections::JoinPairs pairs = interruptible([&] {
     return collections::hash_join_pairs(column(left, options), column(right, options), options);
   });
@@ -50,12 +50,12 @@ std::pair<U64Array, U64Array> hash_join(const U64In& left, const U64In& right, s
 }
 
 std::uint64_t hash_join_count(const U64In& left, const U64In& right, std::string_view placement) {
-  const ArrayOptions options = make_options(0, placement, {}, false);
+  const ArrayOptions options = make_options(0, placement, {}, "auto");
   return interruptible([&] { return collections::hash_join_count(column(left, options), column(right, options), options); });
 }
 
 IndexHandle make_index(const U64In& keys, std::string_view placement) {
-  const ArrayOptions options = make_options(0, placement, {}, false);
+  const ArrayOptions options = make_options(0, placement, {}, "auto");
   return interruptible([&] { return IndexHandle(collections::SortedIndex::build(column(keys, options), options)); });
 }
 
