@@ -49,11 +49,16 @@ test-asan: check-tools
 	@cmake --build $(BUILD)-asan -j $(JOBS)
 	@cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest $(CTEST_FLAGS)
 
+# The layers whose tests run under ThreadSanitizer: those that start threads or share data between
+# them. Only their test binaries (and the command, which the graph tests run) are built.
+TSAN_LAYERS := os array runtime build graph store algo collections capi
+empty :=
+space := $(empty) $(empty)
 test-tsan: check-tools
-	@echo "== os, array, runtime, build, C ABI, algo, graph and store tests under ThreadSanitizer"
+	@echo "== $(TSAN_LAYERS) tests under ThreadSanitizer"
 	$(call configure,$(BUILD)-tsan,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSMARTARRAYS_SANITIZE=thread -DSMARTARRAYS_BENCH=OFF)
-	@cmake --build $(BUILD)-tsan -j $(JOBS)
-	@cd $(BUILD)-tsan && TSAN_OPTIONS=halt_on_error=1 ctest $(CTEST_FLAGS) -L 'os|array|runtime|build|capi|algo|graph|store'
+	@cmake --build $(BUILD)-tsan -j $(JOBS) --target $(addprefix test_,$(TSAN_LAYERS)) smartarrays_cli
+	@cd $(BUILD)-tsan && TSAN_OPTIONS=halt_on_error=1 ctest $(CTEST_FLAGS) -L '^($(subst $(space),|,$(TSAN_LAYERS)))$$'
 
 test-vm: build
 	@tests/vm/run-placement-tests.sh $(BUILD)

@@ -6,7 +6,9 @@
 #   scripts/check-tools.sh --all    everything `make test` runs: also the emulated-NUMA guest
 #                                   (qemu, a kernel, busybox, cpio), python3-venv, the fuzzers and
 #                                   the allocators `smartarrays run --allocator` preloads and the
-#                                   PostgreSQL server of the TPC-H workload (bench/tune/tpch.py)
+#                                   PostgreSQL server of the TPC-H workload (bench/tune/tpch.py), and
+#                                   ccache (the Python package's build of the core reuses the
+#                                   Release build's objects)
 set -euo pipefail
 all=false
 [ "${1:-}" = --all ] && all=true
@@ -21,9 +23,9 @@ declare -A probe=(
 )
 build_packages=(g++ cmake ninja-build libgtest-dev nlohmann-json3-dev libcli11-dev libisal-dev)
 test_packages=(python3-venv qemu-system-x86 linux-image-amd64 busybox-static cpio clang-14 libclang-rt-14-dev
-               libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0 libtbbmalloc2 postgresql)
+               libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0 libtbbmalloc2 postgresql ccache)
 probe+=([python3-venv]=python-venv [qemu-system-x86]=cmd:qemu-system-x86_64 [busybox-static]=/bin/busybox
-        [cpio]=cmd:cpio [clang-14]=cmd:clang++-14
+        [cpio]=cmd:cpio [clang-14]=cmd:clang++-14 [ccache]=cmd:ccache
         [linux-image-amd64]=kernel [libjemalloc2]=lib:libjemalloc.so.2
         [libtcmalloc-minimal4]=lib:libtcmalloc_minimal.so.4 [libmimalloc2.0]=lib:libmimalloc.so.2
         [libtbbmalloc2]=lib:libtbbmalloc_proxy.so.2 [postgresql]=postgres [libclang-rt-14-dev]=/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a)
