@@ -3,7 +3,8 @@
 #   1. the start overhead of `smartarrays run` (bench_run);
 #   2. `smartarrays tune` over the study's workloads through `smartarrays bench workload`: classic W1
 #      and W3 (the study's >= 1.3x allocator claim) twice, with different run-order seeds, to check
-#      that the recommendation reproduces; classic W2, W4 and the smart forms of W1-W4 once;
+#      that the recommendation reproduces, by the workload's own time and by CPU time; classic W2, W4
+#      and the smart forms of W1-W4 once;
 #   3. W5: TPC-H on DuckDB and PostgreSQL (bench/tune/tpch.py; duckdb and tpchgen-cli into .venv);
 #   4. the summary table of every workload next to the study's figures (bench/tune/summarize.py).
 # Grid of every workload: the five allocators x THP on/off (first-touch, no pinning: on a one-node
@@ -24,7 +25,7 @@ w34_rows=${TUNE_W34_ROWS:-4M}
 reps=${TUNE_REPS:-5}
 scale=${TPCH_SCALE:-1}
 tpch_reps=${TUNE_TPCH_REPS:-3}
-steps=15
+steps=19
 step=0
 say() { step=$((step + 1)); echo "== [$step/$steps] $*"; }
 
@@ -51,6 +52,19 @@ done
 # The reruns of classic W1 and W3 with another run order: does the recommendation reproduce?
 tune_workload w1-classic-rerun classic w1 2 "${w12[@]}"
 tune_workload w3-classic-rerun classic w3 2 "${w34[@]}"
+# Classic W1 and W3 by CPU time (their own threads' work, not waiting for a CPU on a shared machine;
+# it includes making the data, hence two timed runs per process), twice.
+for seed in 1 2; do
+  suffix=$([ "$seed" = 1 ] && echo "" || echo "-rerun")
+  for args in "w1 ${w12[*]}" "w3 ${w34[*]}"; do
+    workload=${args%% *}
+    say "tune: $workload classic by CPU time, allocators x THP, seed $seed, $reps runs each"
+    # shellcheck disable=SC2086 # args is the workload and its flags, split on purpose
+    "$cli" tune "${grid[@]}" --repetitions "$reps" --seed "$seed" --cpu-time \
+      --json "$out/tune-$workload-classic-cpu$suffix.json" -- "$cli" bench workload $args --impl classic \
+      --repetitions 2 --warmup 0 --quiet
+  done
+done
 for impl in classic smart; do
   tune_workload "w2-$impl" "$impl" w2 1 "${w12[@]}"
   tune_workload "w4-$impl" "$impl" w4 1 "${w34[@]}"
@@ -69,9 +83,11 @@ done
 say "summary (gains against glibc with nothing changed)"
 python3 bench/tune/summarize.py --json "$out/tune-summary.json" \
   "W1 classic=$out/tune-w1-classic.json,$out/tune-w1-classic-rerun.json" \
+  "W1 classic, CPU time=$out/tune-w1-classic-cpu.json,$out/tune-w1-classic-cpu-rerun.json" \
   "W1 smart=$out/tune-w1-smart.json" \
   "W2 classic=$out/tune-w2-classic.json" "W2 smart=$out/tune-w2-smart.json" \
   "W3 classic=$out/tune-w3-classic.json,$out/tune-w3-classic-rerun.json" \
+  "W3 classic, CPU time=$out/tune-w3-classic-cpu.json,$out/tune-w3-classic-cpu-rerun.json" \
   "W3 smart=$out/tune-w3-smart.json" \
   "W4 classic=$out/tune-w4-classic.json" "W4 smart=$out/tune-w4-smart.json" \
   "W5 DuckDB SF$scale=$out/tune-tpch-duckdb.json" "W5 PostgreSQL SF$scale=$out/tune-tpch-postgres.json"
