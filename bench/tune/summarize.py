@@ -47,7 +47,7 @@ def row(name, paths, tolerance):
     default = next(c for c in configs.values() if c["default"])
     out = {
         "name": name,
-        "value": {"metric": "workload time", "cpu_seconds": "CPU s", "seconds": "wall s"}.get(value, value),
+        "value": {"metric": "time it prints", "cpu_seconds": "CPU s", "seconds": "wall s"}.get(value, value),
         "default_median": default["median_s"],
         "best": best,
         "best_flags": configs[best]["run_flags"],
