@@ -3,7 +3,8 @@
 # python3 -m venv) exists and has the given PyPI packages, installing only what is missing, then
 # prints the path of its python. Used by `make venv` and scripts/demo.sh.
 #   scripts/python-venv.sh matplotlib [more packages...]
-# A package may name extras (dask[array]): the part before "[" is the name imported to check it.
+# A package may name extras (dask[array]): the part before "[" is the name imported to check it, or,
+# for a package that installs a program rather than a module (tpchgen-cli), its distribution name.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="$root/.venv"
@@ -16,7 +17,12 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 missing=()
 for package in "$@"; do
-  "$venv/bin/python" -c "import ${package%%[*}" 2>/dev/null || missing+=("$package")
+  name=${package%%[*}
+  "$venv/bin/python" -c "import importlib, importlib.metadata, sys
+try:
+    importlib.import_module(sys.argv[1])
+except ImportError:
+    importlib.metadata.version(sys.argv[1])" "$name" 2>/dev/null || missing+=("$package")
 done
 if ((${#missing[@]} > 0)); then
   echo "installing into $venv: ${missing[*]}" >&2

@@ -172,7 +172,7 @@ std::optional<int> CommandTree::parse(int argc, const char* const* argv) {
       return usage_failure(selected, e.what());
     }
     try {
-      check_settings();
+      if (settings_free_.count(&selected) == 0) check_settings();
     } catch (const Error& e) {
       *err_ << "smartarrays: " << util::printable(e.what()) << " (see docs/settings.md)\n";
       return exit_usage;

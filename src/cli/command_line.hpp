@@ -11,6 +11,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,10 @@ class CommandTree {
   void runner(CLI::App& app, Runner run) { runners_[&app] = std::move(run); }
   /// Sets what app checks before its runner runs (at most one check per command).
   void check(CLI::App& app, Check check) { checks_[&app] = std::move(check); }
+  /// Exempts app from the start-up check of every SMARTARRAYS_* setting: for a launcher, whose
+  /// program checks its own settings, and whose start time is added to that program's (its check
+  /// reads the settings its flags use, e.g. SMARTARRAYS_TOPOLOGY for `run --policy`).
+  void skip_settings_check(CLI::App& app) { settings_free_.insert(&app); }
   /// Where help and messages go (std::cout and std::cerr unless set; the fuzz harness silences them).
   void streams(std::ostream& out, std::ostream& err) {
     out_ = &out;
@@ -76,6 +81,7 @@ class CommandTree {
   std::map<const CLI::App*, Runner> runners_;
   std::map<const CLI::App*, Check> checks_;
   std::map<const CLI::App*, std::string> nouns_;
+  std::set<const CLI::App*> settings_free_;
 };
 
 }  // namespace smartarrays::cli

@@ -3,7 +3,6 @@
 
 #include "os/cpu_list.hpp"
 #include "smartarrays/error.hpp"
-#include "smartarrays/os/topology.hpp"
 #include "smartarrays/util/names.hpp"
 #include "smartarrays/util/text.hpp"
 
@@ -26,25 +25,36 @@ std::vector<int> parse_cpus(const std::string& text) {
 }
 
 tune::Launch checked_launch(const tune::LaunchOptions& options) {
-  const os::Topology& topology = os::topology();
-  const auto with_flag = [](const char* flag, auto&& step) {
-    try {
-      step();
-    } catch (const Error& e) {
-      throw UsageError(std::string(flag) + ": " + e.what());
-    }
-  };
-  with_flag("--allocator", [&] { tune::find_allocator_library(options.allocator); });
-  tune::LaunchOptions only_policy;
-  only_policy.policy = options.policy;
-  with_flag("--policy", [&] { tune::prepare_launch(only_policy, topology); });
   if (!options.cpus.empty() && options.pinning != runtime::PinPolicy::none) {
     throw UsageError("--cpus and --pinning exclude each other (give one)");
   }
-  tune::LaunchOptions only_cpus;
-  only_cpus.cpus = options.cpus;
-  with_flag("--cpus", [&] { tune::prepare_launch(only_cpus, topology); });
-  return tune::prepare_launch(options, topology);
+  // The usual case resolves once (the topology read only when a knob needs it, the allocator searched
+  // once: the start overhead of `smartarrays run`); a refusal is then traced to the flag that caused it.
+  try {
+    return tune::prepare_launch(options);
+  } catch (const Error& first) {
+    const auto with_flag = [](const char* flag, const tune::LaunchOptions& only) {
+      try {
+        tune::prepare_launch(only);
+      } catch (const Error& e) {
+        throw UsageError(std::string(flag) + ": " + e.what());
+      }
+    };
+    tune::LaunchOptions only;
+    only.allocator = options.allocator;
+    with_flag("--allocator", only);
+    only = {};
+    only.policy = options.policy;
+    with_flag("--policy", only);
+    only = {};
+    only.cpus = options.cpus;
+    with_flag("--cpus", only);
+    only = {};
+    only.pinning = options.pinning;
+    only.threads = options.threads;
+    with_flag("--pinning", only);
+    throw UsageError(first.what());
+  }
 }
 
 void add_knob_flags(CLI::App& app, tune::LaunchOptions& options) {

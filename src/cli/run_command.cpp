@@ -47,6 +47,7 @@ void add_run_command(CommandTree& tree) {
   }, run_footer);
   add_knob_flags(app, flags->options);
   app.add_option("COMMAND", flags->command, "the command and its arguments");
+  tree.skip_settings_check(app);
   tree.check(app, [flags] {
     check_command(flags->command, run_usage);
     flags->launch = checked_launch(flags->options);

@@ -67,6 +67,7 @@ struct TuneFlags {
   int repetitions = 3;
   int warmup = 1;
   std::string metric;
+  bool cpu_time = false;
   bool maximize = false;
   double timeout = 0;
   double budget = 0;
@@ -136,13 +137,19 @@ std::optional<double> read_metric(const std::string& pattern, const std::string&
   return value;
 }
 
+// What a run's value is: "metric" (--metric), "cpu_seconds" (--cpu-time) or "seconds" (wall).
+std::string value_kind(const TuneFlags& f) {
+  if (!f.metric.empty()) return "metric";
+  return f.cpu_time ? "cpu_seconds" : "seconds";
+}
+
 // One run of grid point p; its value goes into r, or why it failed.
 void measure_once(const TuneFlags& f, std::size_t p, PointResult& r) {
   const tune::ChildRun run = tune::run_child(f.launches[p], f.command, f.timeout, true);
   ++r.runs;
   r.max_rss_kib = std::max(r.max_rss_kib, run.max_rss_kib);
   std::string failure;
-  std::optional<double> value = run.seconds;
+  std::optional<double> value = f.cpu_time ? run.cpu_seconds : run.seconds;
   if (!run.succeeded()) {
     failure = tune::describe_end(run, f.timeout);
   } else if (!f.metric.empty() && !(value = read_metric(f.metric, run.output))) {
@@ -260,7 +267,7 @@ std::string run_line(const TuneFlags& f, std::size_t p) {
 }
 
 void print_table(const TuneFlags& f, const TuneResult& r) {
-  const std::string unit = f.metric.empty() ? "seconds" : "metric";
+  const std::string unit = value_kind(f);
   std::cout << "system: THP " << r.thp_mode << ", AutoNUMA " << r.autonuma << "   grid: " << r.measured.size() << " of "
             << f.grid.size() << " configurations x " << f.repetitions << " runs"
             << (r.cut_by_budget ? " (cut by --budget, most promising first)" : "") << "\n\n";
@@ -312,7 +319,7 @@ measure::Report report(const TuneFlags& f, const TuneResult& r) {
   measure::Report rep("smartarrays.tune/1");
   measure::Json& json = rep.fields;
   json["command"] = f.command;
-  json["value"] = f.metric.empty() ? "seconds" : "metric";
+  json["value"] = value_kind(f);
   json["metric"] = f.metric;
   json["maximize"] = f.maximize;
   json["repetitions"] = f.repetitions;
@@ -420,6 +427,8 @@ void add_run_flags(CLI::App& app, TuneFlags& f) {
   add_value<int>(app, "--warmup", "N", f.warmup, whole_number<int>(0, 100), "untimed runs of the default first (default 1)");
   add_value<std::string>(app, "--metric", "REGEX", f.metric, [](const std::string& t) { return t; },
                          "record the number this matches in stdout (its first group)\ninstead of the wall time");
+  add_flag(app, "--cpu-time", f.cpu_time,
+           "record the command's CPU time (user + system, all its threads)\ninstead of the wall time: steadier on a shared machine");
   add_flag(app, "--maximize", f.maximize, "a larger metric is better (throughput)");
   add_value<double>(app, "--timeout", "S", f.timeout, parse_real, "kill a run after S seconds (default: no limit)");
   add_value<double>(app, "--budget", "S", f.budget, parse_real, "stop after about S seconds, most promising knobs first");
@@ -435,6 +444,7 @@ void check_tune(TuneFlags& f) {
   check_command(f.command, tune_usage);
   if (f.timeout < 0 || f.timeout > 1e7) throw UsageError("--timeout: expected 0 (no limit) to 10000000 seconds");
   if (f.budget < 0) throw UsageError("--budget: expected 0 or more seconds");
+  if (f.cpu_time && !f.metric.empty()) throw UsageError("--cpu-time and --metric exclude each other (give one)");
   try {
     std::regex check(f.metric);
   } catch (const std::regex_error& e) {

@@ -27,19 +27,23 @@ void fail_verification(int run, const Trials& trials, const std::string& why) {
   throw_error(ErrorCode::internal, "verification failed on " + which + ": " + why);
 }
 
+std::vector<Timing> run_round_robin(const Trials& trials, const std::vector<std::function<void()>>& kernels) {
+  for (int run = 0; run < trials.warmup; ++run) {
+    for (const auto& kernel : kernels) kernel();
+  }
+  std::vector<std::vector<double>> seconds(kernels.size());
+  for (int run = 0; run < trials.repetitions; ++run) {
+    for (std::size_t k = 0; k < kernels.size(); ++k) seconds[k].push_back(time_once(kernels[k]));
+  }
+  std::vector<Timing> timings;
+  for (std::vector<double>& s : seconds) timings.push_back(summarize(std::move(s)));
+  return timings;
+}
+
 std::pair<Timing, Timing> run_alternating(const Trials& trials, const std::function<void()>& a,
                                           const std::function<void()>& b) {
-  for (int run = 0; run < trials.warmup; ++run) {
-    a();
-    b();
-  }
-  std::vector<double> seconds_a;
-  std::vector<double> seconds_b;
-  for (int run = 0; run < trials.repetitions; ++run) {
-    seconds_a.push_back(time_once(a));
-    seconds_b.push_back(time_once(b));
-  }
-  return {summarize(std::move(seconds_a)), summarize(std::move(seconds_b))};
+  const std::vector<Timing> t = run_round_robin(trials, {a, b});
+  return {t[0], t[1]};
 }
 
 }  // namespace smartarrays::measure

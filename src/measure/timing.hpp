@@ -66,6 +66,10 @@ Timing run_trials(const Trials& trials, Kernel&& kernel) {
       trials, [&] { return (kernel(), 0); }, [](int) { return std::string(); });
 }
 
+/// Runs every kernel in turn (a warm-up round, then round after round: k0, k1, ..., k0, k1, ...), so
+/// all of them see the same load on a shared machine; returns their timings in kernels' order.
+std::vector<Timing> run_round_robin(const Trials& trials, const std::vector<std::function<void()>>& kernels);
+
 /// Runs a and b alternately (a warm-up of each, then a, b, a, b, ...), so that on a shared, noisy
 /// machine both sides of a ratio see the same load; returns their timings.
 std::pair<Timing, Timing> run_alternating(const Trials& trials, const std::function<void()>& a,

@@ -36,7 +36,11 @@ AllocatorLibrary allocator_library(Allocator allocator) noexcept {
   return {"", "libc6", ""};
 }
 
-std::string find_allocator_library(Allocator allocator) { return allocator_path(allocator, loader_directories()); }
+std::string find_allocator_library(Allocator allocator) {
+  // glibc's malloc is already there: no need to read the loader's configuration for it.
+  if (allocator == Allocator::glibc) return "";
+  return allocator_path(allocator, loader_directories());
+}
 
 std::string allocator_path(Allocator allocator, const std::vector<std::string>& dirs) {
   const AllocatorLibrary library = allocator_library(allocator);

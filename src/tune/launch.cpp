@@ -113,20 +113,40 @@ std::vector<int> plan_cpus(const os::Topology& topology, runtime::PinPolicy pinn
   return cpus;
 }
 
-Launch prepare_launch(const LaunchOptions& options, const os::Topology& topology) {
+namespace {
+
+// The launch of options; topology() is called only for the knobs that read it (needs_topology).
+template <typename GetTopology>
+Launch resolve(const LaunchOptions& options, GetTopology&& topology) {
   Launch launch;
-  launch.cpus = launch_cpus(options, topology);
+  if (!options.cpus.empty() || options.pinning != runtime::PinPolicy::none) launch.cpus = launch_cpus(options, topology());
   launch.cpu_words = bit_words(launch.cpus);
   if (options.policy) {
     launch.mempolicy_mode = kernel_mode(options.policy->kind);
     if (options.policy->kind != PolicyKind::first_touch && options.policy->kind != PolicyKind::localalloc) {
-      launch.os_nodes = policy_os_nodes(*options.policy, topology);
+      launch.os_nodes = policy_os_nodes(*options.policy, topology());
     }
     launch.node_words = bit_words(launch.os_nodes);
   }
   launch.thp = options.thp;
   launch.environment = launch_variables(options);
   return launch;
+}
+
+}  // namespace
+
+bool needs_topology(const LaunchOptions& options) noexcept {
+  const bool policy_nodes = options.policy && options.policy->kind != PolicyKind::first_touch &&
+                            options.policy->kind != PolicyKind::localalloc;
+  return !options.cpus.empty() || options.pinning != runtime::PinPolicy::none || policy_nodes;
+}
+
+Launch prepare_launch(const LaunchOptions& options, const os::Topology& topology) {
+  return resolve(options, [&topology]() -> const os::Topology& { return topology; });
+}
+
+Launch prepare_launch(const LaunchOptions& options) {
+  return resolve(options, []() -> const os::Topology& { return os::topology(); });
 }
 
 std::vector<std::string> launch_environment(const Launch& launch) {

@@ -79,6 +79,16 @@ TEST(Timing, RunAlternatingInterleavesTheTwoKernels) {
   EXPECT_EQ(b.seconds.size(), 2u);
 }
 
+TEST(Timing, RunRoundRobinTakesEveryKernelInTurn) {
+  std::string order;
+  const std::vector<Timing> t = run_round_robin(
+      {.warmup = 1, .repetitions = 2}, {[&] { order += 'a'; }, [&] { order += 'b'; }, [&] { order += 'c'; }});
+  EXPECT_EQ(order, "abcabcabc");
+  ASSERT_EQ(t.size(), 3u);
+  for (const Timing& timing : t) EXPECT_EQ(timing.seconds.size(), 2u);
+  EXPECT_TRUE(run_round_robin({.warmup = 1, .repetitions = 2}, {}).empty());
+}
+
 TEST(Timing, TimeOnceRunsItsFunctionOnce) {
   int calls = 0;
   EXPECT_GE(time_once([&] { ++calls; }), 0.0);

@@ -178,6 +178,37 @@ TEST(PrepareLaunch, DefaultsLeaveEveryKnobAsInherited) {
   EXPECT_EQ(tune::run_flags({}), "");
 }
 
+TEST(PrepareLaunch, OnlyCpuSetsAndPoliciesNamingNodesNeedTheTopology) {
+  tune::LaunchOptions options;
+  options.allocator = tune::Allocator::glibc;
+  options.threads = 3;
+  options.thp = false;
+  EXPECT_FALSE(tune::needs_topology(options));
+  for (const char* policy : {"first-touch", "localalloc"}) {
+    options.policy = tune::parse_memory_policy(policy);
+    EXPECT_FALSE(tune::needs_topology(options)) << policy;
+    // Without the topology the launch is the one resolved against any topology.
+    const tune::Launch lazy = tune::prepare_launch(options), full = tune::prepare_launch(options, two_by_two());
+    EXPECT_EQ(lazy.mempolicy_mode, full.mempolicy_mode) << policy;
+    EXPECT_EQ(lazy.environment, full.environment) << policy;
+    EXPECT_EQ(lazy.thp, full.thp) << policy;
+    EXPECT_TRUE(lazy.cpus.empty() && lazy.os_nodes.empty()) << policy;
+  }
+  for (const char* policy : {"interleave", "preferred=0", "bind=0"}) {
+    options.policy = tune::parse_memory_policy(policy);
+    EXPECT_TRUE(tune::needs_topology(options)) << policy;
+    EXPECT_FALSE(tune::prepare_launch(options).os_nodes.empty()) << policy;
+  }
+  tune::LaunchOptions pinned;
+  pinned.pinning = runtime::PinPolicy::sparse;
+  EXPECT_TRUE(tune::needs_topology(pinned));
+  EXPECT_FALSE(tune::prepare_launch(pinned).cpus.empty());
+  tune::LaunchOptions listed;
+  listed.cpus = {0};
+  EXPECT_TRUE(tune::needs_topology(listed));
+  EXPECT_EQ(tune::prepare_launch(listed).cpus, std::vector<int>{0});
+}
+
 TEST(PrepareLaunch, RefusesMissingNodesUnusableCpusAndBothCpuFlags) {
   const os::Topology topo = two_by_two();
   const auto refused = [&](const tune::LaunchOptions& options, const std::string& message) {

@@ -127,4 +127,18 @@ TEST(RunCommand, BadFlagsExitTwoNamingTheFlag) {
   }
 }
 
+TEST(RunCommand, ReadsOnlyTheSettingsItsKnobsUse) {
+  // A launcher leaves the program's settings to the program (and its start light): a setting no knob
+  // reads does not stop it, the topology a --policy needs does, naming the variable.
+  for (const char* env : {"SMARTARRAYS_ISA=junk", "SMARTARRAYS_THREADS=lots", "SMARTARRAYS_TOPOLOGY=nodes=lots"}) {
+    const CliRun r = run("run --thp off --allocator glibc --policy localalloc -- true", env);
+    EXPECT_EQ(r.exit_code, 0) << env << ": " << r.err;
+  }
+  for (const char* knobs : {"--policy interleave", "--pinning sparse", "--cpus 0"}) {
+    const CliRun r = run(std::string("run ") + knobs + " -- true", "SMARTARRAYS_TOPOLOGY=nodes=lots");
+    EXPECT_EQ(r.exit_code, 2) << knobs;
+    EXPECT_NE(r.err.find("SMARTARRAYS_TOPOLOGY='nodes=lots'"), std::string::npos) << knobs << ": " << r.err;
+  }
+}
+
 }  // namespace

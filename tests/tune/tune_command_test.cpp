@@ -57,6 +57,23 @@ TEST(TuneCommand, AMetricFromStdoutReplacesTheWallTime) {
   EXPECT_NE(r.out.find("42.0000"), std::string::npos) << r.out;
 }
 
+TEST(TuneCommand, CpuTimeReplacesTheWallTimeOfACommandThatWaits) {
+  // sleep waits 0.3 s of wall time and uses almost no CPU: the values are its CPU seconds.
+  const std::string json = temp("-cpu.json");
+  const CliRun r = run(small_grid + "--cpu-time --json " + json + " -- sleep 0.3");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("median cpu_seconds"), std::string::npos) << r.out;
+  const std::string doc = smartarrays::test::read_file(json);
+  EXPECT_NE(doc.find("\"value\": \"cpu_seconds\""), std::string::npos) << doc;
+  const auto median = doc.find("\"median_s\": ");
+  ASSERT_NE(median, std::string::npos) << doc;
+  EXPECT_LT(std::stod(doc.substr(median + 12)), 0.2) << doc;
+  std::filesystem::remove(json);
+  const CliRun both = run(small_grid + "--cpu-time --metric 'x' -- true");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("--cpu-time and --metric exclude each other"), std::string::npos) << both.err;
+}
+
 TEST(TuneCommand, CrashesHangsAndMissingMetricsAreReportedNotWaitedFor) {
   // The warm-up runs the default; a command that fails bare stops the tool (exit 1) with the reason.
   CliRun r = run(small_grid + "-- sh -c 'kill -SEGV $$'");

@@ -93,6 +93,14 @@ SMARTARRAYS_API std::vector<int> plan_cpus(const os::Topology& topology, runtime
 /// the missing package.
 SMARTARRAYS_API Launch prepare_launch(const LaunchOptions& options, const os::Topology& topology);
 
+/// Whether resolving options reads the topology: a CPU list, a pinning, or a policy naming nodes
+/// (interleave, preferred, bind).
+SMARTARRAYS_API bool needs_topology(const LaunchOptions& options) noexcept;
+
+/// prepare_launch against the process's topology (os::topology()), read only when
+/// needs_topology(options), so a launch without a policy or CPU set costs no topology scan.
+SMARTARRAYS_API Launch prepare_launch(const LaunchOptions& options);
+
 /// The environment of the launched program: environ with launch.environment's entries replacing or
 /// adding theirs (LD_PRELOAD keeps the entries already there after the allocator).
 SMARTARRAYS_API std::vector<std::string> launch_environment(const Launch& launch);
