@@ -1,6 +1,7 @@
 // Owns the multi-node placement check that runs as the only process of an emulated NUMA guest
 // (tests/vm/run-numa-vm.sh): every placement promise of DESIGN.md §4, for memory regions and
-// SmartArrays, verified with move_pages on a real multi-node kernel, and the knobs of
+// SmartArrays, verified with move_pages on a real multi-node kernel (including that partition-aware
+// loops run each stripe's batches on its node's workers, reading pages of that node), and the knobs of
 // `smartarrays run` (docs/tune.md) checked from inside a child launched under them (this program
 // again, as a probe). Prints one line per check.
 //
@@ -24,10 +25,12 @@
 #include <thread>
 #include <vector>
 
+#include "smartarrays/algo/aggregate.hpp"
 #include "smartarrays/array/smart_array.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/memory_region.hpp"
 #include "smartarrays/os/topology.hpp"
+#include "smartarrays/runtime/thread_pool.hpp"
 #include "smartarrays/tune/launch.hpp"
 #include "smartarrays/tune/spawn.hpp"
 
@@ -313,12 +316,76 @@ void check_partitioned_array() {
   report(ok, "array partitioned: " + std::to_string(parts.size()) + " partitions, partition k on node k");
 }
 
+// The kernel node of the page holding p (move_pages query mode), -1 when the query fails.
+int kernel_node_of(const void* p) {
+  const std::uintptr_t page = reinterpret_cast<std::uintptr_t>(p) & ~std::uintptr_t{4095};
+  void* pages[1] = {reinterpret_cast<void*>(page)};
+  int status[1] = {-1};
+  if (::syscall(SYS_move_pages, 0, 1UL, pages, nullptr, status, 0) != 0) return -1;
+  return status[0];
+}
+
+// Partition-aware loops: the aggregation over partitioned arrays, traced, runs every batch of a
+// node's stripe on a worker of that node first, and every page such a batch read is on that node.
+void check_partition_aware_loop() {
+  SmartArray a1 = SmartArray::allocate(kArrayLength, array_options(Placement::partitioned));
+  SmartArray a2 = SmartArray::allocate(kArrayLength, array_options(Placement::partitioned));
+  fill(a1);
+  fill(a2);
+  smartarrays::runtime::ThreadPool pool;
+  smartarrays::runtime::LoopTrace trace;
+  pool.trace(&trace);
+  const std::uint64_t sum = smartarrays::algo::aggregate(a1, a2, pool);
+  pool.trace(nullptr);
+  std::uint64_t expected = 0;
+  for (std::uint64_t i = 0; i < kArrayLength; ++i) expected += 2 * value_at(i);
+  report(sum == expected && trace.loops.size() == 1, "partition-aware aggregation: sum " +
+                                                         std::string(sum == expected ? "matches" : "DIFFERS"));
+  if (trace.loops.size() != 1) return;
+  const auto& loop = trace.loops[0];
+  std::vector<std::uint64_t> local(topology().node_count(), 0), stolen(topology().node_count(), 0);
+  std::uint64_t pages_checked = 0, pages_elsewhere = 0;
+  const std::uint64_t bits = a1.bits();
+  for (std::size_t w = 0; w < loop.by_worker.size(); ++w) {
+    const auto node = static_cast<std::size_t>(loop.worker_nodes[w]);
+    for (const smartarrays::runtime::Batch& batch : loop.by_worker[w]) {
+      if (batch.node != loop.worker_nodes[w]) {
+        ++stolen[node];
+        continue;
+      }
+      ++local[node];
+      // Every page where a chunk of this batch starts (a chunk belongs to the stripe of its first
+      // word), in both arrays, sits on the worker's node.
+      for (const SmartArray* array : {&a1, &a2}) {
+        const std::uint64_t* words = array->replica(0);
+        std::uint64_t last_page = ~std::uint64_t{0};
+        for (std::uint64_t chunk = batch.lo / 64; chunk * 64 < batch.hi; ++chunk) {
+          const std::uint64_t page = chunk * bits / 512;
+          if (page == last_page) continue;
+          last_page = page;
+          ++pages_checked;
+          pages_elsewhere += kernel_node_of(words + chunk * bits) != static_cast<int>(os_node(loop.worker_nodes[w])) ? 1 : 0;
+        }
+      }
+    }
+  }
+  report(pages_checked > 0 && pages_elsewhere == 0,
+         "partition-aware aggregation: " + std::to_string(pages_checked) + " pages read by own-stripe batches, " +
+             std::to_string(pages_elsewhere) + " on another node than their worker's");
+  for (int node : all_nodes()) {
+    const auto n = static_cast<std::size_t>(node);
+    report(local[n] > 0, "partition-aware aggregation: node " + std::to_string(node) + " workers ran " +
+                             std::to_string(local[n]) + " batches of their own stripe, stole " + std::to_string(stolen[n]));
+  }
+}
+
 // The SmartArray layer's placements, through its public API (DESIGN.md §4).
 void check_smart_array_placement() {
   check_replicated_array();
   for (int node : all_nodes()) check_single_node_array(node);
   check_spread_array(Placement::interleaved);
   check_partitioned_array();
+  check_partition_aware_loop();
 }
 
 // The child of check_launch: its memory policy, node mask, CPUs, the node of a page it touched
