@@ -142,6 +142,34 @@ SMARTARRAYS_API sa_status sa_array_words(const sa_array *a, uint32_t replica, co
 /** counts[k] = pages of the replica on kernel node k, for k < max_nodes; SA_ERANGE if a page sits on a node >= max_nodes. */
 SMARTARRAYS_API sa_status sa_array_pages_per_node(const sa_array *a, uint32_t replica, uint64_t *counts, uint32_t max_nodes);
 
+/** The paper's aggregation (section 5.1): *sum = the wrapping uint64 sum over i of a1[i] + a2[i], run by
+    the C++ runtime on the default pool (a partitioned a1's stripes on their nodes first). SA_EINVAL
+    when the lengths differ. */
+SMARTARRAYS_API sa_status sa_array_aggregate(const sa_array *a1, const sa_array *a2, uint64_t *sum);
+
+/* Live arrays (docs/c-api.md, "Live re-layout"): a shared, versioned array that can change placement
+   and bit width while other threads read it. Readers pin a snapshot (a read-only sa_array that stays
+   valid and unchanged until sa_array_free, whatever relayouts happen meanwhile); a version's memory
+   is freed when its last snapshot is freed. Every sa_live call is thread-safe. */
+/** An opaque live array; create with sa_live_create, release with sa_live_free. */
+typedef struct sa_live sa_live;
+/** Makes a live array of *a as version 0, taking the array over: on success *a is freed and set to
+    NULL. SA_EINVAL for a read-only array (a store's or a snapshot), which stays the caller's. */
+SMARTARRAYS_API sa_status sa_live_create(sa_array **a, sa_live **out);
+/** Frees the live array (NULL is fine); snapshots pinned from it stay valid until freed. */
+SMARTARRAYS_API void sa_live_free(sa_live *l);
+/** *snapshot = the current version, read-only (sa_array_set refuses it); release with sa_array_free. */
+SMARTARRAYS_API sa_status sa_live_pin(const sa_live *l, sa_array **snapshot);
+/** Re-lays the array out with o (placement, nodes, huge pages, bits; bits 0 = the fewest that hold
+    the values) on the default pool while readers go on, then switches to it atomically; *version
+    (may be NULL) = the new version's number. SA_EINVAL for a value too wide or bad options; the
+    current version is then unchanged. */
+SMARTARRAYS_API sa_status sa_live_relayout(sa_live *l, const sa_options *o, uint64_t *version);
+/** The current version's number: 0, one more per relayout (0 for NULL). */
+SMARTARRAYS_API uint64_t sa_live_version(const sa_live *l);
+/** Number of values (0 for NULL). */
+SMARTARRAYS_API uint64_t sa_live_length(const sa_live *l);
+
 /** The fewest bits (1..64) that hold max. */
 SMARTARRAYS_API uint32_t sa_min_bits(uint64_t max);
 

@@ -33,6 +33,7 @@ __all__ = [
     "GraphMemory",
     "GraphOptions",
     "Index",
+    "LiveArray",
     "Node",
     "Nodes",
     "Placement",
@@ -90,6 +91,42 @@ def array(
         huge_pages_arg(huge_pages), read_only, pattern, passes, threads)
     result.decision = json.loads(decision)
     return result
+
+
+class LiveArray:
+    """An array that can change placement and bit width while other threads read it (live re-layout).
+
+    Version 0 is the given SmartArray, shared, not copied. pin() returns the current version as a
+    read-only SmartArray that stays valid and unchanged whatever relayouts follow; relayout() builds
+    the values in a new layout in the core (GIL released) while readers go on, then switches to it
+    atomically. A version's memory is freed once no pinned SmartArray uses it."""
+
+    def __init__(self, array: SmartArray) -> None:
+        self._core = _core._LiveArray(array)
+
+    def __len__(self) -> int:
+        return len(self._core)
+
+    @property
+    def version(self) -> int:
+        """The current version's number: 0, then one more per relayout."""
+        return self._core.version
+
+    def pin(self) -> SmartArray:
+        """The current version, read-only and unchanged for as long as it is held."""
+        return self._core.pin()
+
+    def relayout(
+        self,
+        bits: int | Literal["auto", "min"] = "min",
+        placement: Placement = "os_default",
+        nodes: Nodes = None,
+        huge_pages: HugePages = "auto",
+    ) -> int:
+        """Re-lays the array out in placement with bits ("min"/"auto": the fewest that hold the values)
+        while readers go on; returns the new version's number. ValueError for a value too wide or a bad
+        option (the current version is then unchanged)."""
+        return self._core._relayout(bits_arg(bits), placement, node_list(nodes), huge_pages_arg(huge_pages))
 
 
 def aggregate(a1: SmartArray, a2: SmartArray) -> int:

@@ -22,6 +22,7 @@
 #include "smartarrays/adapt/adaptive_array.hpp"
 #include "smartarrays/algo/aggregate.hpp"
 #include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/build/live_array.hpp"
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/error.hpp"
 
@@ -291,6 +292,28 @@ std::vector<int> node_set(const SmartArray& array) {
   return array.options().nodes;
 }
 
+// Live re-layout (build::LiveArray): version 0 shares the SmartArray's memory; snapshots are SmartArrays.
+void bind_live_array(nb::module_& m) {
+  nb::class_<build::LiveArray>(m, "_LiveArray", "The core of smartarrays.LiveArray.")
+      .def(
+          "__init__", [](build::LiveArray* self, const ArrayHandle& array) { new (self) build::LiveArray(array.get()); },
+          "array"_a, "A live array whose version 0 is array (shared, not copied).")
+      .def("__len__", &build::LiveArray::length, "Number of values.")
+      .def_prop_ro("version", &build::LiveArray::version, "The current version's number (one more per relayout).")
+      .def(
+          "pin", [](const build::LiveArray& self) { return ArrayHandle(self.pin()); },
+          "The current version as a read-only SmartArray that stays unchanged whatever relayouts follow.")
+      .def(
+          "_relayout",
+          [](build::LiveArray& self, unsigned bits, std::string_view placement, std::vector<int> nodes,
+             std::string_view huge_pages) {
+            const ArrayOptions options = make_options(bits, placement, std::move(nodes), huge_pages);
+            return interruptible([&] { return self.relayout(options); });
+          },
+          "bits"_a, "placement"_a, "nodes"_a, "huge_pages"_a,
+          "Re-lays the array out (GIL released) while readers go on; returns the new version's number.");
+}
+
 }  // namespace
 
 nb::capsule keep_alive(const SharedArray& array) {
@@ -489,6 +512,7 @@ void bind_array(nb::module_& m) {
       "a1"_a, "a2"_a, "Wrapping sum over i of a1[i] + a2[i] (paper 5.1), in parallel with the GIL released.");
   m.def("_from_u32", &from_u32, "values"_a.noconvert(), "bits"_a, "placement"_a, "nodes"_a, "huge_pages"_a,
         "A SmartArray holding a contiguous uint32 array, without a widened copy.");
+  bind_live_array(m);
 }
 
 }  // namespace smartarrays::python

@@ -39,9 +39,8 @@ std::uint64_t aggregate(const SmartArray& a1, const SmartArray& a2, runtime::Thr
   options.alignment = codec::chunk_values;
   // A partitioned array's stripes become the loop's per-node parts, so each worker scans the
   // stripes of its own node first; otherwise the range is split by workers per node.
-  const std::vector<runtime::LoopPart> stripes = build::stripe_parts(a1);
-  runtime::Loop loop = stripes.empty() ? runtime::Loop(0, a1.length(), pool.workers_per_node(), options)
-                                       : runtime::Loop(stripes, options);
+  options.layout = build::stripe_parts(a1);
+  runtime::Loop loop(0, a1.length(), pool.workers_per_node(), options);
   return pool.reduce(
       loop, std::uint64_t{0},
       [&](std::uint64_t lo, std::uint64_t hi, const runtime::WorkerContext& ctx) {

@@ -72,13 +72,15 @@ void degree_centrality(const SmartArray& begin, const SmartArray& rbegin, SmartA
         [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* values) {
           for (std::uint64_t first = lo; first < hi; first += block) degrees(first, std::min(block, hi - first), values + (first - lo));
         },
-        pool);
+        pool, build::stripe_parts(begin));
     return;
   }
   const unsigned bits = out.bits();
   std::uint64_t* words = out.mutable_replica(0);
   const codec::Kernels& kernels = codec::kernels(bits);
   // Batches are chunk-aligned, so every block but the array's last is whole chunks.
+  runtime::LoopOptions options;
+  options.layout = build::stripe_parts(begin);  // the batches of begin's stripes on their nodes first
   pool.parallel_for(0, n, [&](std::uint64_t lo, std::uint64_t hi) {
     alignas(64) std::uint64_t o[block];
     for (std::uint64_t first = lo; first < hi; first += block) {
@@ -92,7 +94,7 @@ void degree_centrality(const SmartArray& begin, const SmartArray& rbegin, SmartA
       std::fill(o + count, o + chunks * codec::chunk_values, 0);  // the last chunk's padding is zero
       kernels.pack(o, first / codec::chunk_values, chunks, words);
     }
-  });
+  }, options);
 }
 
 SmartArray degree_centrality(const SmartArray& begin, const SmartArray& rbegin, const ArrayOptions& output,

@@ -246,7 +246,7 @@ namespace {
 // contributions[v] = ranks[v] / out_degree[v] (0 for a vertex without out-edges), in parallel.
 template <typename Score>
 void share_ranks(const std::uint64_t* rank_words, const SmartArray& out_degree, SmartArray& contributions,
-                 runtime::ThreadPool& pool) {
+                 runtime::ThreadPool& pool, const std::vector<runtime::LoopPart>& layout) {
   build::fill_array(
       contributions,
       [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
@@ -258,7 +258,25 @@ void share_ranks(const std::uint64_t* rank_words, const SmartArray& out_degree, 
           }
         });
       },
-      pool);
+      pool, layout);
+}
+
+// The layout of the loops over vertices: where their in-edges start when redge is partitioned (the
+// bulk of what a pull reads), else the stripes of partitioned rbegin or out_degree; else none (a
+// fill then follows the array it writes).
+std::vector<runtime::LoopPart> vertex_layout(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree) {
+  if (redge.placement() == Placement::partitioned) {
+    return runtime::layout_through(redge.partitions(), out_degree.length(), [&](std::uint64_t v) { return rbegin.get(v); });
+  }
+  std::vector<runtime::LoopPart> layout = build::stripe_parts(rbegin);
+  return layout.empty() ? build::stripe_parts(out_degree) : layout;
+}
+
+// Loop options following layout.
+runtime::LoopOptions layout_options(std::vector<runtime::LoopPart> layout) {
+  runtime::LoopOptions options;
+  options.layout = std::move(layout);
+  return options;
 }
 
 // The number of vertices without out-edges.
@@ -272,7 +290,7 @@ std::uint64_t dangling_vertices(const SmartArray& out_degree, runtime::ThreadPoo
         });
         return count;
       },
-      [](std::uint64_t a, std::uint64_t b) { return a + b; });
+      [](std::uint64_t a, std::uint64_t b) { return a + b; }, layout_options(build::stripe_parts(out_degree)));
 }
 
 template <typename Score>
@@ -282,6 +300,7 @@ void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray
   const bool redistribute = options.dangling == DanglingRule::uniform;
   SmartArray& contributions = result.contributions;
   SmartArray& ranks = result.ranks;
+  const std::vector<runtime::LoopPart> layout = vertex_layout(rbegin, redge, out_degree);
   const double initial = 1.0 / static_cast<double>(n);
   const std::uint64_t initial_value = value_of(static_cast<Score>(initial));
   build::fill_array(
@@ -290,7 +309,7 @@ void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray
 
   // Ranks are one copy (never replicated), so every worker reads replica 0.
   const std::uint64_t* rank_words = ranks.replica(0);
-  share_ranks<Score>(rank_words, out_degree, contributions, pool);
+  share_ranks<Score>(rank_words, out_degree, contributions, pool, layout);
 
   // Rank held by dangling vertices, spread over all vertices in the next iteration (uniform rule).
   const double dangling_start = static_cast<double>(static_cast<Score>(initial));
@@ -326,8 +345,8 @@ void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray
             next_dangling.fetch_add(batch_dangling, std::memory_order_relaxed);
           }
         },
-        pool);
-    share_ranks<Score>(rank_words, out_degree, contributions, pool);
+        pool, layout);
+    share_ranks<Score>(rank_words, out_degree, contributions, pool, layout);
     dangling = next_dangling.load();
     result.iteration_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     result.iterations = iteration;
@@ -399,7 +418,7 @@ PageRankPartTotals pagerank_part_start(const SmartArray& out_degree, std::uint64
   PageRankPartTotals totals = pool.parallel_reduce(
       0, count, PageRankPartTotals{},
       [&](std::uint64_t lo, std::uint64_t hi) { return share_part(out_degree, lo, hi, ranks, contributions); },
-      add_totals);
+      add_totals, layout_options(build::stripe_parts(out_degree)));
   totals.dangling = 0;
   return totals;
 }
@@ -436,7 +455,7 @@ PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray
         batch.dangling = redistribute ? shared.dangling : 0.0;
         return batch;
       },
-      add_totals);
+      add_totals, layout_options(vertex_layout(rbegin, redge, out_degree)));
   return totals;
 }
 

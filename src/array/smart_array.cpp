@@ -358,7 +358,8 @@ std::vector<SmartArray::Partition> SmartArray::partitions() const {
   std::vector<Partition> ranges;
   if (length_ == 0) return ranges;
   if (options_.placement != Placement::partitioned) {
-    ranges.push_back({replica_nodes_.empty() ? -1 : replica_nodes_[0], 0, length_});
+    // Several replicas are on several nodes: no one node holds the words.
+    ranges.push_back({replica_nodes_.size() == 1 ? replica_nodes_[0] : -1, 0, length_});
     return ranges;
   }
   // Chunk c belongs to the stripe holding its first word, c * bits: the stripe of words [wb, we)

@@ -39,7 +39,7 @@ SmartArray build_from_values(std::span<const T> values, const ArrayOptions& opti
   }
   SmartArray array = SmartArray::allocate(values.size(), options);
   try {
-    fill_array(array, copy, pool);
+    fill_array(array, copy, pool, {});
   } catch (const Error&) {
     // A batch names its own first value too wide; from_values names the array's first.
     SmartArray::options_for_values(values, largest_of(values.data(), values.size()), options);
@@ -51,17 +51,10 @@ SmartArray build_from_values(std::span<const T> values, const ArrayOptions& opti
 }  // namespace
 
 std::vector<runtime::LoopPart> stripe_parts(const SmartArray& array) {
-  std::vector<runtime::LoopPart> parts;
-  if (array.placement() != Placement::partitioned) return parts;
-  for (const SmartArray::Partition& stripe : array.partitions()) {
-    // A stripe not bound to one node leaves the split to the workers-per-node default.
-    if (stripe.node < 0) return {};
-    parts.push_back({stripe.node, stripe.begin, stripe.end});
-  }
-  return parts;
+  return array.placement() == Placement::partitioned ? array.partitions() : std::vector<runtime::LoopPart>{};
 }
 
-void fill_array(SmartArray& array, ValueSource source, runtime::ThreadPool& pool) {
+void fill_array(SmartArray& array, ValueSource source, runtime::ThreadPool& pool, std::vector<runtime::LoopPart> layout) {
   if (source.fill == nullptr) throw_error(ErrorCode::invalid_argument, "fill_array: the value source has no fill function");
   const std::uint64_t length = array.length();
   if (length == 0) return;
@@ -82,8 +75,8 @@ void fill_array(SmartArray& array, ValueSource source, runtime::ThreadPool& pool
     }
     loop_options.steal = false;
   } else {
-    // A partitioned array's stripes go to their own nodes' queues first (stealing stays on).
-    parts = stripe_parts(array);
+    // A partitioned array's stripes (or the caller's layout) go to their nodes' queues first.
+    loop_options.layout = layout.empty() ? stripe_parts(array) : std::move(layout);
   }
   runtime::Loop loop = parts.empty() ? runtime::Loop(0, length, pool.workers_per_node(), loop_options)
                                      : runtime::Loop(std::move(parts), loop_options);
@@ -113,7 +106,7 @@ SmartArray build_array(std::uint64_t length, const ArrayOptions& options, ValueS
                        runtime::ThreadPool& pool) {
   if (source.fill == nullptr) throw_error(ErrorCode::invalid_argument, "build_array: the value source has no fill function");
   SmartArray array = SmartArray::allocate(length, options);
-  fill_array(array, source, pool);
+  fill_array(array, source, pool, {});
   return array;
 }
 

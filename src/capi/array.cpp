@@ -156,7 +156,7 @@ sa_status sa_array_get(const sa_array* a, uint64_t i, uint64_t* out) {
 sa_status sa_array_set(sa_array* a, uint64_t i, uint64_t v) {
   return guarded(__func__, [&] {
     require(a, "a");
-    if (!a->owned) throw_error(ErrorCode::invalid_argument, "a is an array of a store, which is read-only");
+    if (!a->owned) throw_error(ErrorCode::invalid_argument, "a is read-only (a store's array or a live array's snapshot)");
     a->owned->init(i, v);
   });
 }

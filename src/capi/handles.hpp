@@ -1,4 +1,4 @@
-// Owns the C ABI's opaque handles sa_array, sa_graph and sa_pull_part: each holds its own array,
+// Owns the C ABI's opaque handles sa_array, sa_graph, sa_live and sa_pull_part: each holds its own array,
 // graph or part, or (from an sa_store) a read-only view of one that a shared owner keeps alive after
 // the store closes.
 #pragma once
@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/build/live_array.hpp"
 #include "smartarrays/graph/csr_graph.hpp"
 #include "smartarrays/graph/layout_spec.hpp"
 #include "smartarrays/graph/pull_part.hpp"
@@ -47,6 +48,11 @@ struct sa_graph {
   const smartarrays::graph::CsrGraph* graph;          ///< the graph served
   std::shared_ptr<const void> keep;                   ///< the owner of a view
   smartarrays::graph::LayoutSpec layout;              ///< placements of the analytics' arrays
+};
+
+/// A live array (re-laid out while read), owned; its snapshots are sa_array views that keep their version.
+struct sa_live {
+  smartarrays::build::LiveArray live;  ///< the versions
 };
 
 /// A vertex-range part of a reverse CSR, owned.

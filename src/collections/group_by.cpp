@@ -75,7 +75,7 @@ void dense_medians(const SmartArray& keys, const SmartArray& values, std::uint64
 // Keys in [base, base + range): per-task counts (and accumulators), merged per key.
 Groups dense_groups(const SmartArray& keys, const SmartArray& values, Aggregate aggregate, std::uint64_t base,
                     std::uint64_t range, runtime::ThreadPool& pool, std::uint64_t& scratch) {
-  const detail::TaskRanges ranges = detail::task_ranges(keys.length(), pool);
+  const detail::TaskRanges ranges = detail::task_ranges(keys, pool);
   std::vector<std::vector<std::uint64_t>> counts(ranges.count);
   std::vector<std::vector<std::uint64_t>> accs(aggregate == Aggregate::count || aggregate == Aggregate::median ? 0 : ranges.count);
   detail::for_each_task(ranges, pool, [&](std::uint64_t t) {
@@ -133,7 +133,7 @@ Groups sorted_groups(const SmartArray& keys, const SmartArray& values, Aggregate
   using Pair = std::pair<std::uint64_t, std::uint64_t>;
   constexpr std::uint64_t partitions = std::uint64_t{1} << partition_bits;
   auto partition_of = [](std::uint64_t key) { return util::mix64(key) >> (64 - partition_bits); };
-  const detail::TaskRanges ranges = detail::task_ranges(keys.length(), pool);
+  const detail::TaskRanges ranges = detail::task_ranges(keys, pool);
   std::vector<std::vector<std::uint64_t>> cursor(ranges.count, std::vector<std::uint64_t>(partitions, 0));
   detail::for_each_task(ranges, pool, [&](std::uint64_t t) {
     detail::for_blocks(keys, ranges.begin(t), ranges.begin(t + 1), [&](std::uint64_t, std::uint64_t n, const std::uint64_t* k) {

@@ -25,7 +25,7 @@ JoinPairs hash_join_pairs(const SmartArray& left, const SmartArray& right, const
   const bool build_left = left.length() <= right.length();
   const SmartArray& probe = build_left ? right : left;
   const HashTable table = HashTable::build(build_left ? left : right, table_options, true, pool);
-  const detail::TaskRanges ranges = detail::task_ranges(probe.length(), pool);
+  const detail::TaskRanges ranges = detail::task_ranges(probe, pool);
   std::vector<std::vector<Pair>> found(ranges.count);
   detail::for_each_task(ranges, pool, [&](std::uint64_t t) {
     detail::for_blocks(probe, ranges.begin(t), ranges.begin(t + 1), [&](std::uint64_t first, std::uint64_t n, const std::uint64_t* k) {

@@ -101,7 +101,7 @@ HashTable HashTableBuilder::build(const SmartArray& keys, const ArrayOptions& op
   const std::uint64_t partitions = std::uint64_t{1} << pbits;
 
   // Rows scattered into partition order; each partition's run starts on a multiple of 64.
-  const detail::TaskRanges ranges = detail::task_ranges(n, pool);
+  const detail::TaskRanges ranges = detail::task_ranges(keys, pool);
   std::vector<std::vector<std::uint64_t>> cursor(ranges.count, std::vector<std::uint64_t>(partitions, 0));
   detail::for_each_task(ranges, pool, [&](std::uint64_t task) {
     detail::for_blocks(keys, ranges.begin(task), ranges.begin(task + 1), [&](std::uint64_t, std::uint64_t c, const std::uint64_t* k) {
@@ -189,7 +189,7 @@ std::uint64_t HashTable::count_matches(const SmartArray& probe, runtime::ThreadP
           });
           return total;
         },
-        [](std::uint64_t a, std::uint64_t b) { return a + b; });
+        [](std::uint64_t a, std::uint64_t b) { return a + b; }, detail::over_rows(probe));
   }
   const unsigned count_bits = count_bits_;
   const unsigned pbits = partition_bits_;
@@ -231,7 +231,7 @@ std::uint64_t HashTable::count_matches(const SmartArray& probe, runtime::ThreadP
           return total;
         });
       },
-      [](std::uint64_t a, std::uint64_t b) { return a + b; });
+      [](std::uint64_t a, std::uint64_t b) { return a + b; }, detail::over_rows(probe));
 }
 
 std::uint64_t HashTable::memory_bytes() const noexcept {

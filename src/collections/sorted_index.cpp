@@ -19,7 +19,7 @@ SortedIndex SortedIndex::build(const SmartArray& keys, const ArrayOptions& optio
   if (options.bits != 0) throw_error(ErrorCode::invalid_argument, "sorted index: options.bits must be 0 (the fewest are used)");
   using Pair = std::pair<std::uint64_t, std::uint64_t>;
   std::vector<Pair> pairs(keys.length());
-  const detail::TaskRanges ranges = detail::task_ranges(keys.length(), pool);
+  const detail::TaskRanges ranges = detail::task_ranges(keys, pool);
   detail::for_each_task(ranges, pool, [&](std::uint64_t t) {
     detail::for_blocks(keys, ranges.begin(t), ranges.begin(t + 1), [&](std::uint64_t first, std::uint64_t n, const std::uint64_t* k) {
       for (std::uint64_t i = 0; i < n; ++i) pairs[first + i] = {k[i], first + i};
@@ -149,7 +149,7 @@ std::uint64_t SortedIndex::count_matches(const SmartArray& probe, runtime::Threa
           return total;
         });
       },
-      [](std::uint64_t a, std::uint64_t b) { return a + b; });
+      [](std::uint64_t a, std::uint64_t b) { return a + b; }, detail::over_rows(probe));
 }
 
 std::uint64_t SortedIndex::memory_bytes() const noexcept {

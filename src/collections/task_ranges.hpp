@@ -1,6 +1,7 @@
 // Owns the static split of a row range into one chunk-aligned range per task, and the block-wise
 // decoding of smart arrays over such a range: operators whose passes must see the same rows per
 // task (a histogram, then a scatter at the positions it gave) use it instead of dynamic batches.
+// Tasks over a partitioned input run on the nodes of their rows' stripes first.
 #pragma once
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/runtime/thread_pool.hpp"
 
 namespace smartarrays::collections::detail {
@@ -19,6 +21,8 @@ inline constexpr std::uint64_t block_values = 4096;
 struct TaskRanges {
   std::uint64_t rows = 0;
   std::uint64_t count = 1;
+  /// The tasks' loop layout: task t on the node of the input's stripe holding its first row.
+  std::vector<runtime::LoopPart> layout{};
   /// First row of task t (rows for t == count).
   std::uint64_t begin(std::uint64_t t) const noexcept {
     if (t >= count) return rows;
@@ -27,9 +31,13 @@ struct TaskRanges {
   }
 };
 
-/// One task per worker of pool over rows.
-inline TaskRanges task_ranges(std::uint64_t rows, const runtime::ThreadPool& pool) {
-  return {rows, std::max<std::uint64_t>(1, pool.size())};
+/// One task per worker of pool over the rows of input; when input is partitioned each task runs on
+/// the node of its first row's stripe first (runtime::layout_through over build::stripe_parts).
+inline TaskRanges task_ranges(const SmartArray& input, const runtime::ThreadPool& pool) {
+  TaskRanges ranges{input.length(), std::max<std::uint64_t>(1, pool.size()), {}};
+  ranges.layout = runtime::layout_through(build::stripe_parts(input), ranges.count,
+                                          [&](std::uint64_t t) { return ranges.begin(t); });
+  return ranges;
 }
 
 /// Loop options handing out one index per batch (for loops over tasks, partitions, shards).
@@ -40,10 +48,18 @@ inline runtime::LoopOptions one_per_batch() {
   return options;
 }
 
+/// Options of a loop over the rows of input: a partitioned input's stripes run on their nodes first.
+inline runtime::LoopOptions over_rows(const SmartArray& input) {
+  runtime::LoopOptions options;
+  options.layout = build::stripe_parts(input);
+  return options;
+}
+
 /// Runs body(t) for every task of ranges on pool, one task per batch.
 template <typename Body>
 void for_each_task(const TaskRanges& ranges, runtime::ThreadPool& pool, Body&& body) {
-  const runtime::LoopOptions options = one_per_batch();
+  runtime::LoopOptions options = one_per_batch();
+  options.layout = ranges.layout;
   pool.parallel_for(0, ranges.count, [&](std::uint64_t lo, std::uint64_t hi) {
     for (std::uint64_t t = lo; t < hi; ++t) body(t);
   }, options);
@@ -103,7 +119,8 @@ inline ValueRange value_range(const SmartArray& array, runtime::ThreadPool& pool
         });
         return r;
       },
-      [](ValueRange a, ValueRange b) { return ValueRange{std::min(a.min, b.min), std::max(a.max, b.max)}; });
+      [](ValueRange a, ValueRange b) { return ValueRange{std::min(a.min, b.min), std::max(a.max, b.max)}; },
+      over_rows(array));
 }
 
 }  // namespace smartarrays::collections::detail

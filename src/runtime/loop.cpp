@@ -1,4 +1,5 @@
-// Owns how a Loop cuts its range into per-node parts and aligned batches, and the lock-free
+// Owns how a Loop cuts its range into per-node parts (by node weights, or along the layout of the
+// data it reads, e.g. a partitioned array's stripes) and aligned batches, and the lock-free
 // batch hand-out (one atomic cursor per part) with local-first, nearest-remote-next stealing.
 #include "smartarrays/runtime/loop.hpp"
 
@@ -60,6 +61,37 @@ std::vector<LoopPart> split_by_weight(std::uint64_t begin, std::uint64_t end, st
   return parts;
 }
 
+// [begin, end) cut along layout: each range of a node (its ends rounded down to the alignment) a
+// part of that node, and the rest (ranges of node -1, gaps between ranges) split by weights.
+std::vector<LoopPart> split_by_layout(std::uint64_t begin, std::uint64_t end, std::span<const LoopPart> layout,
+                                      std::span<const std::size_t> weights, std::uint64_t alignment) {
+  std::vector<LoopPart> sorted(layout.begin(), layout.end());
+  std::stable_sort(sorted.begin(), sorted.end(), [](const LoopPart& a, const LoopPart& b) { return a.begin < b.begin; });
+  std::vector<LoopPart> parts;
+  std::uint64_t lo = begin;  // everything below lo is placed
+  auto spread = [&](std::uint64_t hi) {
+    if (lo >= hi) return;
+    const std::vector<LoopPart> split = split_by_weight(lo, hi, weights, alignment);
+    parts.insert(parts.end(), split.begin(), split.end());
+    lo = hi;
+  };
+  for (const LoopPart& range : sorted) {
+    if (range.begin > range.end) {
+      throw_error(ErrorCode::invalid_argument, "loop layout range [" + std::to_string(range.begin) + ", " +
+                                                   std::to_string(range.end) + ") ends before it begins");
+    }
+    if (range.node < 0) continue;
+    const std::uint64_t first = std::clamp(align_down(range.begin, alignment), lo, end);
+    const std::uint64_t last = range.end >= end ? end : std::clamp(align_down(range.end, alignment), first, end);
+    if (first >= last) continue;
+    spread(first);
+    parts.push_back({range.node, first, last});
+    lo = last;
+  }
+  spread(end);
+  return parts;
+}
+
 std::vector<std::size_t> cpus_per_node(const os::Topology& topology) {
   std::vector<std::size_t> weights;
   for (const os::Node& node : topology.nodes()) weights.push_back(node.cpus.size());
@@ -84,7 +116,15 @@ Loop::Loop(std::uint64_t begin, std::uint64_t end, std::span<const std::size_t> 
                                                  " node weights but the topology has " +
                                                  std::to_string(topology.node_count()) + " nodes");
   }
-  parts_ = split_by_weight(begin, end, weights, alignment_);
+  for (const LoopPart& range : options.layout) {
+    if (range.node >= 0 && static_cast<std::size_t>(range.node) >= topology.node_count()) {
+      throw_error(ErrorCode::invalid_argument, "loop layout node " + std::to_string(range.node) +
+                                                   " does not exist (topology has " +
+                                                   std::to_string(topology.node_count()) + " nodes)");
+    }
+  }
+  parts_ = options.layout.empty() ? split_by_weight(begin, end, weights, alignment_)
+                                  : split_by_layout(begin, end, options.layout, weights, alignment_);
   build(options, std::accumulate(weights.begin(), weights.end(), std::uint64_t{0}));
 }
 

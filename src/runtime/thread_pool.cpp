@@ -105,6 +105,7 @@ struct ThreadPool::State {
   Loop* loop = nullptr;
   BatchFn fn = nullptr;
   void* body = nullptr;
+  LoopTrace* trace = nullptr;  // set between jobs; the job's record is trace->loops.back()
 
   std::atomic<std::uint64_t> generation{0};
   std::atomic<std::uint64_t> job_state{0};  // job_open | job_done | workers inside the job
@@ -203,7 +204,9 @@ void ThreadPool::State::run_job(std::size_t w) {
     ContextScope scope(&context);
     try {
       Batch batch;
+      std::vector<Batch>* traced = trace != nullptr ? &trace->loops.back().by_worker[w] : nullptr;
       while (loop->next(batch, context.node)) {
+        if (traced != nullptr) traced->push_back(batch);
         fn(body, batch.lo, batch.hi, context);
         ++batches;
         stolen += batch.node != context.node;
@@ -290,6 +293,8 @@ int ThreadPool::worker_node(std::size_t w) const {
 
 const std::vector<std::size_t>& ThreadPool::workers_per_node() const noexcept { return state_->workers_per_node; }
 
+void ThreadPool::trace(LoopTrace* trace) noexcept { state_->trace = trace; }
+
 void ThreadPool::run_erased(Loop& loop, BatchFn fn, void* body) {
   if (const WorkerContext* outer = current_context) {
     // Nested: the workers may all be busy in the enclosing loop, so waiting for them could
@@ -313,6 +318,9 @@ void ThreadPool::run_erased(Loop& loop, BatchFn fn, void* body) {
     stats->batches.assign(size(), 0);
     stats->stolen.assign(size(), 0);
     stats->indices.assign(size(), 0);
+  }
+  if (s.trace != nullptr) {
+    s.trace->loops.push_back({loop.parts(), s.nodes, std::vector<std::vector<Batch>>(size())});
   }
   s.loop = &loop;
   s.fn = fn;

@@ -225,12 +225,86 @@ TEST(Loop, RejectsBadArguments) {
   expect_invalid([] { Loop loop(0, 5, std::vector<std::size_t>{1, 1, 1}); });
   expect_invalid([] { Loop loop(0, 5, std::vector<std::size_t>{0, 0}); });
   expect_invalid([] { Loop loop({{2, 0, 5}}); });
+  expect_invalid([] { Loop loop(0, 5, {}, LoopOptions{.layout = {{2, 0, 5}}}); });
+  expect_invalid([] { Loop loop(0, 5, {}, LoopOptions{.layout = {{0, 4, 2}}}); });
   expect_invalid([] {
     Loop loop(0, 5);
     std::uint64_t lo = 0;
     std::uint64_t hi = 0;
     loop.next(&lo, &hi, 7);
   });
+}
+
+// A layout's ranges of a node become that node's parts (cut on the alignment grid); indices of
+// node -1 ranges and gaps are split by the weights as without a layout.
+TEST(Loop, LayoutCutsTheRangeAlongItsRanges) {
+  ScopedFakeTopology fake("nodes=4");
+  const std::vector<std::size_t> weights{1, 1, 1, 1};
+  // Unsorted on purpose; [1000, 1100) is a gap, [1100, 1300) is on no node.
+  const std::vector<LoopPart> layout{{2, 500, 1000}, {1, 0, 500}, {-1, 1100, 1300}, {3, 1300, 2000}};
+  Loop loop(0, 2000, weights, LoopOptions{.batch = 64, .layout = layout});
+  const std::vector<LoopPart>& parts = loop.parts();
+  // 500 and 1000 round down to 448 and 960; the gap and the node -1 range spread over all 4 nodes.
+  ASSERT_GE(parts.size(), 4u);
+  EXPECT_EQ(parts[0].node, 1);
+  EXPECT_EQ(parts[0].begin, 0u);
+  EXPECT_EQ(parts[0].end, 448u);
+  EXPECT_EQ(parts[1].node, 2);
+  EXPECT_EQ(parts[1].begin, 448u);
+  EXPECT_EQ(parts[1].end, 960u);
+  EXPECT_EQ(parts.back().node, 3);
+  EXPECT_EQ(parts.back().begin, 1280u);
+  EXPECT_EQ(parts.back().end, 2000u);
+  std::vector<int> spread_nodes;
+  for (std::size_t k = 2; k + 1 < parts.size(); ++k) {
+    spread_nodes.push_back(parts[k].node);
+    EXPECT_EQ(parts[k].begin, parts[k - 1].end);
+  }
+  EXPECT_EQ(spread_nodes, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(parts[parts.size() - 2].end, 1280u);
+  // A taker of node 2 gets node 2's layout range first, every index of it, then steals.
+  std::vector<Batch> batches;
+  Batch batch;
+  while (loop.next(batch, 2) && batch.node == 2 && batch.lo >= 448 && batch.hi <= 960) batches.push_back(batch);
+  expect_exact_cover(batches, 448, 960);
+}
+
+TEST(Loop, LayoutIsClippedToTheRangeAndCoversItExactly) {
+  ScopedFakeTopology fake("nodes=2");
+  const std::vector<LoopPart> layout{{0, 0, 6400}, {1, 6400, 12800}};
+  for (const auto& range : {std::pair<std::uint64_t, std::uint64_t>{0, 12800}, {100, 7000}, {7000, 7001},
+                            {6400, 20000}, {0, 0}}) {
+    SCOPED_TRACE(::testing::Message() << "range [" << range.first << ", " << range.second << ")");
+    Loop loop(range.first, range.second, {}, LoopOptions{.batch = 128, .layout = layout});
+    std::vector<Batch> batches = drain(loop, 0);
+    std::vector<Batch> more = drain(loop, 1);
+    batches.insert(batches.end(), more.begin(), more.end());
+    expect_exact_cover(batches, range.first, range.second);
+    for (const Batch& b : batches) {
+      if (b.hi <= 6400) {
+        EXPECT_EQ(b.node, 0) << b.lo;
+      } else if (b.lo >= 6400 && b.hi <= 12800) {
+        EXPECT_EQ(b.node, 1) << b.lo;
+      }
+    }
+  }
+}
+
+TEST(Loop, LayoutThroughGivesEachItemTheNodeOfItsFirstPosition) {
+  // Items with first positions 0, 0, 3, 10, 10, 10, 25, 40 over ranges [0, 10) node 1, [10, 30) node 0,
+  // [30, 50) on no node: items 0..2 on node 1, items 3..6 on node 0, item 7 left to the weights.
+  const std::vector<std::uint64_t> first{0, 0, 3, 10, 10, 10, 25, 40};
+  const std::vector<LoopPart> ranges{{1, 0, 10}, {0, 10, 30}, {-1, 30, 50}};
+  const std::vector<LoopPart> items =
+      layout_through(ranges, first.size(), [&](std::uint64_t k) { return first[k]; });
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_EQ(items[0].node, 1);
+  EXPECT_EQ(items[0].begin, 0u);
+  EXPECT_EQ(items[0].end, 3u);
+  EXPECT_EQ(items[1].node, 0);
+  EXPECT_EQ(items[1].begin, 3u);
+  EXPECT_EQ(items[1].end, 7u);
+  EXPECT_TRUE(layout_through(ranges, 0, [&](std::uint64_t k) { return first[k]; }).empty());
 }
 
 }  // namespace

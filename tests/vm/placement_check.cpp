@@ -1,6 +1,7 @@
 // Owns the multi-node placement check that runs as the only process of an emulated NUMA guest
 // (tests/vm/run-numa-vm.sh): every placement promise of DESIGN.md §4, for memory regions and
-// SmartArrays, verified with move_pages on a real multi-node kernel, and the knobs of
+// SmartArrays, verified with move_pages on a real multi-node kernel (including that partition-aware
+// loops run each stripe's batches on its node's workers, reading pages of that node), and the knobs of
 // `smartarrays run` (docs/tune.md) checked from inside a child launched under them (this program
 // again, as a probe). Prints one line per check.
 //
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -22,12 +24,16 @@
 #include <exception>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
+#include "smartarrays/algo/aggregate.hpp"
 #include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/memory_region.hpp"
 #include "smartarrays/os/topology.hpp"
+#include "smartarrays/runtime/thread_pool.hpp"
 #include "smartarrays/tune/launch.hpp"
 #include "smartarrays/tune/spawn.hpp"
 
@@ -313,12 +319,102 @@ void check_partitioned_array() {
   report(ok, "array partitioned: " + std::to_string(parts.size()) + " partitions, partition k on node k");
 }
 
+// The kernel node of the page holding p (move_pages query mode), -1 when the query fails.
+int kernel_node_of(const void* p) {
+  const std::uintptr_t page = reinterpret_cast<std::uintptr_t>(p) & ~std::uintptr_t{4095};
+  void* pages[1] = {reinterpret_cast<void*>(page)};
+  int status[1] = {-1};
+  if (::syscall(SYS_move_pages, 0, 1UL, pages, nullptr, status, 0) != 0) return -1;
+  return status[0];
+}
+
+// The pages where the chunks of batch start (a chunk belongs to the stripe of its first word), in
+// array: how many were checked, and how many are not on kernel node os.
+std::pair<std::uint64_t, std::uint64_t> pages_off_node(const SmartArray& array, const smartarrays::runtime::Batch& batch,
+                                                       int os) {
+  const std::uint64_t* words = array.replica(0);
+  const std::uint64_t bits = array.bits();
+  std::uint64_t checked = 0, elsewhere = 0, last_page = ~std::uint64_t{0};
+  for (std::uint64_t chunk = batch.lo / 64; chunk * 64 < batch.hi; ++chunk) {
+    const std::uint64_t page = chunk * bits / 512;
+    if (page == last_page) continue;
+    last_page = page;
+    ++checked;
+    elsewhere += kernel_node_of(words + chunk * bits) != os ? 1 : 0;
+  }
+  return {checked, elsewhere};
+}
+
+// Partition-aware loops over partitioned arrays, traced: the aggregation (which steals once a node's
+// stripes run dry) reads only pages of the worker's node in its own-stripe batches and takes them
+// before any stolen one; a loop over the stripes without stealing has every node's workers read
+// their own stripe, all of whose pages are on their node.
+void check_partition_aware_loop() {
+  SmartArray a1 = SmartArray::allocate(kArrayLength, array_options(Placement::partitioned));
+  SmartArray a2 = SmartArray::allocate(kArrayLength, array_options(Placement::partitioned));
+  fill(a1);
+  fill(a2);
+  smartarrays::runtime::ThreadPool pool;
+  smartarrays::runtime::LoopTrace trace;
+  pool.trace(&trace);
+  const std::uint64_t sum = smartarrays::algo::aggregate(a1, a2, pool);
+  smartarrays::runtime::LoopOptions own_stripes_only;
+  own_stripes_only.layout = smartarrays::build::stripe_parts(a1);
+  own_stripes_only.steal = false;
+  std::atomic<std::uint64_t> own_sum{0};
+  pool.parallel_for(0, kArrayLength, [&](std::uint64_t lo, std::uint64_t hi) { own_sum += a1.sum(lo, hi - lo); },
+                    own_stripes_only);
+  pool.trace(nullptr);
+  std::uint64_t expected = 0;
+  for (std::uint64_t i = 0; i < kArrayLength; ++i) expected += value_at(i);
+  report(sum == 2 * expected && own_sum == expected && trace.loops.size() == 2,
+         std::string("partition-aware loops: sums ") + (sum == 2 * expected && own_sum == expected ? "match" : "DIFFER"));
+  if (trace.loops.size() != 2) return;
+  for (std::size_t k = 0; k < 2; ++k) {
+    const auto& loop = trace.loops[k];
+    const std::string what = k == 0 ? "aggregation (stealing)" : "stripe loop (no stealing)";
+    std::vector<std::uint64_t> local(topology().node_count(), 0), stolen(topology().node_count(), 0);
+    std::uint64_t checked = 0, elsewhere = 0, late = 0;
+    for (std::size_t w = 0; w < loop.by_worker.size(); ++w) {
+      const int node = loop.worker_nodes[w];
+      bool stole = false;
+      for (const smartarrays::runtime::Batch& batch : loop.by_worker[w]) {
+        if (batch.node != node) {
+          stole = true;
+          ++stolen[static_cast<std::size_t>(node)];
+          continue;
+        }
+        late += stole ? 1 : 0;
+        ++local[static_cast<std::size_t>(node)];
+        for (const SmartArray* array : {&a1, &a2}) {
+          const auto [pages, off] = pages_off_node(*array, batch, static_cast<int>(os_node(node)));
+          checked += pages;
+          elsewhere += off;
+        }
+      }
+    }
+    report(checked > 0 && elsewhere == 0 && late == 0,
+           "partition-aware " + what + ": " + std::to_string(checked) + " pages read by own-stripe batches, " +
+               std::to_string(elsewhere) + " on another node than their worker's, " + std::to_string(late) +
+               " own batches after stealing");
+    for (int node : all_nodes()) {
+      const auto n = static_cast<std::size_t>(node);
+      // Without stealing every node's workers must run their own stripe; with it, a node's workers
+      // may start after the others took everything (the loop ends when its batches are done).
+      report(k == 0 || local[n] > 0, "partition-aware " + what + ": node " + std::to_string(node) + " workers ran " +
+                                         std::to_string(local[n]) + " batches of their own stripe, stole " +
+                                         std::to_string(stolen[n]));
+    }
+  }
+}
+
 // The SmartArray layer's placements, through its public API (DESIGN.md §4).
 void check_smart_array_placement() {
   check_replicated_array();
   for (int node : all_nodes()) check_single_node_array(node);
   check_spread_array(Placement::interleaved);
   check_partitioned_array();
+  check_partition_aware_loop();
 }
 
 // The child of check_launch: its memory policy, node mask, CPUs, the node of a page it touched

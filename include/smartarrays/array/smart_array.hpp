@@ -34,12 +34,8 @@ class SMARTARRAYS_API SmartArray {
  public:
   class Iterator;
 
-  /// A range of indices whose packed words lie on one node (see partitions()).
-  struct Partition {
-    int node;             ///< logical node holding the words, -1 when not bound to one node
-    std::uint64_t begin;  ///< first index
-    std::uint64_t end;    ///< one past the last index
-  };
+  /// A range of indices whose packed words lie on one node (see partitions()); a runtime::LoopPart too.
+  using Partition = os::NodeRange;
 
   /// A zero-filled array of length values; options.bits must be 1..64. Throws Error, leaks nothing.
   static SmartArray allocate(std::uint64_t length, const ArrayOptions& options);
@@ -148,7 +144,9 @@ class SMARTARRAYS_API SmartArray {
   /// Whether every replica holds the same packed words as replica 0 (true with one replica).
   bool replicas_equal() const;
   /// Chunk-aligned index ranges and the node holding their words: one per stripe for partitioned
-  /// arrays (so a scheduler can run each range on its node), else one range over the whole array.
+  /// arrays, else one range over the whole array (node -1 unless one node holds every word). It is
+  /// a loop's layout as it stands: runtime::LoopOptions::layout = partitions() runs each stripe's
+  /// batches on its node first.
   std::vector<Partition> partitions() const;
 
   /// A forward iterator at index start over the calling thread's replica; throws Error(out_of_range) if start > length().

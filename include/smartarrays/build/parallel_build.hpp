@@ -54,20 +54,24 @@ SmartArray build_array(std::uint64_t length, const ArrayOptions& options, Gen&& 
 }
 
 /// Overwrites every value of every replica of array from source in parallel on pool: each replica
-/// by its own node's workers, the stripes of a partitioned array by their nodes' workers first.
+/// by its own node's workers; a single-copy array's loop follows layout (runtime::LoopOptions::layout),
+/// by default the array's partitions, so a partitioned array's stripes go to their nodes' workers
+/// first (a source reading another partitioned array passes that array's layout instead).
 /// Throws Error(invalid_argument) naming the first value (of a batch) that does not fit; the array
 /// is then partly overwritten. Must not run concurrently with any other access to array.
-SMARTARRAYS_API void fill_array(SmartArray& array, ValueSource source, runtime::ThreadPool& pool = runtime::default_pool());
+SMARTARRAYS_API void fill_array(SmartArray& array, ValueSource source, runtime::ThreadPool& pool = runtime::default_pool(),
+                                std::vector<runtime::LoopPart> layout = {});
 
 /// fill_array with a generator gen(lo, hi, out) that fills the values of [lo, hi) into out.
 template <typename Gen>
   requires std::is_invocable_v<Gen&, std::uint64_t, std::uint64_t, std::uint64_t*>
-void fill_array(SmartArray& array, Gen&& gen, runtime::ThreadPool& pool = runtime::default_pool()) {
-  fill_array(array, detail::value_source_of(gen), pool);
+void fill_array(SmartArray& array, Gen&& gen, runtime::ThreadPool& pool = runtime::default_pool(),
+                std::vector<runtime::LoopPart> layout = {}) {
+  fill_array(array, detail::value_source_of(gen), pool, std::move(layout));
 }
 
-/// The stripes of a partitioned array as loop parts (index ranges with their nodes), so a loop
-/// over the array runs each stripe on its node first; empty for every other placement.
+/// The layout of a loop that reads array at its own indices (runtime::LoopOptions::layout): the
+/// stripes of a partitioned array, else empty so the loop keeps its default split.
 SMARTARRAYS_API std::vector<runtime::LoopPart> stripe_parts(const SmartArray& array);
 
 /// SmartArray::from_values in parallel: the same words, and for a value too wide the same error

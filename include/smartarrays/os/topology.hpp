@@ -20,6 +20,16 @@ struct Node {
   std::uint64_t memory_free = 0;   ///< bytes free when the topology was read
 };
 
+/// A range of positions [begin, end) whose data lies on one logical node (node -1: on no single
+/// node). The array layer reports its partitions in this form and the runtime's loops take it as
+/// their layout and their per-node parts, so a loop is cut along an array's stripes with no
+/// translation between the layers.
+struct NodeRange {
+  int node = -1;            ///< logical node holding the range's data, -1 when not one node
+  std::uint64_t begin = 0;  ///< first position
+  std::uint64_t end = 0;    ///< one past the last position
+};
+
 /// An immutable snapshot of the topology: real (sysfs ∩ affinity) or fake (from a spec).
 class SMARTARRAYS_API Topology {
  public:

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "smartarrays/export.hpp"
+#include "smartarrays/os/topology.hpp"
 
 namespace smartarrays::runtime {
 
@@ -44,6 +45,10 @@ struct LoopStats {
   std::vector<std::uint64_t> indices;  ///< indices each worker ran
 };
 
+/// A contiguous piece of a loop's range that belongs to one node's queue (node must be a logical
+/// node, 0..node_count()-1). The same type as the array layer's partitions (os::NodeRange).
+using LoopPart = os::NodeRange;
+
 /// How a loop hands out work.
 struct LoopOptions {
   /// Indices per batch; 0 picks one from the range and participant count (at most
@@ -59,14 +64,43 @@ struct LoopOptions {
   CancellationToken token{};
   /// Filled with per-worker counters by a pool loop when not null (not by external threads).
   LoopStats* stats = nullptr;
+  /// Where the data of the loop's indices lives, e.g. SmartArray::partitions() of the array the loop
+  /// reads: a range loop is cut along these ranges, each piece going to its node's queue, so each
+  /// node's workers run the batches of their own stripes first. Ranges of node -1 and indices no
+  /// range covers are split by the node weights as without a layout; cuts fall on the alignment.
+  /// Empty (the default) = no layout.
+  std::vector<LoopPart> layout{};
 };
 
-/// A contiguous piece of a loop's range that belongs to one node's queue.
-struct LoopPart {
-  int node = 0;             ///< logical node whose participants take this part first
-  std::uint64_t begin = 0;  ///< first index
-  std::uint64_t end = 0;    ///< one past the last index
-};
+
+/// The layout of a loop over items 0..count-1 whose data starts at position first(k) of data laid out
+/// as ranges (first non-decreasing in k; e.g. vertex k's first edge in a partitioned edge array, or
+/// task k's first row): item k goes to the node of the range holding first(k). Ranges of node -1
+/// are left out (their items are split by node weights). O(ranges * log count) calls of first.
+template <typename First>
+std::vector<LoopPart> layout_through(std::span<const LoopPart> ranges, std::uint64_t count, First&& first) {
+  // The first item whose data starts at or after position.
+  const auto first_item_from = [&](std::uint64_t position) {
+    std::uint64_t lo = 0, hi = count;
+    while (lo < hi) {
+      const std::uint64_t mid = lo + (hi - lo) / 2;
+      if (first(mid) < position) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  };
+  std::vector<LoopPart> items;
+  for (const LoopPart& range : ranges) {
+    if (range.node < 0) continue;
+    const std::uint64_t lo = first_item_from(range.begin);
+    const std::uint64_t hi = first_item_from(range.end);
+    if (lo < hi) items.push_back({range.node, lo, hi});
+  }
+  return items;
+}
 
 /// One batch handed out by Loop::next: indices [lo, hi) from the part of node `node`.
 struct Batch {
@@ -84,6 +118,7 @@ class SMARTARRAYS_API Loop {
  public:
   /// [begin, end) split over the nodes of the process topology in proportion to node_weights
   /// (one entry per node; typically workers per node). Empty weights = each node's usable CPUs.
+  /// With options.layout, the range is first cut along the layout's ranges (see LoopOptions::layout).
   Loop(std::uint64_t begin, std::uint64_t end, std::span<const std::size_t> node_weights = {},
        const LoopOptions& options = {});
   /// A loop over explicit parts (for instance one per replica, or one per partition stripe).

@@ -62,6 +62,18 @@ struct WorkerContext {
 /// The context of the loop body running on the calling thread, or nullptr outside loop bodies.
 SMARTARRAYS_API const WorkerContext* current_worker() noexcept;
 
+/// What a pool ran while tracing (ThreadPool::trace): each loop's parts and, per worker, the batches it
+/// took in order, so a test or tool can see where each batch ran (its part's node vs the worker's).
+struct LoopTrace {
+  /// One loop the pool ran.
+  struct Traced {
+    std::vector<LoopPart> parts;                 ///< the loop's per-node parts
+    std::vector<int> worker_nodes;               ///< node of each worker
+    std::vector<std::vector<Batch>> by_worker;   ///< batches each worker took, in the order taken
+  };
+  std::vector<Traced> loops;  ///< in the order the loops ran (nested, inline loops are not traced)
+};
+
 /// A fixed set of worker threads that run one loop at a time; submitting threads queue up.
 /// Destroy it from outside its loop bodies; destruction joins every worker.
 class SMARTARRAYS_API ThreadPool {
@@ -80,6 +92,8 @@ class SMARTARRAYS_API ThreadPool {
   int worker_node(std::size_t w) const;
   /// Workers per logical node (index = node id).
   const std::vector<std::size_t>& workers_per_node() const noexcept;
+  /// Records every loop this pool runs from now on into trace (nullptr stops). Set it while no loop runs.
+  void trace(LoopTrace* trace) noexcept;
 
   /// Runs body over [begin, end) in batches on the workers: body(lo, hi) or body(lo, hi, const
   /// WorkerContext&). Returns when every batch is done; rethrows the first exception a body threw

@@ -22,7 +22,7 @@ class PlacementTest {
     Topology.setFake("");
   }
 
-  private static ArrayOptions options(Placement placement) {
+  static ArrayOptions options(Placement placement) {
     return switch (placement) {
       case OS_DEFAULT -> ArrayOptions.defaults();
       case SINGLE_NODE -> ArrayOptions.singleNode(Topology.nodes() - 1);

@@ -52,6 +52,7 @@ public class AggregateBenchmark {
       case INTERLEAVED -> ArrayOptions.interleaved();
       case REPLICATED -> ArrayOptions.replicated();
       case PARTITIONED -> ArrayOptions.partitioned();
+      case AUTO -> throw new IllegalArgumentException("placement auto is chosen by the adaptive layer, not benchmarked here");
     };
     return options.withBits(bits);
   }

@@ -1,6 +1,7 @@
 // Owns `make bench-java`: runs the JMH benchmarks (Figure 3 single-threaded scans, then the
 // Java-driven parallel aggregation interleaved bit width by bit width with the C++-driven one of
-// `smartarrays bench aggregate`), prints the tables with their ratio targets, and writes JSON:
+// `smartarrays bench aggregate`, and in this one process alternately with the C++-driven one through
+// sa_array_aggregate), prints the tables with their ratio targets, and writes JSON:
 // the Java aggregation series in the command's format (docs/cli.md) and a summary (docs/java.md).
 package org.smartarrays.bench;
 
@@ -29,6 +30,8 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 import org.smartarrays.ParallelLoop;
+import org.smartarrays.SmartArray;
+import org.smartarrays.SmartArrays;
 
 /** Runs the binding's benchmarks; see {@link #USAGE}. */
 public final class BenchMain {
@@ -134,6 +137,7 @@ public final class BenchMain {
         "aggregate_warmup_runs", intOption("agg-warmup", 10), "aggregate_runs", intOption("agg-runs", 30)));
     if (!only.equals("aggregate")) summary.put("figure3", figure3());
     if (!only.equals("figure3")) summary.put("aggregate", aggregate());
+    if (!only.equals("figure3")) summary.put("aggregate_in_process", aggregateInProcess());
     summary.put("machine", MachineFacts.now());
     Path file = results.resolve("java-bench-" + stamp + ".json");
     Files.writeString(file, Json.write(summary));
@@ -323,6 +327,53 @@ public final class BenchMain {
         + String.join(" ", cppFiles) + " (C++)"));
     if (options.containsKey("plot") && options.containsKey("plot-script")) summary.put("figure", plot(javaFile, cppFiles));
     return summary;
+  }
+
+  // The Java-driven aggregation (ParallelLoop) and the C++-driven one (SmartArrays.aggregate, sa_array_aggregate)
+  // timed alternately, run by run, in this one process over the same arrays: the ratio of their medians.
+  private Map<String, Object> aggregateInProcess() {
+    int length = Integer.parseInt(option("agg-length", Integer.toString(1 << 24)));
+    List<Integer> bitsList = Arrays.stream(option("bits", "10,31,32,33,50,63,64").split(",")).map(Integer::parseInt).toList();
+    int warmup = intOption("agg-warmup", 10);
+    int runs = intOption("agg-runs", 30);
+    System.out.println("\naggregation in one process, Java-driven and C++-driven (sa_array_aggregate) alternating run by run, "
+        + runs + " runs each after " + warmup + " warm-up runs");
+    System.out.println(" bits  placement    Java ms  spread  C++ ms  spread  Java/C++  target");
+    System.out.println(" ----  -----------  -------  ------  ------  ------  --------  -----------");
+    List<Object> rows = new ArrayList<>();
+    for (int bits : bitsList) {
+      long expected = expectedSum(length, bits);
+      for (String placement : option("placements", "os_default,single_node,interleaved,replicated").split(",")) {
+        try (SmartArray a1 = SmartArray.fromLongs(AggregationData.values(length, bits, 1), AggregateBenchmark.options(placement, bits));
+             SmartArray a2 = SmartArray.fromLongs(AggregationData.values(length, bits, 2), AggregateBenchmark.options(placement, bits))) {
+          List<Double> javaMs = new ArrayList<>();
+          List<Double> cppMs = new ArrayList<>();
+          for (int run = 0; run < warmup + runs; run++) {
+            long start = System.nanoTime();
+            long javaSum = ParallelLoop.reduce(0, length, 0, (lo, hi) -> a1.sum(lo, hi) + a2.sum(lo, hi), Long::sum);
+            long middle = System.nanoTime();
+            long cppSum = SmartArrays.aggregate(a1, a2);
+            long end = System.nanoTime();
+            Figure3Benchmark.check(expected, javaSum, "Java-driven aggregation");
+            Figure3Benchmark.check(expected, cppSum, "C++-driven aggregation");
+            if (run < warmup) continue;
+            javaMs.add((middle - start) / 1e6);
+            cppMs.add((end - middle) / 1e6);
+          }
+          Scores java = new Scores(javaMs);
+          Scores cpp = new Scores(cppMs);
+          double ratio = java.median() / cpp.median();
+          System.out.printf(Locale.ROOT, " %4d  %-11s  %7.2f  %5.1f%%  %6.2f  %5.1f%%  %8.3f  <= %.2f %s%n", bits, placement,
+              java.median(), java.spread() * 100, cpp.median(), cpp.spread() * 100, ratio, AGGREGATE_LIMIT,
+              ratio <= AGGREGATE_LIMIT ? "met" : "MISSED");
+          rows.add(ordered("bits", bits, "placement", placement, "threads", ParallelLoop.workers(), "length", length,
+              "java_median_s", java.median() / 1e3, "java_spread", java.spread(), "cpp_median_s", cpp.median() / 1e3,
+              "cpp_spread", cpp.spread(), "java_over_cpp", ratio, "limit", AGGREGATE_LIMIT,
+              "met", ratio <= AGGREGATE_LIMIT));
+        }
+      }
+    }
+    return ordered("warmup_runs", warmup, "runs", runs, "results", rows);
   }
 
   // Draws both series into one figure with the project's plotting script; returns the PNG's path.
