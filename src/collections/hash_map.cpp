@@ -1,6 +1,7 @@
 // Owns HashMap and HashSet: their builds (the HashTable build with a presence field, and a map's
-// values as payload) and their batch probes (HashTable::locate per block of probe keys on the
-// worker's node, then each found slot's value read from that node's payload replica, prefetched).
+// values in the slots or as payload) and their batch probes (HashTable::locate per block of probe
+// keys on the worker's node, then each found slot's value read from the slot just located or from
+// that node's payload replica, prefetched).
 #include "smartarrays/collections/hash_map.hpp"
 
 #include <algorithm>
@@ -71,7 +72,7 @@ HashMap HashMap::build(const SmartArray& keys, const SmartArray& values, const A
 std::optional<std::uint64_t> HashMap::find(std::uint64_t key) const noexcept {
   const Match m = table_.find(key);
   if (m.count == 0) return std::nullopt;
-  return m.begin;
+  return table_.value_in_slot_ ? m.count - 1 : m.begin;
 }
 
 std::uint64_t HashMap::get(std::uint64_t key, std::uint64_t missing) const noexcept { return find(key).value_or(missing); }
@@ -80,16 +81,22 @@ void HashMap::get(std::span<const std::uint64_t> probe, std::span<std::uint64_t>
                   std::span<std::uint8_t> found, runtime::ThreadPool& pool) const {
   check_length("hash map", "out", probe.size(), out.size());
   if (!found.empty()) check_length("hash map", "found", probe.size(), found.size());
-  const SmartArray& payload = table_.payload_;
-  codec::with_bits(payload.bits(), [&](auto b) {
+  // Values in the slots: the located slot (just read, so cached) holds value + 1 in its low bits.
+  const bool in_slot = table_.value_in_slot_;
+  const SmartArray& values = in_slot ? table_.slots_ : table_.payload_;
+  const std::uint64_t mask = in_slot ? codec::value_mask(table_.count_bits_) : ~std::uint64_t{0};
+  const std::uint64_t offset = in_slot ? 1 : 0;
+  codec::with_bits(values.bits(), [&](auto b) {
     constexpr unsigned B = decltype(b)::value;
     for_located_blocks(table_, probe, pool, [&](std::uint64_t start, std::uint64_t count, const std::uint64_t* slots, int node) {
-      const std::uint64_t* values = payload.replica(payload.replica_index_for_node(node));
+      const std::uint64_t* words = values.replica(values.replica_index_for_node(node));
       constexpr std::uint64_t ahead = 16;
       for (std::uint64_t i = 0; i < count; ++i) {
-        if (i + ahead < count && slots[i + ahead] != HashTable::not_found) __builtin_prefetch(values + slots[i + ahead] * B / 64);
+        if (!in_slot && i + ahead < count && slots[i + ahead] != HashTable::not_found) {
+          __builtin_prefetch(words + slots[i + ahead] * B / 64);
+        }
         const bool hit = slots[i] != HashTable::not_found;
-        out[start + i] = hit ? codec::get_padded<B>(values, slots[i]) : missing;
+        out[start + i] = hit ? (codec::get_padded<B>(words, slots[i]) & mask) - offset : missing;
         if (!found.empty()) found[start + i] = hit ? 1 : 0;
       }
     });

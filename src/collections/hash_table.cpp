@@ -1,7 +1,8 @@
 // Owns the hash table's parallel build (rows partitioned by key hash, each partition inserted by
 // one worker into a cache-resident plain table, then encoded into its region of the smart arrays)
 // and its probes (one width dispatch per batch, fused key-and-count slots read with one load). The
-// build's TableSpec also makes the tables of HashMap and HashSet (a presence bit, values as payload).
+// build's TableSpec also makes the tables of HashMap and HashSet (a presence bit; a map's value in
+// the slot's field when it fits beside the key, else as payload).
 #include "smartarrays/collections/hash_table.hpp"
 
 #include <algorithm>
@@ -87,14 +88,14 @@ void HashTableBuilder::encode_partition(HashTable& t, const detail::TableSpec& s
   std::uint64_t position = first_position;
   for (std::uint64_t s = 0; s < cap; ++s) {
     if (local.counts[s] == 0) continue;
-    const std::uint64_t count_field = spec.presence ? 1 : local.counts[s];
+    const std::uint64_t count_field = t.value_in_slot_ ? local.begins[s] + 1 : spec.presence ? 1 : local.counts[s];
     t.slots_.init_unchecked(region + s, t.fused_ ? local.keys[s] << t.count_bits_ | count_field : count_field);
     if (!t.fused_) t.wide_keys_.init_unchecked(region + s, local.keys[s]);
     if (spec.with_rows) {
       local.begins[s] = position;
       position += local.counts[s];
     }
-    if (spec.with_rows || spec.values != nullptr) t.payload_.init_unchecked(region + s, local.begins[s]);
+    if (spec.with_rows || (spec.values != nullptr && !t.value_in_slot_)) t.payload_.init_unchecked(region + s, local.begins[s]);
   }
   if (!spec.with_rows) return;
   for (std::uint64_t i = 0; i < n; ++i) t.rows_.init_unchecked(local.begins[local.find(rows[i].key, cap)]++, rows[i].row);
@@ -162,15 +163,22 @@ HashTable HashTableBuilder::build(const SmartArray& keys, const detail::TableSpe
   for (std::uint64_t p = 0; p < partitions; ++p) t.distinct_ += distinct[p];
   t.count_bits_ = spec.presence ? 1 : codec::min_bits(*std::max_element(largest.begin(), largest.end()));
   const unsigned key_bits = codec::min_bits(t.max_key_);
+  const std::uint64_t max_value = spec.values != nullptr ? detail::value_range(*spec.values, pool).max : 0;
+  if (spec.values != nullptr) {
+    // A map's value rides in the slot as value + 1 (0 = empty) when key and value fit 64 bits
+    // together, so a lookup is one load; else it sits in the payload array beside the slots.
+    const unsigned field_bits = max_value == ~std::uint64_t{0} ? 65 : codec::min_bits(max_value + 1);
+    t.value_in_slot_ = key_bits + field_bits <= 64;
+    if (t.value_in_slot_) t.count_bits_ = field_bits;
+  }
   t.fused_ = key_bits + t.count_bits_ <= 64;
   t.slots_ = SmartArray::allocate(regions[partitions], with_bits(options, t.fused_ ? key_bits + t.count_bits_ : t.count_bits_));
   if (!t.fused_) t.wide_keys_ = SmartArray::allocate(regions[partitions], with_bits(options, 64));
   if (spec.with_rows) {
     t.payload_ = SmartArray::allocate(regions[partitions], with_bits(options, codec::min_bits(offsets[partitions])));
     t.rows_ = SmartArray::allocate(offsets[partitions], with_bits(options, codec::min_bits(n)));
-  } else if (spec.values != nullptr) {
-    const unsigned value_bits = codec::min_bits(detail::value_range(*spec.values, pool).max);
-    t.payload_ = SmartArray::allocate(regions[partitions], with_bits(options, value_bits));
+  } else if (spec.values != nullptr && !t.value_in_slot_) {
+    t.payload_ = SmartArray::allocate(regions[partitions], with_bits(options, codec::min_bits(max_value)));
   }
   pool.parallel_for(0, partitions, [&](std::uint64_t lo, std::uint64_t hi) {
     LocalTable local;

@@ -80,6 +80,8 @@ std::vector<std::uint64_t> random_values(std::size_t n, std::uint64_t mask, std:
 TEST(HashMap, AdversarialKeys) {
   expect_like_std({0, max_u64}, {5, 6});                    // the extremes: 64-bit keys, split slots
   expect_like_std({max_u64}, {max_u64});                    // one key, the widest value
+  expect_like_std({5, 9}, {max_u64, 0});                    // small keys, a value with no room for + 1
+  expect_like_std({5, 9}, {max_u64 - 1, 0});                // value + 1 = 2^64 - 1 still fits 64 bits, not beside the key
   expect_like_std({0}, {0});                                // one key, all zero
   expect_like_std({}, {});                                  // empty
   expect_like_std(std::vector<std::uint64_t>(5000, 42), random_values(5000, 0xffff, 1));  // all equal
@@ -99,7 +101,12 @@ TEST(HashMap, EveryKeyWidthClass) {
     expect_like_std(keys, values);
     const HashSet set = HashSet::build(array_of(keys));
     EXPECT_EQ(set.slot_bits(), bits == 64 ? 1u : bits + 1) << bits;
-    EXPECT_EQ(HashMap::build(array_of(keys), array_of(values)).value_bits(), codec::min_bits(*std::max_element(values.begin(), values.end())));
+    const HashMap map = HashMap::build(array_of(keys), array_of(values));
+    const std::uint64_t largest = *std::max_element(values.begin(), values.end());
+    // value + 1 beside the key when both fit 64 bits, else the value in its own array.
+    const bool in_slot = bits + codec::min_bits(largest + 1) <= 64;
+    EXPECT_EQ(map.values_in_slots(), in_slot) << bits;
+    EXPECT_EQ(map.value_bits(), in_slot ? codec::min_bits(largest + 1) : codec::min_bits(largest)) << bits;
   }
 }
 

@@ -1,8 +1,9 @@
 // Owns HashMap (integer keys -> integer values) and HashSet (integer keys): read-only collections
 // made of smart arrays by the HashTable's partitioned parallel build, so placement (replicated:
 // probes read their node's copy) and bit compression apply. A slot fuses the key with a presence
-// bit in the fewest bits (a 64-bit key array beside it when the key needs all 64); a map keeps each
-// slot's value in a payload array of the fewest bits. Lookups are vectorised: a batch of probe keys
+// bit in the fewest bits (a 64-bit key array beside it when the key needs all 64); a map stores
+// value + 1 in the slot beside the key when both fit 64 bits (one load per lookup), else a presence
+// bit and the value in a payload array of the fewest bits. Lookups are vectorised: a batch of probe keys
 // is located with prefetching, then values (or presence) are written out.
 #pragma once
 
@@ -63,10 +64,12 @@ class SMARTARRAYS_API HashMap {
            std::span<std::uint8_t> found = {}, runtime::ThreadPool& pool = runtime::default_pool()) const;
   /// Distinct keys.
   std::uint64_t size() const noexcept { return table_.distinct(); }
-  /// Bits of a slot (key and presence bit, or the presence bit alone beside 64-bit keys).
+  /// Bits of a slot (key and value + 1, or key and presence bit, or the presence bit alone beside 64-bit keys).
   unsigned slot_bits() const noexcept { return table_.slot_bits(); }
-  /// Bits of each stored value (those of the largest value).
-  unsigned value_bits() const noexcept { return table_.payload_.bits(); }
+  /// True when each value sits in its key's slot (as value + 1), false when in a payload array.
+  bool values_in_slots() const noexcept { return table_.value_in_slot_; }
+  /// Bits each value takes: those of the largest value + 1 in the slot, else of the largest value.
+  unsigned value_bits() const noexcept { return table_.value_in_slot_ ? table_.count_bits_ : table_.payload_.bits(); }
   /// Bytes of every array of the map.
   std::uint64_t memory_bytes() const noexcept { return table_.memory_bytes(); }
 

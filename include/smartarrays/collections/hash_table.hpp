@@ -5,7 +5,8 @@
 // fewest bits (count 0 = empty) when they fit 64 bits together, else the key in a 64-bit array of
 // its own; the rows of each key sit contiguously in a grouped row array (when asked for). The same
 // machinery builds HashMap and HashSet (hash_map.hpp): a presence bit instead of a count, and for a
-// map each slot's value in a payload array of the fewest bits.
+// map value + 1 in the slot's field when key and value fit 64 bits together, else a presence bit
+// and the value in a payload array of the fewest bits.
 #pragma once
 
 #include <cstdint>
@@ -74,6 +75,7 @@ class SMARTARRAYS_API HashTable {
   unsigned partition_bits_ = 0;
   unsigned count_bits_ = 1;
   bool fused_ = true;
+  bool value_in_slot_ = false;  // a map whose slot field is value + 1 (no payload array)
   std::uint64_t max_key_ = 0;
   std::uint64_t size_ = 0;
   std::uint64_t distinct_ = 0;
