@@ -40,14 +40,18 @@ struct KeyRow {
 struct LocalTable {
   std::vector<std::uint64_t> keys, counts, begins;
 
-  void insert_all(const KeyRow* rows, std::uint64_t n, std::uint64_t cap) {
+  // Counts every key's rows; with last_rows, begins[s] also gets the row field of the key's last row
+  // (rows are in row order: a map's value of the last row wins).
+  void insert_all(const KeyRow* rows, std::uint64_t n, std::uint64_t cap, bool last_rows = false) {
     keys.assign(cap, 0);
     counts.assign(cap, 0);
+    begins.assign(cap, 0);
     for (std::uint64_t i = 0; i < n; ++i) {
       std::uint64_t s = home_slot(util::mix64(rows[i].key), cap);
       while (counts[s] != 0 && keys[s] != rows[i].key) s = s + 1 == cap ? 0 : s + 1;
       keys[s] = rows[i].key;
       ++counts[s];
+      if (last_rows) begins[s] = rows[i].row;
     }
   }
   std::uint64_t find(std::uint64_t key, std::uint64_t cap) const {
@@ -69,25 +73,23 @@ SmartArray detail::empty_array() { return SmartArray::allocate(0, with_bits({}, 
 
 struct HashTableBuilder {
   static HashTable build(const SmartArray& keys, const detail::TableSpec& spec, const ArrayOptions& options, runtime::ThreadPool& pool);
-  static void encode_partition(HashTable& t, const detail::TableSpec& spec, const KeyRow* rows, std::uint64_t n, std::uint64_t region,
-                               std::uint64_t cap, std::uint64_t first_position, LocalTable& local);
+  static std::uint64_t encode_partition(HashTable& t, const detail::TableSpec& spec, const KeyRow* rows, std::uint64_t n,
+                                        std::uint64_t region, std::uint64_t cap, std::uint64_t first_position,
+                                        LocalTable& local);
 };
 
 // Writes one partition's slots into region [region, region + cap) and its payload: with rows, its
 // rows grouped by key from first_position; for a map, each key's value from its last row (both
-// ranges start on 64-value chunks, so no word is shared).
-void HashTableBuilder::encode_partition(HashTable& t, const detail::TableSpec& spec, const KeyRow* rows, std::uint64_t n,
+// ranges start on 64-value chunks, so no word is shared). Returns the partition's distinct keys.
+std::uint64_t HashTableBuilder::encode_partition(HashTable& t, const detail::TableSpec& spec, const KeyRow* rows, std::uint64_t n,
                                         std::uint64_t region, std::uint64_t cap, std::uint64_t first_position,
                                         LocalTable& local) {
-  local.insert_all(rows, n, cap);
-  local.begins.assign(cap, 0);
-  if (spec.values != nullptr) {
-    // Rows of a partition are in row order, so the last assignment is the key's last row.
-    for (std::uint64_t i = 0; i < n; ++i) local.begins[local.find(rows[i].key, cap)] = rows[i].row;
-  }
+  local.insert_all(rows, n, cap, spec.values != nullptr);
   std::uint64_t position = first_position;
+  std::uint64_t distinct = 0;
   for (std::uint64_t s = 0; s < cap; ++s) {
     if (local.counts[s] == 0) continue;
+    ++distinct;
     const std::uint64_t count_field = t.value_in_slot_ ? local.begins[s] + 1 : spec.presence ? 1 : local.counts[s];
     t.slots_.init_unchecked(region + s, t.fused_ ? local.keys[s] << t.count_bits_ | count_field : count_field);
     if (!t.fused_) t.wide_keys_.init_unchecked(region + s, local.keys[s]);
@@ -97,8 +99,10 @@ void HashTableBuilder::encode_partition(HashTable& t, const detail::TableSpec& s
     }
     if (spec.with_rows || (spec.values != nullptr && !t.value_in_slot_)) t.payload_.init_unchecked(region + s, local.begins[s]);
   }
-  if (!spec.with_rows) return;
-  for (std::uint64_t i = 0; i < n; ++i) t.rows_.init_unchecked(local.begins[local.find(rows[i].key, cap)]++, rows[i].row);
+  if (spec.with_rows) {
+    for (std::uint64_t i = 0; i < n; ++i) t.rows_.init_unchecked(local.begins[local.find(rows[i].key, cap)]++, rows[i].row);
+  }
+  return distinct;
 }
 
 HashTable HashTableBuilder::build(const SmartArray& keys, const detail::TableSpec& spec, const ArrayOptions& options,
@@ -147,20 +151,19 @@ HashTable HashTableBuilder::build(const SmartArray& keys, const detail::TableSpe
   });
   cursor.clear();
 
-  // The largest count decides the slot width, so partitions are counted before they are encoded.
+  // The largest count decides a multimap's slot width, so its partitions are counted before they
+  // are encoded; a set's or map's field does not depend on counts.
   std::vector<std::uint64_t> distinct(partitions, 0), largest(partitions, 0);
   const runtime::LoopOptions one_each = detail::one_per_batch();
-  pool.parallel_for(0, partitions, [&](std::uint64_t lo, std::uint64_t hi) {
-    LocalTable local;
-    for (std::uint64_t p = lo; p < hi; ++p) {
-      local.insert_all(scattered.data() + offsets[p], ends[p] - offsets[p], regions[p + 1] - regions[p]);
-      for (std::uint64_t c : local.counts) {
-        distinct[p] += c != 0 ? 1 : 0;
-        largest[p] = std::max(largest[p], c);
+  if (!spec.presence) {
+    pool.parallel_for(0, partitions, [&](std::uint64_t lo, std::uint64_t hi) {
+      LocalTable local;
+      for (std::uint64_t p = lo; p < hi; ++p) {
+        local.insert_all(scattered.data() + offsets[p], ends[p] - offsets[p], regions[p + 1] - regions[p]);
+        for (std::uint64_t c : local.counts) largest[p] = std::max(largest[p], c);
       }
-    }
-  }, one_each);
-  for (std::uint64_t p = 0; p < partitions; ++p) t.distinct_ += distinct[p];
+    }, one_each);
+  }
   t.count_bits_ = spec.presence ? 1 : codec::min_bits(*std::max_element(largest.begin(), largest.end()));
   const unsigned key_bits = codec::min_bits(t.max_key_);
   const std::uint64_t max_value = spec.values != nullptr ? detail::value_range(*spec.values, pool).max : 0;
@@ -183,10 +186,11 @@ HashTable HashTableBuilder::build(const SmartArray& keys, const detail::TableSpe
   pool.parallel_for(0, partitions, [&](std::uint64_t lo, std::uint64_t hi) {
     LocalTable local;
     for (std::uint64_t p = lo; p < hi; ++p) {
-      encode_partition(t, spec, scattered.data() + offsets[p], ends[p] - offsets[p], regions[p], regions[p + 1] - regions[p],
-                       offsets[p], local);
+      distinct[p] = encode_partition(t, spec, scattered.data() + offsets[p], ends[p] - offsets[p], regions[p],
+                                     regions[p + 1] - regions[p], offsets[p], local);
     }
   }, one_each);
+  for (std::uint64_t p = 0; p < partitions; ++p) t.distinct_ += distinct[p];
   t.regions_ = SmartArray::from_values(regions, with_bits(options, 64));
   return t;
 }
