@@ -81,9 +81,9 @@ struct HashTableBuilder {
 // Writes one partition's slots into region [region, region + cap) and its payload: with rows, its
 // rows grouped by key from first_position; for a map, each key's value from its last row (both
 // ranges start on 64-value chunks, so no word is shared). Returns the partition's distinct keys.
-std::uint64_t HashTableBuilder::encode_partition(HashTable& t, const detail::TableSpec& spec, const KeyRow* rows, std::uint64_t n,
-                                        std::uint64_t region, std::uint64_t cap, std::uint64_t first_position,
-                                        LocalTable& local) {
+std::uint64_t HashTableBuilder::encode_partition(HashTable& t, const detail::TableSpec& spec, const KeyRow* rows,
+                                                 std::uint64_t n, std::uint64_t region, std::uint64_t cap,
+                                                 std::uint64_t first_position, LocalTable& local) {
   local.insert_all(rows, n, cap, spec.values != nullptr);
   std::uint64_t position = first_position;
   std::uint64_t distinct = 0;
