@@ -4,6 +4,8 @@ and the GIL released."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 
@@ -162,3 +164,27 @@ def test_hash_map_probes_release_the_gil() -> None:
     keys = np.random.default_rng(6).integers(0, 1 << 40, 2_000_000, dtype=np.uint64)
     hash_map = sa.HashMap(keys, keys)
     assert ticks_during(lambda: [hash_map.get(keys) for _ in range(5)]) > 1
+
+
+OUT_OF_MEMORY_CHILD = """
+import resource, numpy as np, smartarrays as sa
+keys = np.arange(1 << 21, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+sa.HashSet(keys[:1024])  # the pool and its workers' arenas exist before the limit
+size = int(next(l for l in open("/proc/self/status") if l.startswith("VmSize:")).split()[1]) * 1024
+# Room for the columns (16 MiB each), not for the build's 32 MiB of partitioned rows or a sort's scratch.
+resource.setrlimit(resource.RLIMIT_AS, (size + (40 << 20), resource.RLIM_INFINITY))
+for make in (lambda: sa.HashMap(keys, keys), lambda: sa.HashSet(keys), lambda: sa.group_by(keys, keys).median()):
+    try:
+        make()
+        print("no error")
+    except MemoryError as e:
+        print("MemoryError", e)
+"""
+
+
+def test_out_of_memory_is_a_memory_error() -> None:
+    """In a child whose address space may grow by only 40 MiB, building on 2M wide keys raises MemoryError."""
+    run = subprocess.run([sys.executable, "-c", OUT_OF_MEMORY_CHILD], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert len(lines) == 3 and all(line.startswith("MemoryError") for line in lines), run.stdout
