@@ -37,6 +37,7 @@ const char* const workload_footer =
     "examples:\n"
     "  smartarrays bench workload w1 --dataset zipf --records 16M --groups 64K --threads 2\n"
     "  smartarrays bench workload w3 --records 64M --impl smart --json w3.json\n"
+    "  smartarrays bench workload map --records 32M --threads 2     (HashMap vs std::unordered_map)\n"
     "  smartarrays bench workload w1 --records 1M --write-npy data/w1   (no run: the .npy files only)\n";
 
 struct WorkloadFlags {
