@@ -437,8 +437,8 @@ SMARTARRAYS_API sa_status sa_receiver_recv(sa_receiver *r, int32_t fd, sa_store 
 SMARTARRAYS_API sa_status sa_receiver_stats(const sa_receiver *r, uint64_t *reserved_bytes, uint64_t *reuses);
 
 /* ---- Smart collections (docs/collections.md) -----------------------------------------------------
-   Operators over arrays of integer keys (and values): group-by, hash join, and a read-only sorted
-   index. Their results are new arrays in the fewest bits, placed as the sa_options say (NULL =
+   Operators over arrays of integer keys (and values): group-by, hash join, a read-only sorted
+   index, and read-only hash maps and sets. Their results are new arrays in the fewest bits, placed as the sa_options say (NULL =
    os_default; bits must be 0). Every call runs in parallel on the default pool. */
 
 /** The aggregate of sa_group_by. */
@@ -482,6 +482,41 @@ SMARTARRAYS_API sa_status sa_index_lookup(const sa_index *index, const uint64_t 
 SMARTARRAYS_API sa_status sa_index_row(const sa_index *index, uint64_t i, uint64_t *out);
 /** The sum of the match counts of probe's values (an index nested loop join, counted), in parallel. */
 SMARTARRAYS_API sa_status sa_index_count_matches(const sa_index *index, const sa_array *probe, uint64_t *out);
+
+/** A read-only hash map of integer keys -> integer values (open addressing on smart arrays: keys and
+    values in the fewest bits); create with sa_hash_map_build, release with sa_hash_map_free. Any
+    number of threads may probe one at once. */
+typedef struct sa_hash_map sa_hash_map;
+/** Maps keys[i] -> values[i] (equal lengths; for a key given more than once its last row's value
+    wins), built in parallel, every array placed as o says (replicated: probes read their node's copy). */
+SMARTARRAYS_API sa_status sa_hash_map_build(const sa_array *keys, const sa_array *values, const sa_options *o,
+                                            sa_hash_map **out);
+/** Releases a map; NULL is fine. */
+SMARTARRAYS_API void sa_hash_map_free(sa_hash_map *map);
+/** Distinct keys (0 for NULL). */
+SMARTARRAYS_API uint64_t sa_hash_map_size(const sa_hash_map *map);
+/** Bytes of the map's arrays (0 for NULL). */
+SMARTARRAYS_API uint64_t sa_hash_map_memory_bytes(const sa_hash_map *map);
+/** For each of probe[0..n), in parallel: out[k] = its value, or missing when absent, and (when found
+    is not NULL) found[k] = 1 or 0. */
+SMARTARRAYS_API sa_status sa_hash_map_get(const sa_hash_map *map, const uint64_t *probe, uint64_t n, uint64_t missing,
+                                          uint64_t *out, uint8_t *found);
+
+/** A read-only hash set of integer keys (keys in the fewest bits); create with sa_hash_set_build,
+    release with sa_hash_set_free. Any number of threads may probe one at once. */
+typedef struct sa_hash_set sa_hash_set;
+/** The set of keys' values (duplicates count once), built in parallel, placed as o says. */
+SMARTARRAYS_API sa_status sa_hash_set_build(const sa_array *keys, const sa_options *o, sa_hash_set **out);
+/** Releases a set; NULL is fine. */
+SMARTARRAYS_API void sa_hash_set_free(sa_hash_set *set);
+/** Distinct keys (0 for NULL). */
+SMARTARRAYS_API uint64_t sa_hash_set_size(const sa_hash_set *set);
+/** Bytes of the set's arrays (0 for NULL). */
+SMARTARRAYS_API uint64_t sa_hash_set_memory_bytes(const sa_hash_set *set);
+/** For each of probe[0..n), in parallel: out[k] = 1 when it is in the set, else 0. */
+SMARTARRAYS_API sa_status sa_hash_set_contains(const sa_hash_set *set, const uint64_t *probe, uint64_t n, uint8_t *out);
+/** How many of probe's values are in the set (a semi-join, counted), in parallel. */
+SMARTARRAYS_API sa_status sa_hash_set_count_contained(const sa_hash_set *set, const sa_array *probe, uint64_t *out);
 
 /* ---- Java binding support ---------------------------------------------------------------------
    What the Java binding (java/) needs beyond the entry

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from . import _core
 from ._args import HugePages, Nodes, Placement, bits_arg, hints_args, huge_pages_arg, node_list, unsigned_values
 from ._core import ChunkIterator, SmartArray, codec_isa, current_node, set_fake_topology
-from .collections import GroupBy, Index, group_by, hash_join, hash_join_count
+from .collections import GroupBy, HashMap, HashSet, Index, group_by, hash_join, hash_join_count
 from .graph import ArrayMemory, Graph, GraphMemory, GraphOptions, Variant
 from .store import Receiver, Store, VerifyReport, append, open, recv, save, send, verify
 
@@ -32,6 +32,8 @@ __all__ = [
     "GroupBy",
     "GraphMemory",
     "GraphOptions",
+    "HashMap",
+    "HashSet",
     "Index",
     "LiveArray",
     "Node",

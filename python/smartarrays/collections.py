@@ -1,5 +1,5 @@
-"""Smart collections over numpy columns: group-by (count, sum, min, max, exact median), hash join
-and a sorted index. Each call makes the columns into smart arrays in the fewest bits (placed as
+"""Smart collections over numpy columns: group-by (count, sum, min, max, exact median), hash join,
+a sorted index, and a hash map and set. Each call makes the columns into smart arrays in the fewest bits (placed as
 asked) and runs the C++ operators in parallel with the GIL released; results are numpy arrays."""
 
 from __future__ import annotations
@@ -97,3 +97,71 @@ class Index:
     def close(self) -> None:
         """Releases the index's memory."""
         self._index.close()
+
+
+class HashMap:
+    """A read-only hash map of keys[i] -> values[i] (equal lengths) on smart arrays, keys and values in
+    the fewest bits; for a key given more than once, its last row's value wins (as dict(zip(...)))."""
+
+    def __init__(self, keys: npt.ArrayLike, values: npt.ArrayLike, placement: Placement = "os_default") -> None:
+        k, v = _u64(keys), _u64(values)
+        if len(k) != len(v):
+            raise ValueError(f"hash map: keys and values differ in length ({len(k)} and {len(v)})")
+        self._map = _core._hash_map(k, v, placement)
+
+    def get(self, probe: npt.ArrayLike, missing: int = 0) -> np.ndarray:
+        """Each probe key's value (uint64), or missing where the key is absent."""
+        p = _u64(probe)
+        out = np.empty(len(p), dtype=np.uint64)
+        self._map._get(p, out, missing, None)
+        return out
+
+    def find(self, probe: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+        """(values, found): each probe key's value (0 where absent) and a bool mask of the keys present."""
+        p = _u64(probe)
+        out = np.empty(len(p), dtype=np.uint64)
+        found = np.empty(len(p), dtype=np.bool_)
+        self._map._get(p, out, 0, found)
+        return out, found
+
+    def __len__(self) -> int:
+        return self._map.size
+
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes of the map's smart arrays."""
+        return self._map.memory_bytes
+
+    def close(self) -> None:
+        """Releases the map's memory."""
+        self._map.close()
+
+
+class HashSet:
+    """A read-only hash set of integer keys on smart arrays, keys in the fewest bits."""
+
+    def __init__(self, keys: npt.ArrayLike, placement: Placement = "os_default") -> None:
+        self._set = _core._hash_set(_u64(keys), placement)
+
+    def contains(self, probe: npt.ArrayLike) -> np.ndarray:
+        """A bool mask: True where the probe key is in the set."""
+        p = _u64(probe)
+        out = np.empty(len(p), dtype=np.bool_)
+        self._set._contains(p, out)
+        return out
+
+    def count_contained(self, probe: npt.ArrayLike) -> int:
+        """How many of probe's keys are in the set (a semi-join, counted)."""
+        return self._set.count_contained(_u64(probe))
+
+    def __len__(self) -> int:
+        return self._set.size
+
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes of the set's smart arrays."""
+        return self._set.memory_bytes
+
+    def close(self) -> None:
+        """Releases the set's memory."""
+        self._set.close()

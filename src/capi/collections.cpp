@@ -1,4 +1,5 @@
-// Owns the C ABI of the smart collections: group-by, hash join and the sorted index (sa_index),
+// Owns the C ABI of the smart collections: group-by, hash join, the sorted index (sa_index) and the
+// hash map and set (sa_hash_map, sa_hash_set),
 // argument checks and translation into collections calls only.
 #include <cstdint>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include "smartarrays.h"
 #include "smartarrays/collections/group_by.hpp"
 #include "smartarrays/collections/hash_join.hpp"
+#include "smartarrays/collections/hash_map.hpp"
 #include "smartarrays/collections/sorted_index.hpp"
 #include "smartarrays/runtime/thread_pool.hpp"
 
@@ -28,6 +30,16 @@ struct sa_index {
   collections::SortedIndex index;
 };
 
+/// A hash map on the C++ heap.
+struct sa_hash_map {
+  collections::HashMap map;
+};
+
+/// A hash set on the C++ heap.
+struct sa_hash_set {
+  collections::HashSet set;
+};
+
 namespace {
 
 const SmartArray& array_arg(const sa_array* a, const char* name) {
@@ -36,6 +48,14 @@ const SmartArray& array_arg(const sa_array* a, const char* name) {
 }
 
 ArrayOptions result_options(const sa_options* o) { return smartarrays::capi::to_array_options(o, "o->"); }
+
+// A batch probe's buffers: probe and out are needed once there is anything to probe.
+void require_batch(const void* probe, std::uint64_t n, const void* out) {
+  if (n > 0) {
+    require(probe, "probe (with n > 0)");
+    require(out, "out (with n > 0)");
+  }
+}
 
 }  // namespace
 
@@ -131,6 +151,61 @@ sa_status sa_index_count_matches(const sa_index* index, const sa_array* probe, u
     const SmartArray& p = array_arg(probe, "probe");
     require(out, "out");
     *out = index->index.count_matches(p);
+  });
+}
+
+sa_status sa_hash_map_build(const sa_array* keys, const sa_array* values, const sa_options* o, sa_hash_map** out) {
+  return guarded(__func__, [&] {
+    const SmartArray& k = array_arg(keys, "keys");
+    const SmartArray& v = array_arg(values, "values");
+    require(out, "out");
+    *out = new sa_hash_map{collections::HashMap::build(k, v, result_options(o))};
+  });
+}
+
+void sa_hash_map_free(sa_hash_map* map) { delete map; }
+
+uint64_t sa_hash_map_size(const sa_hash_map* map) { return map == nullptr ? 0 : map->map.size(); }
+
+uint64_t sa_hash_map_memory_bytes(const sa_hash_map* map) { return map == nullptr ? 0 : map->map.memory_bytes(); }
+
+sa_status sa_hash_map_get(const sa_hash_map* map, const uint64_t* probe, uint64_t n, uint64_t missing, uint64_t* out,
+                          uint8_t* found) {
+  return guarded(__func__, [&] {
+    require(map, "map");
+    require_batch(probe, n, out);
+    map->map.get({probe, n}, {out, n}, missing, {found, found == nullptr ? 0 : n});
+  });
+}
+
+sa_status sa_hash_set_build(const sa_array* keys, const sa_options* o, sa_hash_set** out) {
+  return guarded(__func__, [&] {
+    const SmartArray& k = array_arg(keys, "keys");
+    require(out, "out");
+    *out = new sa_hash_set{collections::HashSet::build(k, result_options(o))};
+  });
+}
+
+void sa_hash_set_free(sa_hash_set* set) { delete set; }
+
+uint64_t sa_hash_set_size(const sa_hash_set* set) { return set == nullptr ? 0 : set->set.size(); }
+
+uint64_t sa_hash_set_memory_bytes(const sa_hash_set* set) { return set == nullptr ? 0 : set->set.memory_bytes(); }
+
+sa_status sa_hash_set_contains(const sa_hash_set* set, const uint64_t* probe, uint64_t n, uint8_t* out) {
+  return guarded(__func__, [&] {
+    require(set, "set");
+    require_batch(probe, n, out);
+    set->set.contains({probe, n}, {out, n});
+  });
+}
+
+sa_status sa_hash_set_count_contained(const sa_hash_set* set, const sa_array* probe, uint64_t* out) {
+  return guarded(__func__, [&] {
+    require(set, "set");
+    const SmartArray& p = array_arg(probe, "probe");
+    require(out, "out");
+    *out = set->set.count_contained(p);
   });
 }
 

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
-#include <csignal>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -28,12 +27,12 @@
 
 #include "cli/commands.hpp"
 #include "cli/launch_options.hpp"
+#include "cli/stop_signals.hpp"
 #include "measure/progress.hpp"
 #include "measure/report.hpp"
 #include "measure/timing.hpp"
 #include "smartarrays/os/machine_facts.hpp"
 #include "smartarrays/os/topology.hpp"
-#include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/tune/grid.hpp"
 #include "smartarrays/tune/spawn.hpp"
 #include "smartarrays/util/text.hpp"
@@ -95,33 +94,6 @@ struct TuneResult {
   std::string thp_mode, autonuma;
   double warmup_seconds = 0;
   bool cut_by_budget = false;
-};
-
-volatile std::sig_atomic_t stop_requested = 0;
-
-void request_stop(int) { stop_requested = 1; }
-
-// Ctrl-C and SIGTERM stop the grid between system calls, so the AutoNUMA switch and the child's
-// process group are cleaned up by the normal unwinding; the previous handlers come back after.
-class StopSignals {
- public:
-  StopSignals() {
-    stop_requested = 0;
-    struct sigaction action {};
-    action.sa_handler = request_stop;
-    ::sigaction(SIGINT, &action, &old_int_);
-    ::sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~StopSignals() {
-    ::sigaction(SIGINT, &old_int_, nullptr);
-    ::sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
 };
 
 // The number --metric finds in a run's stdout: the last match, its first group if it has one.
@@ -191,8 +163,9 @@ TuneResult run_grid(const TuneFlags& f) {
   const os::MachineFacts facts = os::read_machine_facts();
   result.thp_mode = facts.thp_enabled;
   result.autonuma = facts.numa_balancing;
+  // Ctrl-C and SIGTERM stop the grid between system calls, so the AutoNUMA switch and the child's
+  // process group are cleaned up by the normal unwinding.
   StopSignals signals;
-  runtime::InterruptScope interrupt([] { return stop_requested != 0; });
   std::optional<tune::AutoNumaSwitch> autonuma;
   if (!f.spec.autonuma.empty()) autonuma.emplace();
   const measure::Progress progress(!f.quiet);

@@ -1,6 +1,7 @@
-// Owns `smartarrays bench workload w1|w2|w3|w4`: its flags and check, the run of
-// measure::run_workload_bench with a progress line, the result table, the JSON result file, and
-// writing the dataset as .npy files for other engines (python/bench/bench_workloads.py).
+// Owns `smartarrays bench workload w1|w2|w3|w4|map`: its flags and check, the run of
+// measure::run_workload_bench with a progress line (stopped cleanly by Ctrl-C), the result table,
+// the JSON result file, and writing the dataset as .npy files for other engines
+// (python/bench/bench_workloads.py).
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -8,6 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "cli/stop_signals.hpp"
 #include "measure/progress.hpp"
 #include "measure/report.hpp"
 #include "measure/workload_bench.hpp"
@@ -19,7 +21,7 @@ namespace smartarrays::cli {
 namespace {
 
 const char* const workload_header =
-    "usage: smartarrays bench workload w1|w2|w3|w4 [options]\n"
+    "usage: smartarrays bench workload w1|w2|w3|w4|map [options]\n"
     "\n"
     "Runs an analytics workload of the NUMA analytics study (its Table 1) on generated data, with\n"
     "ordinary containers (classic) and with smart collections (smart), checks every result and that\n"
@@ -27,12 +29,15 @@ const char* const workload_header =
     "  w1  SELECT key, MEDIAN(val) FROM records GROUP BY key       (holistic aggregation)\n"
     "  w2  SELECT key, COUNT(*) FROM records GROUP BY key          (distributive aggregation)\n"
     "  w3  SELECT COUNT(*) FROM R JOIN S ON R.key = S.fkey         (hash join, |R|:|S| = 1:16)\n"
-    "  w4  the same join through an index on R.key built beforehand (index nested loop join)\n";
+    "  w4  the same join through an index on R.key built beforehand (index nested loop join)\n"
+    "  map a hash map R.key -> row built beforehand (classic: std::unordered_map), S.fkey looked up\n"
+    "Ctrl-C stops the run cleanly (exit 130).\n";
 
 const char* const workload_footer =
     "examples:\n"
     "  smartarrays bench workload w1 --dataset zipf --records 16M --groups 64K --threads 2\n"
     "  smartarrays bench workload w3 --records 64M --impl smart --json w3.json\n"
+    "  smartarrays bench workload map --records 32M --threads 2     (HashMap vs std::unordered_map)\n"
     "  smartarrays bench workload w1 --records 1M --write-npy data/w1   (no run: the .npy files only)\n";
 
 struct WorkloadFlags {
@@ -56,8 +61,8 @@ std::string describe(const measure::WorkloadBenchConfig& c) {
          << collections::to_string(c.dataset) << ", " << c.records << " records, " << c.groups << " groups";
   } else {
     const collections::JoinSpec spec = measure::join_spec(c);
-    text << to_string(c.workload) << (c.workload == measure::Workload::w3 ? " hash join" : " index join") << ": |R| "
-         << spec.build_rows << ", |S| " << spec.build_rows * spec.probe_ratio;
+    const char* what = c.workload == measure::Workload::w3 ? " hash join" : c.workload == measure::Workload::w4 ? " index join" : " hash map lookups";
+    text << to_string(c.workload) << what << ": |R| " << spec.build_rows << ", |S| " << spec.build_rows * spec.probe_ratio;
   }
   return text.str();
 }
@@ -80,17 +85,18 @@ measure::Json result_json(const measure::WorkloadBenchResult& r) {
 void print(const measure::WorkloadBenchConfig& c, const std::vector<measure::WorkloadBenchResult>& results) {
   std::cout << describe(c) << ", " << c.threads << " threads, " << c.trials.repetitions << " timed runs (+"
             << c.trials.warmup << " warm-up)\n\n";
-  std::cout << "impl     median s  spread  data MB  peak extra MB  index MB  vs first\n";
+  std::cout << "impl     median s  spread  data MB  peak extra MB   build s  index MB  vs first\n";
   for (const measure::WorkloadBenchResult& r : results) {
     std::cout << std::left << std::setw(7) << to_string(r.implementation) << std::right << std::fixed << std::setprecision(3)
               << std::setw(10) << r.timing.median << "  " << std::setprecision(1) << std::setw(5) << r.timing.spread() * 100
               << "%  " << std::setw(7) << mb(r.data_bytes) << "  " << std::setw(13) << mb(r.peak_extra_bytes) << "  "
-              << std::setw(8) << mb(r.structure_bytes) << "  " << std::setprecision(2) << std::setw(7)
+              << std::setprecision(3) << std::setw(8) << r.prepare_seconds << "  " << std::setprecision(1) << std::setw(8)
+              << mb(r.structure_bytes) << "  " << std::setprecision(2) << std::setw(7)
               << results.front().timing.median / r.timing.median << "x\n";
   }
 }
 
-int run_workload(WorkloadFlags& f) {
+int run_workload_steps(WorkloadFlags& f) {
   measure::WorkloadBenchConfig& c = f.config;
   if (c.threads == 0) c.threads = runtime::default_thread_count();
   if (!f.npy_dir.empty()) {
@@ -129,8 +135,20 @@ int run_workload(WorkloadFlags& f) {
   return 0;
 }
 
+// The command under Ctrl-C: an interrupted run unwinds (freeing its data) and exits 130.
+int run_workload(WorkloadFlags& f) {
+  const StopSignals signals;
+  try {
+    return run_workload_steps(f);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::cancelled || !StopSignals::requested()) throw;
+    std::cerr << "\nsmartarrays: bench workload: interrupted\n";
+    return exit_interrupted;
+  }
+}
+
 void check_workload(WorkloadFlags& f) {
-  if (f.workload.empty()) throw UsageError("which workload? (w1, w2, w3 or w4)");
+  if (f.workload.empty()) throw UsageError("which workload? (w1, w2, w3, w4 or map)");
   try {
     f.config.workload = measure::parse_workload(f.workload);
   } catch (const Error& e) {
@@ -162,9 +180,9 @@ void add_workload_flags(CLI::App& app, WorkloadFlags& f) {
                                        "keys of w1/w2: moving_cluster, sequential, heavy_hitter, zipf\n"
                                        "(default heavy_hitter)");
   add_value<std::uint64_t>(app, "--records", "N", c.records, parse_count,
-                           "w1/w2 records; w3/w4 probe rows |S| (default 16M; K, M, G suffixes)");
+                           "w1/w2 records; w3/w4/map probe rows |S| (default 16M; K, M, G suffixes)");
   add_value<std::uint64_t>(app, "--groups", "N", c.groups, parse_count, "w1/w2 group-by cardinality (default 64K)");
-  add_value(app, "--join-ratio", "N", c.join_ratio, whole_number<std::uint64_t>(1, 1 << 20), "w3/w4 |S| / |R| (default 16)");
+  add_value(app, "--join-ratio", "N", c.join_ratio, whole_number<std::uint64_t>(1, 1 << 20), "w3/w4/map |S| / |R| (default 16)");
   add_value(app, "--threads", "N", c.threads, whole_number<std::size_t>(1, 4096),
             "workers (default: SMARTARRAYS_THREADS, else every usable CPU)");
   add_value(app, "--repetitions", "N", c.trials.repetitions, whole_number<int>(1, 1000000), "timed runs (default 3)");

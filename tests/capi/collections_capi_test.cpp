@@ -1,4 +1,4 @@
-// Tests the collections' C ABI: group-by, hash join and sa_index give the C++ results, and every
+// Tests the collections' C ABI: group-by, hash join, sa_index, sa_hash_map and sa_hash_set give the C++ results, and every
 // argument error has its status and message.
 #include <gtest/gtest.h>
 
@@ -7,6 +7,7 @@
 
 #include "smartarrays.h"
 #include "smartarrays/collections/group_by.hpp"
+#include "smartarrays/collections/hash_map.hpp"
 #include "support/capi_expect.hpp"
 
 namespace {
@@ -102,6 +103,66 @@ TEST(CollectionsCApi, JoinsAndIndex) {
   sa_index_free(nullptr);
   sa_array_free(build);
   sa_array_free(probe);
+}
+
+TEST(CollectionsCApi, HashMapAndSetEqualCpp) {
+  const std::vector<uint64_t> keys = {0, ~uint64_t{0}, 7, 7, 42, 0}, values = {10, 11, 1, 2, ~uint64_t{0}, 12};
+  const std::vector<uint64_t> probe = {0, 1, 7, 42, ~uint64_t{0}, ~uint64_t{0} - 1, 43};
+  sa_array* k = make(keys);
+  sa_array* v = make(values);
+  const smartarrays::SmartArray ck = smartarrays::SmartArray::from_values(keys, {});
+  const smartarrays::SmartArray cv = smartarrays::SmartArray::from_values(values, {});
+  const auto map_cpp = smartarrays::collections::HashMap::build(ck, cv);
+  const auto set_cpp = smartarrays::collections::HashSet::build(ck);
+  std::vector<uint64_t> want(probe.size());
+  std::vector<uint8_t> want_found(probe.size()), want_in(probe.size());
+  map_cpp.get(probe, want, 99, want_found);
+  set_cpp.contains(probe, want_in);
+
+  sa_hash_map* map = nullptr;
+  ASSERT_EQ(sa_hash_map_build(k, v, nullptr, &map), SA_OK) << sa_last_error();
+  EXPECT_EQ(sa_hash_map_size(map), 4u);
+  EXPECT_EQ(sa_hash_map_memory_bytes(map), map_cpp.memory_bytes());
+  std::vector<uint64_t> got(probe.size());
+  std::vector<uint8_t> found(probe.size());
+  ASSERT_EQ(sa_hash_map_get(map, probe.data(), probe.size(), 99, got.data(), found.data()), SA_OK);
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(found, want_found);
+  EXPECT_EQ(got, (std::vector<uint64_t>{12, 99, 2, ~uint64_t{0}, 11, 99, 99}));  // the last row wins
+  ASSERT_EQ(sa_hash_map_get(map, probe.data(), probe.size(), 5, got.data(), nullptr), SA_OK);
+  EXPECT_EQ(got[1], 5u);
+  EXPECT_EQ(sa_hash_map_get(map, nullptr, 0, 0, nullptr, nullptr), SA_OK);
+  expect_failure(sa_hash_map_get(map, probe.data(), 1, 0, nullptr, nullptr), SA_EINVAL, "sa_hash_map_get",
+                 "out (with n > 0) is NULL");
+  expect_failure(sa_hash_map_get(nullptr, probe.data(), 1, 0, got.data(), nullptr), SA_EINVAL, "sa_hash_map_get",
+                 "map is NULL");
+  sa_hash_map_free(map);
+  sa_hash_map_free(nullptr);
+  EXPECT_EQ(sa_hash_map_size(nullptr), 0u);
+
+  sa_hash_set* set = nullptr;
+  ASSERT_EQ(sa_hash_set_build(k, nullptr, &set), SA_OK) << sa_last_error();
+  EXPECT_EQ(sa_hash_set_size(set), 4u);
+  EXPECT_EQ(sa_hash_set_memory_bytes(set), set_cpp.memory_bytes());
+  std::vector<uint8_t> in(probe.size());
+  ASSERT_EQ(sa_hash_set_contains(set, probe.data(), probe.size(), in.data()), SA_OK);
+  EXPECT_EQ(in, want_in);
+  sa_array* p = make(probe);
+  uint64_t count = 0;
+  ASSERT_EQ(sa_hash_set_count_contained(set, p, &count), SA_OK);
+  EXPECT_EQ(count, 4u);
+  expect_failure(sa_hash_set_count_contained(set, nullptr, &count), SA_EINVAL, "sa_hash_set_count_contained", "probe is NULL");
+  sa_hash_set_free(set);
+
+  sa_array* short_values = make({1});
+  expect_failure(sa_hash_map_build(k, short_values, nullptr, &map), SA_EINVAL, "sa_hash_map_build",
+                 "hash map: keys and values differ in length (6 and 1)");
+  sa_options bits;
+  sa_options_init(&bits);
+  bits.bits = 7;
+  expect_failure(sa_hash_set_build(k, &bits, &set), SA_EINVAL, "sa_hash_set_build", "options.bits must be 0");
+  expect_failure(sa_hash_set_build(k, nullptr, nullptr), SA_EINVAL, "sa_hash_set_build", "out is NULL");
+  for (sa_array* a : {k, v, p, short_values}) sa_array_free(a);
 }
 
 }  // namespace

@@ -3,7 +3,10 @@
 // (a key's hash picks its partition, so partitions are built in parallel without locks and regions
 // start on 64-slot chunks, never sharing a word); a slot holds key and row count fused in the
 // fewest bits (count 0 = empty) when they fit 64 bits together, else the key in a 64-bit array of
-// its own; the rows of each key sit contiguously in a grouped row array (when asked for).
+// its own; the rows of each key sit contiguously in a grouped row array (when asked for). The same
+// machinery builds HashMap and HashSet (hash_map.hpp): a presence bit instead of a count, and for a
+// map value + 1 in the slot's field when key and value fit 64 bits together, else a presence bit
+// and the value in a payload array of the fewest bits.
 #pragma once
 
 #include <cstdint>
@@ -34,7 +37,7 @@ class SMARTARRAYS_API HashTable {
   static HashTable build(const SmartArray& keys, const ArrayOptions& options = {}, bool with_rows = true,
                          runtime::ThreadPool& pool = runtime::default_pool());
 
-  /// Where key's rows are (count 0 when absent).
+  /// Where key's rows are (count 0 when absent); begin is the slot's payload (a map's value).
   Match find(std::uint64_t key) const noexcept;
   /// Rows grouped by key (empty without rows): positions [m.begin, m.begin + m.count) of a Match.
   const SmartArray& rows() const noexcept { return rows_; }
@@ -51,17 +54,28 @@ class SMARTARRAYS_API HashTable {
   /// reading its own node's replicas, the slot width dispatched once per batch.
   std::uint64_t count_matches(const SmartArray& probe, runtime::ThreadPool& pool = runtime::default_pool()) const;
 
+  /// The slot of each of keys[0..n) (not_found when absent) into slots, probed on node's replicas with
+  /// the home slot of the key 16 places ahead prefetched; the batch step of every vectorised probe.
+  void locate(const std::uint64_t* keys, std::uint64_t n, int node, std::uint64_t* slots) const;
+  /// locate's mark of an absent key.
+  static constexpr std::uint64_t not_found = ~std::uint64_t{0};
+
  private:
   HashTable() = default;
   friend struct HashTableBuilder;
+  friend class HashMap;
+  friend class HashSet;
+  template <unsigned B>
+  void locate_fused(const std::uint64_t* keys, std::uint64_t n, int node, std::uint64_t* slots) const;
   SmartArray slots_ = detail::empty_array();       // key << count_bits | count, or count alone when split
   SmartArray wide_keys_ = detail::empty_array();   // the keys when split (64 bits), else empty
-  SmartArray begins_ = detail::empty_array();      // first grouped position of each slot's key (with rows)
+  SmartArray payload_ = detail::empty_array();     // per slot: first grouped position of its rows, or a map's value
   SmartArray rows_ = detail::empty_array();        // rows grouped by key, each partition's run padded to 64
   SmartArray regions_ = detail::empty_array();     // slot region start of partition p (p = 0..partitions), 64 bits
   unsigned partition_bits_ = 0;
   unsigned count_bits_ = 1;
   bool fused_ = true;
+  bool value_in_slot_ = false;  // a map whose slot field is value + 1 (no payload array)
   std::uint64_t max_key_ = 0;
   std::uint64_t size_ = 0;
   std::uint64_t distinct_ = 0;

@@ -1,8 +1,10 @@
 // Owns the Java surface of the smart collections, thin over the C ABI: group-by (count, sum, min,
-// max, exact median), hash join (count or pairs) and the sorted Index; results are SmartArrays.
+// max, exact median), hash join (count or pairs), the sorted Index, and HashMap and HashSet; results
+// are SmartArrays or Java arrays.
 package org.smartarrays;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
@@ -88,20 +90,10 @@ public final class Collections {
     private final MemorySegment handle;
 
     /** Indexes keys, its arrays placed as options says (bits must be 0). */
-    @SuppressWarnings("restricted") // attaches sa_index_free to the handle's lifetime
     public Index(SmartArray keys, ArrayOptions options) {
       Objects.requireNonNull(keys, "keys");
-      MemorySegment pointer;
-      try (Arena scratch = Arena.ofConfined()) {
-        MemorySegment out = scratch.allocate(ADDRESS);
-        int status = CollectionsNative.indexBuild(keys.handle(), SmartArray.marshal(options, scratch), out);
-        if (status != 0) {
-          arena.close();
-          throw Native.failure(status);
-        }
-        pointer = out.get(ADDRESS, 0);
-      }
-      handle = pointer.reinterpret(arena, CollectionsNative::indexFree);
+      handle = owned(arena, (scratch, out) -> CollectionsNative.indexBuild(keys.handle(), SmartArray.marshal(options, scratch), out),
+                     CollectionsNative::indexFree);
     }
 
     /** Rows indexed. */
@@ -136,6 +128,127 @@ public final class Collections {
     }
 
     /** Frees the index. */
+    @Override
+    public void close() {
+      arena.close();
+    }
+  }
+  // Makes a native collection with a builder taking (scratch, out), tying its free to arena.
+  private interface Builder {
+    int make(Arena scratch, MemorySegment out);
+  }
+
+  @SuppressWarnings("restricted") // attaches the native free to the handle's lifetime
+  private static MemorySegment owned(Arena arena, Builder builder, java.util.function.Consumer<MemorySegment> free) {
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment out = scratch.allocate(ADDRESS);
+      int status = builder.make(scratch, out);
+      if (status != 0) {
+        arena.close();
+        throw Native.failure(status);
+      }
+      return out.get(ADDRESS, 0).reinterpret(arena, free);
+    }
+  }
+
+  /** A read-only hash map of unsigned keys to values (keys and values in the fewest bits); any number of threads may probe it. Close it. */
+  public static final class HashMap implements AutoCloseable {
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment handle;
+
+    /** Maps keys[i] to values[i] (equal lengths; a key given more than once takes its last row's value), placed as options says (bits must be 0). */
+    public HashMap(SmartArray keys, SmartArray values, ArrayOptions options) {
+      Objects.requireNonNull(keys, "keys");
+      Objects.requireNonNull(values, "values");
+      handle = owned(arena, (scratch, out) -> CollectionsNative.mapBuild(keys.handle(), values.handle(),
+                                                                         SmartArray.marshal(options, scratch), out),
+                     CollectionsNative::mapFree);
+    }
+
+    /** Distinct keys. */
+    public long size() {
+      return CollectionsNative.mapSize(handle);
+    }
+
+    /** Bytes of the map's smart arrays. */
+    public long memoryBytes() {
+      return CollectionsNative.mapMemory(handle);
+    }
+
+    /** Each probe key's value, or missing where the key is absent (keys and values are unsigned). */
+    public long[] get(long[] probe, long missing) {
+      return get(probe, missing, null);
+    }
+
+    /** Like {@link #get(long[], long)}, also setting found[k] to whether probe[k] is present (found as long as probe, or null). */
+    public long[] get(long[] probe, long missing, boolean[] found) {
+      Objects.requireNonNull(probe, "probe");
+      if (found != null && found.length != probe.length) {
+        throw new IllegalArgumentException("found has " + found.length + " places for " + probe.length + " probe keys");
+      }
+      try (Arena scratch = Arena.ofConfined()) {
+        MemorySegment keys = scratch.allocateFrom(JAVA_LONG, probe);
+        MemorySegment values = scratch.allocate(JAVA_LONG, Math.max(probe.length, 1));
+        MemorySegment mask = found == null ? MemorySegment.NULL : scratch.allocate(JAVA_BYTE, Math.max(probe.length, 1));
+        Native.check(CollectionsNative.mapGet(handle, keys, probe.length, missing, values, mask));
+        for (int k = 0; found != null && k < probe.length; ++k) found[k] = mask.get(JAVA_BYTE, k) != 0;
+        return values.asSlice(0, 8L * probe.length).toArray(JAVA_LONG);
+      }
+    }
+
+    /** Frees the map. */
+    @Override
+    public void close() {
+      arena.close();
+    }
+  }
+
+  /** A read-only hash set of unsigned keys (in the fewest bits); any number of threads may probe it. Close it. */
+  public static final class HashSet implements AutoCloseable {
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment handle;
+
+    /** The set of keys' values (duplicates count once), placed as options says (bits must be 0). */
+    public HashSet(SmartArray keys, ArrayOptions options) {
+      Objects.requireNonNull(keys, "keys");
+      handle = owned(arena, (scratch, out) -> CollectionsNative.setBuild(keys.handle(), SmartArray.marshal(options, scratch), out),
+                     CollectionsNative::setFree);
+    }
+
+    /** Distinct keys. */
+    public long size() {
+      return CollectionsNative.setSize(handle);
+    }
+
+    /** Bytes of the set's smart arrays. */
+    public long memoryBytes() {
+      return CollectionsNative.setMemory(handle);
+    }
+
+    /** Whether each probe key is in the set. */
+    public boolean[] contains(long[] probe) {
+      Objects.requireNonNull(probe, "probe");
+      try (Arena scratch = Arena.ofConfined()) {
+        MemorySegment keys = scratch.allocateFrom(JAVA_LONG, probe);
+        MemorySegment out = scratch.allocate(JAVA_BYTE, Math.max(probe.length, 1));
+        Native.check(CollectionsNative.setContains(handle, keys, probe.length, out));
+        boolean[] result = new boolean[probe.length];
+        for (int k = 0; k < probe.length; ++k) result[k] = out.get(JAVA_BYTE, k) != 0;
+        return result;
+      }
+    }
+
+    /** How many of probe's values are in the set (a semi-join, counted). */
+    public long countContained(SmartArray probe) {
+      Objects.requireNonNull(probe, "probe");
+      try (Arena scratch = Arena.ofConfined()) {
+        MemorySegment out = scratch.allocate(JAVA_LONG);
+        Native.check(CollectionsNative.setCount(handle, probe.handle(), out));
+        return out.get(JAVA_LONG, 0);
+      }
+    }
+
+    /** Frees the set. */
     @Override
     public void close() {
       arena.close();

@@ -1,9 +1,10 @@
 // Checks the Java collections over the C ABI: group-by aggregates, hash join count and pairs, the
-// Index, and the errors mapped to the binding's exceptions with the native message.
+// Index, HashMap and HashSet, and the errors mapped to the binding's exceptions with the native message.
 package org.smartarrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,6 +48,34 @@ class CollectionsTest {
         assertEquals(6, index.countMatches(probe));
       }
       assertThrows(IllegalArgumentException.class, () -> new Collections.Index(build, ArrayOptions.defaults().withBits(3)));
+    }
+  }
+
+  @Test
+  void hashMapAndSet() {
+    try (SmartArray keys = SmartArray.fromLongs(new long[] {0, -1, 7, 7, 42}, DEFAULTS);
+         SmartArray values = SmartArray.fromLongs(new long[] {10, -2, 1, 2, 0}, DEFAULTS)) {
+      try (Collections.HashMap map = new Collections.HashMap(keys, values, DEFAULTS)) {
+        assertEquals(4, map.size());
+        assertTrue(map.memoryBytes() > 0);
+        boolean[] found = new boolean[5];
+        assertArrayEquals(new long[] {10, -2, 2, 0, 99}, map.get(new long[] {0, -1, 7, 42, 3}, 99, found));
+        assertArrayEquals(new boolean[] {true, true, true, true, false}, found);
+        assertArrayEquals(new long[0], map.get(new long[0], 99));
+        assertThrows(IllegalArgumentException.class, () -> map.get(new long[] {1}, 0, new boolean[2]));
+      }
+      try (Collections.HashSet set = new Collections.HashSet(keys, DEFAULTS)) {
+        assertEquals(4, set.size());
+        assertArrayEquals(new boolean[] {true, false, true}, set.contains(new long[] {-1, -2, 42}));
+        assertEquals(5, set.countContained(keys));
+        assertFalse(set.contains(new long[] {1})[0]);
+      }
+      try (SmartArray shorter = SmartArray.fromLongs(new long[] {1}, DEFAULTS)) {
+        IllegalArgumentException e =
+            assertThrows(IllegalArgumentException.class, () -> new Collections.HashMap(keys, shorter, DEFAULTS));
+        assertTrue(e.getMessage().contains("hash map: keys and values differ in length (5 and 1)"), e.getMessage());
+      }
+      assertThrows(IllegalArgumentException.class, () -> new Collections.HashSet(keys, ArrayOptions.defaults().withBits(3)));
     }
   }
 }

@@ -1,0 +1,29 @@
+// Owns the stop flag the signal handler sets and the handlers' installation and restoration.
+#include "cli/stop_signals.hpp"
+
+namespace smartarrays::cli {
+
+namespace {
+
+volatile std::sig_atomic_t stop_requested = 0;
+
+void request_stop(int) { stop_requested = 1; }
+
+}  // namespace
+
+StopSignals::StopSignals() : interrupt_([] { return stop_requested != 0; }) {
+  stop_requested = 0;
+  struct sigaction action {};
+  action.sa_handler = request_stop;
+  ::sigaction(SIGINT, &action, &old_int_);
+  ::sigaction(SIGTERM, &action, &old_term_);
+}
+
+StopSignals::~StopSignals() {
+  ::sigaction(SIGINT, &old_int_, nullptr);
+  ::sigaction(SIGTERM, &old_term_, nullptr);
+}
+
+bool StopSignals::requested() noexcept { return stop_requested != 0; }
+
+}  // namespace smartarrays::cli

@@ -1,0 +1,34 @@
+// Owns a long command's Ctrl-C and SIGTERM: while a StopSignals lives they set a flag instead of
+// killing the process, and its InterruptScope turns the flag into Error(cancelled) at the next pool
+// loop or check_interrupt() of the calling thread, so the command unwinds (temporary files, system
+// switches, children) and exits with exit_interrupted.
+#pragma once
+
+#include <csignal>
+
+#include "smartarrays/runtime/interrupt.hpp"
+
+namespace smartarrays::cli {
+
+/// Exit code of a command stopped by Ctrl-C or SIGTERM (the shell's 128 + SIGINT).
+inline constexpr int exit_interrupted = 128 + SIGINT;
+
+/// Catches SIGINT and SIGTERM for its life (the previous handlers come back after) and interrupts
+/// the library calls of the thread that made it.
+class StopSignals {
+ public:
+  StopSignals();
+  ~StopSignals();
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+  /// True once a signal arrived.
+  static bool requested() noexcept;
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+  runtime::InterruptScope interrupt_;
+};
+
+}  // namespace smartarrays::cli
