@@ -153,9 +153,11 @@ class SMARTARRAYS_API SmartArray {
   /// throws Error(out_of_range) for replica >= replicas().
   std::uint64_t huge_page_bytes(std::size_t replica) const;
   /// CRC32C (Castagnoli, the store's checksum) of replica r's packed words (words_per_replica() words,
-  /// without the padding word); throws Error(out_of_range) for replica >= replicas().
+  /// without the padding word), on the calling thread (build::crc32c computes it on a pool); throws
+  /// Error(out_of_range) for replica >= replicas().
   std::uint32_t crc32c(std::size_t replica) const;
-  /// Whether every replica holds the same packed words as replica 0 (true with one replica).
+  /// Whether every replica holds the same packed words as replica 0 (true with one replica), on the
+  /// calling thread (build::replicas_equal compares on a pool).
   bool replicas_equal() const;
   // Writable replicas (WriteMode::primary, Shoal's repl_sync); build::sync propagates the writes.
   /// How init() reaches the replicas (options().write_mode).
