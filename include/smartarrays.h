@@ -126,7 +126,7 @@ SMARTARRAYS_API sa_status sa_array_crc32c(const sa_array *a, uint32_t replica, u
 SMARTARRAYS_API sa_status sa_array_replicas_equal(const sa_array *a, int32_t *equal);
 /* Bulk operations, in parallel with every replica written by its own node's workers (docs/c-api.md). */
 /** Makes dst hold src's values (any widths and placements; equal lengths, else SA_EINVAL; SA_EINVAL
-    naming src's first value too wide for dst, checked before anything is written). */
+    naming src's first value too wide for dst, which is then partly overwritten). */
 SMARTARRAYS_API sa_status sa_array_copy_from(sa_array *dst, const sa_array *src);
 /** Sets every value to value (SA_EINVAL when it does not fit in the array's bits; nothing written). */
 SMARTARRAYS_API sa_status sa_array_fill(sa_array *a, uint64_t value);

@@ -3,6 +3,7 @@
 // and fill (one packed block of the value, copied over every chunk). Every replica is written by
 // its own node's workers through the build layer's replica loop.
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -46,8 +47,16 @@ const std::uint64_t* source_words(const SmartArray& src, int node) {
   return src.replica(stale ? 0 : src.replica_index_for_node(node));
 }
 
-// Throws naming src's first value that does not fit in bits (one parallel decoding pass).
-void check_fits(const SmartArray& src, unsigned bits, runtime::ThreadPool& pool) {
+// Whether values[0, count) all fit in bits: one OR over the block the copy decoded anyway.
+bool block_fits(const std::uint64_t* values, std::uint64_t count, unsigned bits) noexcept {
+  std::uint64_t any = 0;
+  for (std::uint64_t j = 0; j < count; ++j) any |= values[j];
+  return codec::fits(any, bits);
+}
+
+// Throws naming src's first value that does not fit in bits (one parallel decoding pass): the error
+// path of a narrowing copy that met a value too wide.
+[[noreturn]] void throw_first_too_wide(const SmartArray& src, unsigned bits, runtime::ThreadPool& pool) {
   const codec::Kernels& kernels = codec::kernels(src.bits());
   detail::WorkerBuffers buffers(pool);
   constexpr std::uint64_t none = ~std::uint64_t{0};
@@ -67,12 +76,11 @@ void check_fits(const SmartArray& src, unsigned bits, runtime::ThreadPool& pool)
         return none;
       },
       [](std::uint64_t a, std::uint64_t b) { return std::min(a, b); });
-  if (first != none) {
-    std::uint64_t value = 0;
-    codec::decode(source_words(src, os::current_node()), src.bits(), first, 1, &value);
-    throw_error(ErrorCode::invalid_argument,
-                "copy_from: value " + std::to_string(value) + " at index " + std::to_string(first) + " " + needs_bits(value, bits));
-  }
+  if (first == none) throw_error(ErrorCode::internal, "copy_from: a value was too wide but none was found");
+  std::uint64_t value = 0;
+  codec::decode(source_words(src, os::current_node()), src.bits(), first, 1, &value);
+  throw_error(ErrorCode::invalid_argument,
+              "copy_from: value " + std::to_string(value) + " at index " + std::to_string(first) + " " + needs_bits(value, bits));
 }
 
 }  // namespace
@@ -86,7 +94,10 @@ void copy_from(SmartArray& dst, const SmartArray& src, runtime::ThreadPool& pool
   if (&dst == &src) return;
   const unsigned from_bits = src.bits();
   const unsigned to_bits = dst.bits();
-  if (from_bits > to_bits) check_fits(src, to_bits, pool);
+  // Narrowing: every decoded block is checked before it is packed; the first block too wide stops
+  // the copy, and the error path finds the first such value of the array.
+  const bool narrowing = from_bits > to_bits;
+  std::atomic<bool> too_wide{false};
   const codec::Kernels& unpack = codec::kernels(from_bits);
   const codec::Kernels& pack = codec::kernels(to_bits);
   detail::WorkerBuffers buffers(pool);
@@ -102,18 +113,25 @@ void copy_from(SmartArray& dst, const SmartArray& src, runtime::ThreadPool& pool
     }
     // A 64-bit stream is its values: decode straight into it, or pack straight from it.
     std::uint64_t* values = from_bits == 64 || to_bits == 64 ? nullptr : buffers.get(ctx, block_chunks * codec::chunk_values);
-    for (std::uint64_t c = first; c < end; c += block_chunks) {
+    for (std::uint64_t c = first; c < end && !too_wide.load(std::memory_order_relaxed); c += block_chunks) {
       const std::uint64_t n = std::min(block_chunks, end - c);
       if (to_bits == 64) {
         unpack.unpack(from, c, n, words + c * codec::chunk_values);
-      } else if (from_bits == 64) {
-        pack.pack(from + c * codec::chunk_values, c, n, words);
-      } else {
-        unpack.unpack(from, c, n, values);
-        pack.pack(values, c, n, words);
+        continue;
       }
+      const std::uint64_t* block = from + c * codec::chunk_values;
+      if (from_bits != 64) {
+        unpack.unpack(from, c, n, values);
+        block = values;
+      }
+      if (narrowing && !block_fits(block, n * codec::chunk_values, to_bits)) {
+        too_wide.store(true, std::memory_order_relaxed);
+        return;
+      }
+      pack.pack(block, c, n, words);
     }
   });
+  if (too_wide.load()) throw_first_too_wide(src, to_bits, pool);
   forget_dirty_groups(dst);
 }
 
