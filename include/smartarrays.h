@@ -62,6 +62,12 @@ typedef enum {
   SA_HUGE_PAGES_1G = 4    /**< 1 GiB pages from the kernel's hugetlb pool (SA_ENOMEM when it is short) */
 } sa_huge_pages;
 
+/** How sa_array_set reaches the replicas of a replicated array (sa_options.write_mode; docs/topology-and-placement.md). */
+typedef enum {
+  SA_WRITE_THROUGH = 0, /**< the default: every set writes every replica */
+  SA_WRITE_PRIMARY = 1  /**< set writes replica 0 and marks its group dirty; sa_array_sync copies dirty groups out */
+} sa_write_mode;
+
 /** How an array will be read (access hints, read by SA_AUTO and SA_BITS_AUTO only). */
 typedef enum {
   SA_SEQUENTIAL = 0, /**< scans in index order */
@@ -86,9 +92,10 @@ typedef struct {
   const int32_t *nodes;   /**< node set of interleaved/replicated/partitioned (NULL with node_count 0 = all nodes with memory) */
   uint32_t node_count;    /**< number of entries in nodes; must be 0 for os_default and single_node */
   sa_hints hints;         /**< access hints (defaults: not read-only, sequential, 1 pass, 0 threads) */
+  int32_t write_mode;     /**< an sa_write_mode (default SA_WRITE_THROUGH) */
 } sa_options;
 
-/** Defaults: SA_OS_DEFAULT, node 0, bits 0, SA_HUGE_PAGES_AUTO, all nodes, default hints. */
+/** Defaults: SA_OS_DEFAULT, node 0, bits 0, SA_HUGE_PAGES_AUTO, all nodes, default hints, SA_WRITE_THROUGH. */
 SMARTARRAYS_API void sa_options_init(sa_options *o);
 
 /** Makes *out hold values[0..n) (values may be NULL when n is 0; o may be NULL for defaults). */
@@ -112,10 +119,22 @@ SMARTARRAYS_API uint32_t sa_array_replicas(const sa_array *a);
 SMARTARRAYS_API int32_t sa_array_huge_pages(const sa_array *a);
 /** *bytes = bytes of the replica the kernel backs with huge pages now (transparent or hugetlb). */
 SMARTARRAYS_API sa_status sa_array_huge_page_bytes(const sa_array *a, uint32_t replica, uint64_t *bytes);
-/** *crc = CRC32C (Castagnoli) of the replica's packed words (the sa_array_words stream). */
+/** *crc = CRC32C (Castagnoli) of the replica's packed words (the sa_array_words stream), computed in
+    parallel by the replica's node's workers. */
 SMARTARRAYS_API sa_status sa_array_crc32c(const sa_array *a, uint32_t replica, uint32_t *crc);
-/** *equal = 1 when every replica holds the same packed words as replica 0, else 0. */
+/** *equal = 1 when every replica holds the same packed words as replica 0, else 0 (in parallel). */
 SMARTARRAYS_API sa_status sa_array_replicas_equal(const sa_array *a, int32_t *equal);
+/* Bulk operations, in parallel with every replica written by its own node's workers (docs/c-api.md). */
+/** Makes dst hold src's values (any widths and placements; equal lengths, else SA_EINVAL; SA_EINVAL
+    naming src's first value too wide for dst, which is then partly overwritten). */
+SMARTARRAYS_API sa_status sa_array_copy_from(sa_array *dst, const sa_array *src);
+/** Sets every value to value (SA_EINVAL when it does not fit in the array's bits; nothing written). */
+SMARTARRAYS_API sa_status sa_array_fill(sa_array *a, uint64_t value);
+/** The array's sa_write_mode. */
+SMARTARRAYS_API int32_t sa_array_write_mode(const sa_array *a);
+/** Copies the groups sets dirtied since the last sync from replica 0 to the other replicas (SA_WRITE_PRIMARY;
+    SA_OK doing nothing otherwise). sa_array_get on other replicas may run meanwhile (docs/topology-and-placement.md). */
+SMARTARRAYS_API sa_status sa_array_sync(sa_array *a);
 /** The adaptive decision that chose the array's options (SA_AUTO / SA_BITS_AUTO) as JSON: choice,
     candidates with predicted_s, explanation (docs/adaptivity.md); "null" when nothing was auto. Valid
     while the array lives. */
@@ -127,7 +146,7 @@ SMARTARRAYS_API uint32_t sa_array_local_replica(const sa_array *a);
 
 /** *out = value i (checked). */
 SMARTARRAYS_API sa_status sa_array_get(const sa_array *a, uint64_t i, uint64_t *out);
-/** Stores v as value i in every replica (checked index, v must fit in the array's bits). */
+/** Stores v as value i in every replica, or in replica 0 under SA_WRITE_PRIMARY (checked index, v must fit in the array's bits). */
 SMARTARRAYS_API sa_status sa_array_set(sa_array *a, uint64_t i, uint64_t v);
 /** Decodes values [start, start + n) into out[0..n) (out may be NULL when n is 0). */
 SMARTARRAYS_API sa_status sa_array_decode(const sa_array *a, uint64_t start, uint64_t n, uint64_t *out);

@@ -71,18 +71,20 @@ def array(
     nodes: Nodes = None,
     huge_pages: HugePages = "auto",
     hints: Mapping[str, object] | None = None,
+    write_mode: Literal["write_through", "primary"] = "write_through",
 ) -> SmartArray:
     """A SmartArray holding the unsigned integers of values, compressed to bits and placed on NUMA nodes.
 
     placement="auto" lets the adaptive layer choose placement and huge pages from the machine profile
     and the access hints (read_only, pattern, passes, threads); with it, or with hints, bits="auto"
     is chosen too (the fewest bits or 64). Alone, bits="auto" (like "min") is the fewest bits.
-    The array's decision attribute holds the decision with its explanation (None when not adaptive)."""
+    The array's decision attribute holds the decision with its explanation (None when not adaptive).
+    write_mode="primary" makes a[i] = v write replica 0 only, until sync() copies the writes out."""
     data = unsigned_values(values)
     adaptive = placement == "auto" or hints is not None
     if not adaptive:
         make = _core._from_u32 if data.dtype == np.uint32 else _core._from_u64
-        result = make(data, bits_arg(bits), placement, node_list(nodes), huge_pages_arg(huge_pages))
+        result = make(data, bits_arg(bits), placement, node_list(nodes), huge_pages_arg(huge_pages), write_mode)
         result.decision = None
         return result
     read_only, pattern, passes, threads = hints_args(hints)
@@ -90,7 +92,7 @@ def array(
     make_auto = _core._auto_from_u32 if data.dtype == np.uint32 else _core._auto_from_u64
     result, decision = make_auto(
         data, 0 if auto_bits else bits_arg(bits), auto_bits, placement, node_list(nodes),
-        huge_pages_arg(huge_pages), read_only, pattern, passes, threads)
+        huge_pages_arg(huge_pages), read_only, pattern, passes, threads, write_mode)
     result.decision = json.loads(decision)
     return result
 

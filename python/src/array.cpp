@@ -22,6 +22,7 @@
 #include "smartarrays/adapt/adaptive_array.hpp"
 #include "smartarrays/algo/aggregate.hpp"
 #include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/build/bulk.hpp"
 #include "smartarrays/build/live_array.hpp"
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/error.hpp"
@@ -35,16 +36,18 @@ using U32In = nb::ndarray<const std::uint32_t, nb::ndim<1>, nb::c_contig, nb::de
 using U64Out = nb::ndarray<std::uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
 ArrayHandle from_u64(const U64In& values, unsigned bits, std::string_view placement, std::vector<int> nodes,
-                     std::string_view huge_pages) {
-  const ArrayOptions options = make_options(bits, placement, std::move(nodes), huge_pages);
+                     std::string_view huge_pages, std::string_view write_mode) {
+  ArrayOptions options = make_options(bits, placement, std::move(nodes), huge_pages);
+  options.write_mode = parse_write_mode(write_mode);
   const std::span<const std::uint64_t> span(values.data(), values.shape(0));
   nb::gil_scoped_release release;
   return ArrayHandle(build::build_array_from_values(span, options));
 }
 
 ArrayHandle from_u32(const U32In& values, unsigned bits, std::string_view placement, std::vector<int> nodes,
-                     std::string_view huge_pages) {
-  const ArrayOptions options = make_options(bits, placement, std::move(nodes), huge_pages);
+                     std::string_view huge_pages, std::string_view write_mode) {
+  ArrayOptions options = make_options(bits, placement, std::move(nodes), huge_pages);
+  options.write_mode = parse_write_mode(write_mode);
   const std::span<const std::uint32_t> span(values.data(), values.shape(0));
   nb::gil_scoped_release release;
   return ArrayHandle(build::build_array_from_values(span, options));
@@ -55,9 +58,11 @@ ArrayHandle from_u32(const U32In& values, unsigned bits, std::string_view placem
 template <typename In, typename T>
 std::pair<ArrayHandle, std::string> auto_from(const In& values, unsigned bits, bool auto_bits, std::string_view placement,
                                               std::vector<int> nodes, std::string_view huge_pages, bool read_only,
-                                              std::string_view pattern, double passes, unsigned threads) {
+                                              std::string_view pattern, double passes, unsigned threads,
+                                              std::string_view write_mode) {
   const bool auto_placement = placement == "auto";
   ArrayOptions options = make_options(bits, auto_placement ? "os_default" : placement, std::move(nodes), huge_pages);
+  options.write_mode = parse_write_mode(write_mode);
   options.auto_placement = auto_placement;
   options.auto_bits = auto_bits;
   options.hints = AccessHints{read_only, parse_access_pattern(pattern), passes, threads};
@@ -385,7 +390,7 @@ void bind_metadata(nb::class_<ArrayHandle>& cls) {
           [](const ArrayHandle& self, std::size_t replica) {
             const SharedArray array = self.get();
             nb::gil_scoped_release release;
-            return array->crc32c(replica);
+            return build::crc32c(*array, replica);
           },
           "replica"_a = 0, "CRC32C (Castagnoli) of the replica's packed words (IndexError for a bad replica).")
       .def(
@@ -393,9 +398,49 @@ void bind_metadata(nb::class_<ArrayHandle>& cls) {
           [](const ArrayHandle& self) {
             const SharedArray array = self.get();
             nb::gil_scoped_release release;
-            return array->replicas_equal();
+            return build::replicas_equal(*array);
           },
           "Whether every replica holds the same packed words as replica 0.");
+}
+
+// Bulk writes and writable replicas (docs/python.md): copy_from, fill, a[i] = v, sync, write_mode.
+void bind_writes(nb::class_<ArrayHandle>& cls) {
+  cls.def_prop_ro("write_mode", [](const ArrayHandle& self) { return std::string(to_string(self.get()->write_mode())); },
+                  "How a[i] = v reaches the replicas: 'write_through' (every replica) or 'primary' (replica 0, then sync()).")
+      .def(
+          "copy_from",
+          [](const ArrayHandle& self, const ArrayHandle& source) {
+            const std::shared_ptr<SmartArray> array = self.writable();
+            const SharedArray from = source.get();
+            nb::gil_scoped_release release;
+            build::copy_from(*array, *from);
+          },
+          "source"_a,
+          "Makes every value equal source's (any bits and placements; ValueError for other lengths or a value too wide).")
+      .def(
+          "fill",
+          [](const ArrayHandle& self, std::uint64_t value) {
+            const std::shared_ptr<SmartArray> array = self.writable();
+            nb::gil_scoped_release release;
+            build::fill(*array, value);
+          },
+          "value"_a, "Sets every value to value (ValueError when it does not fit in the array's bits).")
+      .def(
+          "__setitem__",
+          [](const ArrayHandle& self, long long index, std::uint64_t value) {
+            const std::shared_ptr<SmartArray> array = self.writable();
+            array->init(resolve_index(index, array->length()), value);
+          },
+          "index"_a, "value"_a,
+          "Stores value at index (negative counts from the end): in every replica, or in replica 0 under write_mode 'primary'.")
+      .def(
+          "sync",
+          [](const ArrayHandle& self) {
+            const std::shared_ptr<SmartArray> array = self.writable();
+            nb::gil_scoped_release release;
+            build::sync(*array);
+          },
+          "Copies the groups written since the last sync from replica 0 to the other replicas (write_mode 'primary').");
 }
 
 // SmartArray's views and copies for numpy and DLPack, and its packed words.
@@ -489,17 +534,18 @@ void bind_array(nb::module_& m) {
                               "smartarrays.array().");
   bind_closeable(cls, "SmartArray", "Releases the memory (once no zero-copy view uses it); idempotent.");
   bind_metadata(cls);
+  bind_writes(cls);
   bind_exports(cls);
   bind_reads(cls);
 
-  m.def("_from_u64", &from_u64, "values"_a.noconvert(), "bits"_a, "placement"_a, "nodes"_a, "huge_pages"_a,
+  m.def("_from_u64", &from_u64, "values"_a.noconvert(), "bits"_a, "placement"_a, "nodes"_a, "huge_pages"_a, "write_mode"_a,
         "A SmartArray holding a contiguous uint64 array (bits 0 = the fewest that hold the data).");
   m.def("_auto_from_u64", &auto_from<U64In, std::uint64_t>, "values"_a.noconvert(), "bits"_a, "auto_bits"_a,
-        "placement"_a, "nodes"_a, "huge_pages"_a, "read_only"_a, "pattern"_a, "passes"_a, "threads"_a,
+        "placement"_a, "nodes"_a, "huge_pages"_a, "read_only"_a, "pattern"_a, "passes"_a, "threads"_a, "write_mode"_a,
         "A SmartArray whose placement ('auto') and/or bits (auto_bits) the adaptive layer chooses, and the "
         "decision as JSON.");
   m.def("_auto_from_u32", &auto_from<U32In, std::uint32_t>, "values"_a.noconvert(), "bits"_a, "auto_bits"_a,
-        "placement"_a, "nodes"_a, "huge_pages"_a, "read_only"_a, "pattern"_a, "passes"_a, "threads"_a,
+        "placement"_a, "nodes"_a, "huge_pages"_a, "read_only"_a, "pattern"_a, "passes"_a, "threads"_a, "write_mode"_a,
         "_auto_from_u64 over a contiguous uint32 array.");
   m.def(
       "_aggregate",
@@ -510,7 +556,7 @@ void bind_array(nb::module_& m) {
         return algo::aggregate(*first, *second);
       },
       "a1"_a, "a2"_a, "Wrapping sum over i of a1[i] + a2[i] (paper 5.1), in parallel with the GIL released.");
-  m.def("_from_u32", &from_u32, "values"_a.noconvert(), "bits"_a, "placement"_a, "nodes"_a, "huge_pages"_a,
+  m.def("_from_u32", &from_u32, "values"_a.noconvert(), "bits"_a, "placement"_a, "nodes"_a, "huge_pages"_a, "write_mode"_a,
         "A SmartArray holding a contiguous uint32 array, without a widened copy.");
   bind_live_array(m);
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/error.hpp"
 #include "smartarrays/graph/csr_graph.hpp"
 #include "smartarrays/runtime/interrupt.hpp"
 
@@ -36,8 +37,8 @@ class Handle {
   /// The core object as its users share it.
   using Shared = std::shared_ptr<const T>;
 
-  /// Takes over value.
-  explicit Handle(T value) : value_(std::make_shared<const T>(std::move(value))) {}
+  /// Takes over value (which bulk writes may then change: see writable()).
+  explicit Handle(T value) : writable_(std::make_shared<T>(std::move(value))), value_(writable_) {}
   /// Shares an object owned elsewhere (e.g. one array of a graph, which the pointer keeps alive).
   explicit Handle(Shared value) : value_(std::move(value)) {}
 
@@ -51,12 +52,23 @@ class Handle {
     if (!value_) throw nb::value_error(closed_message());
     return value_;
   }
+  /// The object for writing; raises ValueError once closed, Error(invalid_argument) for an object
+  /// shared from another owner (a graph's or a store's array), which is read-only.
+  std::shared_ptr<T> writable() const {
+    get();
+    if (!writable_) throw_error(ErrorCode::invalid_argument, std::string(Name) + " is read-only: it belongs to a graph or store");
+    return writable_;
+  }
   /// Drops this handle's reference; other users keep the memory until they finish.
-  void close() noexcept { value_.reset(); }
+  void close() noexcept {
+    writable_.reset();
+    value_.reset();
+  }
   /// True after close().
   bool closed() const noexcept { return !value_; }
 
  private:
+  std::shared_ptr<T> writable_;  // the object when this handle made it, else null
   Shared value_;
 };
 

@@ -1,4 +1,4 @@
-// Owns the names of the placements and access patterns (for the command line, JSON reports and bindings).
+// Owns the names of the placements, access patterns and write modes (for the command line, JSON reports and bindings).
 #include <string_view>
 
 #include "smartarrays/array/options.hpp"
@@ -18,6 +18,9 @@ constexpr util::NameTable<Placement, 5> placement_names{
 constexpr util::NameTable<AccessPattern, 3> pattern_names{
     "access pattern",
     {{{AccessPattern::sequential, "sequential"}, {AccessPattern::random, "random"}, {AccessPattern::indexed, "indexed"}}}};
+
+constexpr util::NameTable<WriteMode, 2> write_mode_names{
+    "write mode", {{{WriteMode::write_through, "write_through"}, {WriteMode::primary, "primary"}}}};
 }  // namespace
 
 const char* to_string(Placement placement) noexcept { return placement_names.c_name(placement); }
@@ -31,5 +34,13 @@ namespace smartarrays {
 const char* to_string(AccessPattern pattern) noexcept { return pattern_names.c_name(pattern); }
 
 AccessPattern parse_access_pattern(std::string_view name) { return pattern_names.parse(name); }
+
+}  // namespace smartarrays
+
+namespace smartarrays {
+
+const char* to_string(WriteMode mode) noexcept { return write_mode_names.c_name(mode); }
+
+WriteMode parse_write_mode(std::string_view name) { return write_mode_names.parse(name); }
 
 }  // namespace smartarrays

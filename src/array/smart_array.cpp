@@ -169,6 +169,7 @@ SmartArray SmartArray::allocate(std::uint64_t length, const ArrayOptions& option
   }
   array.replica_nodes_ = std::move(plan.replica_nodes);
   if (array.replica_words_.size() > 1) array.replica_of_node_ = detail::nearest_replica_table(array.replica_nodes_, os::topology());
+  if (array.options_.write_mode == WriteMode::primary && array.replica_words_.size() > 1) array.start_tracking_writes();
   array.bind_kernels();
   return array;
 }
@@ -199,7 +200,9 @@ SmartArray SmartArray::over_region(std::uint64_t length, unsigned bits, os::Memo
 
 void SmartArray::bind_kernels() {
   const unsigned bits = options_.bits;
-  get_ = codec::with_bits(bits, [](auto b) -> GetFn { return &codec::get<decltype(b)::value>; });
+  // Reads of a primary-write array may overlap a sync's word stores: they load words atomically.
+  get_ = dirty_ != nullptr ? codec::with_bits(bits, [](auto b) -> GetFn { return &codec::get_relaxed<decltype(b)::value>; })
+                           : codec::with_bits(bits, [](auto b) -> GetFn { return &codec::get<decltype(b)::value>; });
   set_ = codec::with_bits(bits, [](auto b) -> SetFn { return &codec::set<decltype(b)::value>; });
   kernels_ = &codec::kernels(bits);
 }
@@ -269,7 +272,10 @@ SmartArray::SmartArray(SmartArray&& other) noexcept
       replica_of_node_(std::move(other.replica_of_node_)),
       get_(std::exchange(other.get_, nullptr)),
       set_(std::exchange(other.set_, nullptr)),
-      kernels_(std::exchange(other.kernels_, nullptr)) {}
+      kernels_(std::exchange(other.kernels_, nullptr)),
+      dirty_(std::move(other.dirty_)),
+      dirty_words_(std::exchange(other.dirty_words_, 0)),
+      dirty_shift_(std::exchange(other.dirty_shift_, 0)) {}
 
 SmartArray& SmartArray::operator=(SmartArray&& other) noexcept {
   if (this != &other) {
@@ -285,6 +291,9 @@ SmartArray& SmartArray::operator=(SmartArray&& other) noexcept {
     std::swap(get_, taken.get_);
     std::swap(set_, taken.set_);
     std::swap(kernels_, taken.kernels_);
+    std::swap(dirty_, taken.dirty_);
+    std::swap(dirty_words_, taken.dirty_words_);
+    std::swap(dirty_shift_, taken.dirty_shift_);
   }
   return *this;
 }

@@ -1,12 +1,12 @@
-// Owns the parallel array builder and filler, and from_values on top of them: one loop over all
-// replicas (replica r occupies its own stretch of a virtual index space, as a part owned by r's
-// node, taken without stealing), per-worker value buffers, and chunk-aligned encoding so
+// Owns the parallel array builder and filler, and from_values on top of them: one replica loop over
+// all replicas (build/replica_loop.hpp), per-worker value buffers, and chunk-aligned encoding so
 // concurrent batches never share a word.
 #include "smartarrays/build/parallel_build.hpp"
 
 #include <algorithm>
 #include <vector>
 
+#include "build/replica_loop.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/codec/kernels.hpp"
 #include "smartarrays/error.hpp"
@@ -56,49 +56,23 @@ std::vector<runtime::LoopPart> stripe_parts(const SmartArray& array) {
 
 void fill_array(SmartArray& array, ValueSource source, runtime::ThreadPool& pool, std::vector<runtime::LoopPart> layout) {
   if (source.fill == nullptr) throw_error(ErrorCode::invalid_argument, "fill_array: the value source has no fill function");
-  const std::uint64_t length = array.length();
-  if (length == 0) return;
   const unsigned bits = array.bits();
-  const std::size_t replicas = array.replicas();
-  // Each replica's stretch starts on a chunk boundary, so chunk-aligned batches stay chunk-aligned
-  // in replica indices too. The array exists, so length and the stretches fit in 64 bits.
-  const std::uint64_t stretch = codec::chunk_count(length) * codec::chunk_values;
-
-  runtime::LoopOptions loop_options;
-  loop_options.alignment = codec::chunk_values;
-  std::vector<runtime::LoopPart> parts;
-  const bool per_replica_nodes = replicas > 1;
-  if (per_replica_nodes) {
-    for (std::size_t r = 0; r < replicas; ++r) {
-      const int node = array.replica_node(r);
-      parts.push_back({node < 0 ? 0 : node, r * stretch, r * stretch + length});
-    }
-    loop_options.steal = false;
-  } else {
-    // A partitioned array's stripes (or the caller's layout) go to their nodes' queues first.
-    loop_options.layout = layout.empty() ? stripe_parts(array) : std::move(layout);
-  }
-  runtime::Loop loop = parts.empty() ? runtime::Loop(0, length, pool.workers_per_node(), loop_options)
-                                     : runtime::Loop(std::move(parts), loop_options);
-
-  const bool nested = runtime::current_worker() != nullptr;
-  std::vector<std::vector<std::uint64_t>> buffers(nested ? 1 : pool.size());
-  std::vector<std::uint64_t*> words(replicas);
-  for (std::size_t r = 0; r < replicas; ++r) words[r] = array.mutable_replica(r);
-
-  pool.run(loop, [&](std::uint64_t lo, std::uint64_t hi, const runtime::WorkerContext& ctx) {
-    const std::uint64_t r = per_replica_nodes ? lo / stretch : 0;
-    const std::uint64_t start = lo - r * stretch;
-    const std::uint64_t count = hi - lo;
+  std::vector<std::uint64_t*> words(array.replicas());
+  for (std::size_t r = 0; r < words.size(); ++r) words[r] = array.mutable_replica(r);
+  detail::WorkerBuffers buffers(pool);
+  runtime::LoopOptions options{.alignment = codec::chunk_values};
+  options.layout = std::move(layout);
+  detail::for_each_replica_batch(array, 0, array.replicas(), pool, options,
+                                 [&](const detail::ReplicaBatch& batch, const runtime::WorkerContext& ctx) {
+    const std::uint64_t count = batch.end - batch.begin;
     // A 64-bit stream is the values themselves: the source writes them in place, with no copy.
     if (bits == 64) {
-      source.fill(source.state, start, start + count, words[r] + start);
+      source.fill(source.state, batch.begin, batch.end, words[batch.replica] + batch.begin);
       return;
     }
-    std::vector<std::uint64_t>& buffer = buffers[nested ? 0 : ctx.worker];
-    if (buffer.size() < count) buffer.resize(count);
-    source.fill(source.state, start, start + count, buffer.data());
-    codec::encode_range(buffer.data(), start, count, bits, words[r]);
+    std::uint64_t* buffer = buffers.get(ctx, count);
+    source.fill(source.state, batch.begin, batch.end, buffer);
+    codec::encode_range(buffer, batch.begin, count, bits, words[batch.replica]);
   });
 }
 

@@ -12,6 +12,7 @@
 #include "smartarrays.h"
 #include "smartarrays/adapt/adaptive_array.hpp"
 #include "smartarrays/array/smart_array.hpp"
+#include "smartarrays/build/bulk.hpp"
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 
@@ -43,13 +44,20 @@ const SmartArray& array_of(const sa_array* a) {
   return *a->array;
 }
 
+// The array a owns, for writing; a store's array is read-only.
+SmartArray& writable_array(sa_array* a, const char* name) {
+  require(a, name);
+  if (!a->owned) throw_error(ErrorCode::invalid_argument, std::string(name) + " is read-only (a store's array or a live array's snapshot)");
+  return *a->owned;
+}
+
 }  // namespace
 
 extern "C" {
 
 void sa_options_init(sa_options* o) {
   if (o == nullptr) return;
-  *o = sa_options{SA_OS_DEFAULT, 0, 0, SA_HUGE_PAGES_AUTO, nullptr, 0, sa_hints{0, SA_SEQUENTIAL, 1.0, 0}};
+  *o = sa_options{SA_OS_DEFAULT, 0, 0, SA_HUGE_PAGES_AUTO, nullptr, 0, sa_hints{0, SA_SEQUENTIAL, 1.0, 0}, SA_WRITE_THROUGH};
 }
 
 sa_status sa_array_from_u64(const uint64_t* values, uint64_t n, const sa_options* o, sa_array** out) {
@@ -116,7 +124,7 @@ sa_status sa_array_crc32c(const sa_array* a, uint32_t replica, uint32_t* crc) {
   return guarded(__func__, [&] {
     const SmartArray& array = array_of(a);
     require(crc, "crc");
-    *crc = array.crc32c(replica);
+    *crc = smartarrays::build::crc32c(array, replica);
   });
 }
 
@@ -124,7 +132,31 @@ sa_status sa_array_replicas_equal(const sa_array* a, int32_t* equal) {
   return guarded(__func__, [&] {
     const SmartArray& array = array_of(a);
     require(equal, "equal");
-    *equal = array.replicas_equal() ? 1 : 0;
+    *equal = smartarrays::build::replicas_equal(array) ? 1 : 0;
+  });
+}
+
+sa_status sa_array_copy_from(sa_array* dst, const sa_array* src) {
+  return guarded(__func__, [&] {
+    SmartArray& to = writable_array(dst, "dst");
+    require(src, "src");
+    smartarrays::build::copy_from(to, *src->array);
+  });
+}
+
+sa_status sa_array_fill(sa_array* a, uint64_t value) {
+  return guarded(__func__, [&] {
+    smartarrays::build::fill(writable_array(a, "a"), value);
+  });
+}
+
+int32_t sa_array_write_mode(const sa_array* a) {
+  return guarded_value<int32_t>(__func__, 0, [&] { return static_cast<int32_t>(array_of(a).write_mode()); });
+}
+
+sa_status sa_array_sync(sa_array* a) {
+  return guarded(__func__, [&] {
+    smartarrays::build::sync(writable_array(a, "a"));
   });
 }
 
@@ -155,9 +187,7 @@ sa_status sa_array_get(const sa_array* a, uint64_t i, uint64_t* out) {
 
 sa_status sa_array_set(sa_array* a, uint64_t i, uint64_t v) {
   return guarded(__func__, [&] {
-    require(a, "a");
-    if (!a->owned) throw_error(ErrorCode::invalid_argument, "a is read-only (a store's array or a live array's snapshot)");
-    a->owned->init(i, v);
+    writable_array(a, "a").init(i, v);
   });
 }
 

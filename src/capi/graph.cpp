@@ -35,8 +35,8 @@ using smartarrays::capi::require;
 static_assert(sizeof(sa_graph_variant) == 4 && sizeof(sa_dangling_rule) == 4);
 static_assert(offsetof(sa_graph_options, variant) == 0 && offsetof(sa_graph_options, dedup) == 4 &&
               offsetof(sa_graph_options, drop_self_loops) == 8 && offsetof(sa_graph_options, undirected) == 12 &&
-              offsetof(sa_graph_options, arrays) == 16 && offsetof(sa_graph_options, placement) == 72 &&
-              offsetof(sa_graph_options, bits) == 80 && sizeof(sa_graph_options) == 88);
+              offsetof(sa_graph_options, arrays) == 16 && offsetof(sa_graph_options, placement) == 80 &&
+              offsetof(sa_graph_options, bits) == 88 && sizeof(sa_graph_options) == 96);
 static_assert(offsetof(sa_graph_array_memory, name) == 0 && offsetof(sa_graph_array_memory, length) == 8 &&
               offsetof(sa_graph_array_memory, bytes) == 16 && offsetof(sa_graph_array_memory, bits) == 24 &&
               offsetof(sa_graph_array_memory, placement) == 28 && offsetof(sa_graph_array_memory, replicas) == 32 &&

@@ -15,7 +15,7 @@ static_assert(sizeof(sa_placement) == 4);
 static_assert(offsetof(sa_options, placement) == 0 && offsetof(sa_options, node) == 4 &&
               offsetof(sa_options, bits) == 8 && offsetof(sa_options, huge_pages) == 12 &&
               offsetof(sa_options, nodes) == 16 && offsetof(sa_options, node_count) == 24 &&
-              offsetof(sa_options, hints) == 32 && sizeof(sa_options) == 56);
+              offsetof(sa_options, hints) == 32 && offsetof(sa_options, write_mode) == 56 && sizeof(sa_options) == 64);
 static_assert(offsetof(sa_hints, read_only) == 0 && offsetof(sa_hints, pattern) == 4 && offsetof(sa_hints, passes) == 8 &&
               offsetof(sa_hints, threads) == 16 && sizeof(sa_hints) == 24);
 
@@ -54,6 +54,11 @@ ArrayOptions to_array_options(const sa_options* o, const char* prefix) {
                                                  " is not an sa_huge_pages (0..4: off, on, auto, 2M, 1G)");
   }
   options.huge_pages = static_cast<HugePages>(o->huge_pages);
+  if (o->write_mode < SA_WRITE_THROUGH || o->write_mode > SA_WRITE_PRIMARY) {
+    throw_error(ErrorCode::invalid_argument, std::string(prefix) + "write_mode " + std::to_string(o->write_mode) +
+                                                 " is not an sa_write_mode (0..1: write-through, primary)");
+  }
+  options.write_mode = static_cast<WriteMode>(o->write_mode);
   if (o->node_count > 0) {
     require(o->nodes, (std::string(prefix) + "nodes (with node_count > 0)").c_str());
     options.nodes.assign(o->nodes, o->nodes + o->node_count);

@@ -44,7 +44,40 @@ class PageShift {
   std::array<std::array<std::uint32_t, 256>, 4> table_{};
 };
 
+// Polynomials over GF(2) modulo the reflected Castagnoli polynomial, bit 31 = x^0 (as zlib's crc32.c).
+constexpr std::uint32_t castagnoli = 0x82F63B78;
+
+constexpr std::uint32_t multiply_mod(std::uint32_t a, std::uint32_t b) noexcept {
+  std::uint32_t product = 0;
+  for (std::uint32_t m = std::uint32_t{1} << 31; m != 0; m >>= 1) {
+    if ((a & m) != 0) product ^= b;
+    b = (b & 1) != 0 ? (b >> 1) ^ castagnoli : b >> 1;
+  }
+  return product;
+}
+
+// x^(2^k) mod P for k = 0..63.
+constexpr std::array<std::uint32_t, 64> powers_of_x = [] {
+  std::array<std::uint32_t, 64> table{};
+  table[0] = std::uint32_t{1} << 30;  // x^1
+  for (std::size_t k = 1; k < table.size(); ++k) table[k] = multiply_mod(table[k - 1], table[k - 1]);
+  return table;
+}();
+
+// x^(8 * bytes) mod P: appending bytes zero bytes multiplies a CRC register by it.
+std::uint32_t shift_for_bytes(std::uint64_t bytes) noexcept {
+  std::uint32_t p = std::uint32_t{1} << 31;  // x^0
+  for (std::size_t k = 3; bytes != 0; bytes >>= 1, ++k) {
+    if ((bytes & 1) != 0) p = multiply_mod(powers_of_x[k % 64], p);
+  }
+  return p;
+}
+
 }  // namespace
+
+std::uint32_t crc32c_combine(std::uint32_t crc_a, std::uint32_t crc_b, std::uint64_t size_b) noexcept {
+  return multiply_mod(shift_for_bytes(size_b), crc_a) ^ crc_b;
+}
 
 std::uint32_t crc32c(const void* bytes, std::size_t size, std::uint32_t previous) noexcept {
   return ~raw_crc(bytes, size, ~previous);

@@ -564,4 +564,63 @@ TEST(CApiChecksum, ReplicasChecksumAndCompare) {
   expect_failure(sa_array_replicas_equal(nullptr, &equal), SA_EINVAL, "sa_array_replicas_equal", "is NULL");
 }
 
+TEST(CApiBulk, CopyFromFillAndTheirErrors) {
+  const RealTopologyAfter restore;
+  ASSERT_EQ(sa_topology_set_fake("nodes=2"), SA_OK) << sa_last_error();
+  std::vector<uint64_t> values(5000);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = i % 1000;
+  Array src, dst, shorter, narrow;
+  sa_options o = options_with_bits(10);
+  ASSERT_EQ(sa_array_from_u64(values.data(), values.size(), &o, &src.a), SA_OK) << sa_last_error();
+  o = options_with_bits(17);
+  o.placement = SA_REPLICATED;
+  ASSERT_EQ(sa_array_alloc(values.size(), &o, &dst.a), SA_OK) << sa_last_error();
+  ASSERT_EQ(sa_array_copy_from(dst.a, src.a), SA_OK) << sa_last_error();
+  std::vector<uint64_t> out(values.size());
+  ASSERT_EQ(sa_array_decode(dst.a, 0, out.size(), out.data()), SA_OK);
+  EXPECT_EQ(out, values);
+  int32_t equal = 0;
+  ASSERT_EQ(sa_array_replicas_equal(dst.a, &equal), SA_OK);
+  EXPECT_EQ(equal, 1);
+  ASSERT_EQ(sa_array_fill(dst.a, 131071), SA_OK) << sa_last_error();
+  uint64_t v = 0;
+  ASSERT_EQ(sa_array_get(dst.a, 4999, &v), SA_OK);
+  EXPECT_EQ(v, 131071u);
+  expect_failure(sa_array_fill(dst.a, 131072), SA_EINVAL, "sa_array_fill", "value 131072 needs 18 bits, array has 17");
+  o = options_with_bits(10);
+  ASSERT_EQ(sa_array_alloc(values.size() - 1, &o, &shorter.a), SA_OK);
+  expect_failure(sa_array_copy_from(shorter.a, src.a), SA_EINVAL, "sa_array_copy_from", "lengths differ");
+  o = options_with_bits(9);
+  ASSERT_EQ(sa_array_alloc(values.size(), &o, &narrow.a), SA_OK);
+  expect_failure(sa_array_copy_from(narrow.a, src.a), SA_EINVAL, "sa_array_copy_from", "value 512 at index 512 needs 10 bits");
+  expect_failure(sa_array_copy_from(nullptr, src.a), SA_EINVAL, "sa_array_copy_from", "dst is NULL");
+  expect_failure(sa_array_copy_from(dst.a, nullptr), SA_EINVAL, "sa_array_copy_from", "src is NULL");
+  expect_failure(sa_array_fill(nullptr, 1), SA_EINVAL, "sa_array_fill", "a is NULL");
+}
+
+TEST(CApiBulk, PrimaryWritesReachOtherReplicasOnSync) {
+  const RealTopologyAfter restore;
+  ASSERT_EQ(sa_topology_set_fake("nodes=2"), SA_OK) << sa_last_error();
+  Array array, through;
+  sa_options o = options_with_bits(12);
+  o.placement = SA_REPLICATED;
+  ASSERT_EQ(sa_array_alloc(1000, &o, &through.a), SA_OK);
+  EXPECT_EQ(sa_array_write_mode(through.a), SA_WRITE_THROUGH);
+  o.write_mode = SA_WRITE_PRIMARY;
+  ASSERT_EQ(sa_array_alloc(1000, &o, &array.a), SA_OK) << sa_last_error();
+  EXPECT_EQ(sa_array_write_mode(array.a), SA_WRITE_PRIMARY);
+  ASSERT_EQ(sa_array_set(array.a, 999, 4095), SA_OK);
+  int32_t equal = 1;
+  ASSERT_EQ(sa_array_replicas_equal(array.a, &equal), SA_OK);
+  EXPECT_EQ(equal, 0);
+  ASSERT_EQ(sa_array_sync(array.a), SA_OK) << sa_last_error();
+  ASSERT_EQ(sa_array_replicas_equal(array.a, &equal), SA_OK);
+  EXPECT_EQ(equal, 1);
+  ASSERT_EQ(sa_array_sync(through.a), SA_OK);
+  expect_failure(sa_array_sync(nullptr), SA_EINVAL, "sa_array_sync", "a is NULL");
+  o.write_mode = 2;
+  Array bad;
+  expect_failure(sa_array_alloc(10, &o, &bad.a), SA_EINVAL, "sa_array_alloc", "write_mode 2 is not an sa_write_mode");
+}
+
 }  // namespace

@@ -28,6 +28,18 @@ SMARTARRAYS_API const char* to_string(Placement placement) noexcept;
 /// The placement spelled name (a canonical name); throws Error(invalid_argument) listing the valid names.
 SMARTARRAYS_API Placement parse_placement(std::string_view name);
 
+/// How SmartArray::init (set) reaches the replicas of a replicated array (Shoal's writable replicas).
+enum class WriteMode : int {
+  write_through = 0,  ///< every set writes every replica (the default)
+  primary = 1,        ///< set writes replica 0 and marks its chunk group dirty; build::sync copies dirty groups out
+};
+
+/// The canonical name of a write mode: "write_through", "primary".
+SMARTARRAYS_API const char* to_string(WriteMode mode) noexcept;
+
+/// The write mode spelled name; throws Error(invalid_argument) listing the valid names.
+SMARTARRAYS_API WriteMode parse_write_mode(std::string_view name);
+
 /// How a program will read an array (Shoal's access hints, the paper's "software characteristics").
 enum class AccessPattern : int {
   sequential = 0,  ///< scans in index order (streams, prefetchers help)
@@ -67,6 +79,8 @@ struct ArrayOptions {
   /// SmartArray refuses options with it set.
   bool auto_bits = false;
   AccessHints hints;  ///< the program's access hints (read by the adaptive layer only)
+  /// How set reaches the replicas (write_through, or primary with build::sync; docs/arrays.md).
+  WriteMode write_mode = WriteMode::write_through;
 };
 
 }  // namespace smartarrays

@@ -6,12 +6,16 @@
 // Thread safety: every const member may run concurrently from any number of threads. init() and
 // init_unchecked() write shared words (neighbouring values share a word), so a write must not run
 // concurrently with any other access to the same array: callers synchronise externally, as the
-// paper's read-mostly analytics model assumes.
+// paper's read-mostly analytics model assumes. The one exception is a replicated array in
+// WriteMode::primary: writes touch replica 0 only, so get() on the other replicas may run during
+// them and during build::sync (docs/topology-and-placement.md, "Writable replicas").
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
@@ -115,8 +119,14 @@ class SMARTARRAYS_API SmartArray {
   std::uint64_t get_unchecked(std::uint64_t i) const noexcept { return get_(local_replica(), i); }
   /// Stores v as value i in every replica (paper Function 2); throws Error for a bad i or a v wider than bits().
   void init(std::uint64_t i, std::uint64_t v);
-  /// Stores v as value i in every replica, unchecked (i < length(), v < 2^bits() and !read_only() are the caller's promise).
+  /// Stores v as value i in every replica (in WriteMode::primary: in replica 0, marking its group
+  /// dirty), unchecked (i < length(), v < 2^bits() and !read_only() are the caller's promise).
   void init_unchecked(std::uint64_t i, std::uint64_t v) noexcept {
+    if (dirty_ != nullptr) {
+      set_(replica_words_[0], i, v);
+      mark_dirty(i);
+      return;
+    }
     for (std::uint64_t* words : replica_words_) set_(words, i, v);
   }
   /// Decodes the 64 values of chunk c of the local replica into out[0..63] (zeros past the end);
@@ -139,10 +149,26 @@ class SMARTARRAYS_API SmartArray {
   /// throws Error(out_of_range) for replica >= replicas().
   std::uint64_t huge_page_bytes(std::size_t replica) const;
   /// CRC32C (Castagnoli, the store's checksum) of replica r's packed words (words_per_replica() words,
-  /// without the padding word); throws Error(out_of_range) for replica >= replicas().
+  /// without the padding word), on the calling thread (build::crc32c computes it on a pool); throws
+  /// Error(out_of_range) for replica >= replicas().
   std::uint32_t crc32c(std::size_t replica) const;
-  /// Whether every replica holds the same packed words as replica 0 (true with one replica).
+  /// Whether every replica holds the same packed words as replica 0 (true with one replica), on the
+  /// calling thread (build::replicas_equal compares on a pool).
   bool replicas_equal() const;
+  // Writable replicas (WriteMode::primary, Shoal's repl_sync); build::sync propagates the writes.
+  /// How init() reaches the replicas (options().write_mode).
+  WriteMode write_mode() const noexcept { return options_.write_mode; }
+  /// True when init() writes replica 0 only and tracks dirty groups: WriteMode::primary with replicas.
+  bool tracks_writes() const noexcept { return dirty_ != nullptr; }
+  /// Values per dirty group (a power-of-two number of chunks, about 4 KiB of words): init() in
+  /// primary mode marks the group holding its index, and a sync copies whole dirty groups.
+  std::uint64_t dirty_group_values() const noexcept { return codec::chunk_values << dirty_shift_; }
+  /// Takes the dirty bitmap (bit g of word g / 64: group g written since the last take) and clears
+  /// it; empty when the array does not track writes. A sync takes it before copying.
+  std::vector<std::uint64_t> take_dirty_groups();
+  /// Whether any group is dirty (written in replica 0 and not yet synced).
+  bool has_dirty_groups() const noexcept;
+
   /// Chunk-aligned index ranges and the node holding their words: one per stripe for partitioned
   /// arrays, else one range over the whole array (node -1 unless one node holds every word). It is
   /// a loop's layout as it stands: runtime::LoopOptions::layout = partitions() runs each stripe's
@@ -187,6 +213,14 @@ class SMARTARRAYS_API SmartArray {
   void bind_kernels();
   void check_range(std::uint64_t start, std::uint64_t count) const;
   void copy_replica_zero_to_others() noexcept;
+  void start_tracking_writes();
+  void mark_dirty(std::uint64_t i) noexcept {
+    const std::uint64_t group = (i / codec::chunk_values) >> dirty_shift_;
+    std::atomic<std::uint64_t>& word = dirty_[group / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (group % 64);
+    // A plain load first: rewriting a dirty group costs no read-modify-write.
+    if ((word.load(std::memory_order_relaxed) & bit) == 0) word.fetch_or(bit, std::memory_order_relaxed);
+  }
 
   std::uint64_t length_ = 0;
   std::uint64_t words_ = 0;
@@ -198,6 +232,9 @@ class SMARTARRAYS_API SmartArray {
   GetFn get_ = nullptr;                        // codec::get<bits()>
   SetFn set_ = nullptr;                        // codec::set<bits()>
   const codec::Kernels* kernels_ = nullptr;    // codec::kernels(bits())
+  std::unique_ptr<std::atomic<std::uint64_t>[]> dirty_;  // primary-mode dirty groups, one bit each (else null)
+  std::uint64_t dirty_words_ = 0;                        // words of dirty_
+  unsigned dirty_shift_ = 0;                             // log2 of chunks per dirty group
 };
 
 /// A forward iterator over one replica (chosen once, at construction, for the calling thread) that

@@ -3,6 +3,7 @@
 // typed hot loops; the run-time dispatched batch kernels live in codec/kernels.hpp.
 #pragma once
 
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -53,6 +54,32 @@ inline std::uint64_t get(const std::uint64_t* words, std::uint64_t i) noexcept {
     const std::uint64_t high_word = word + (shift + B > 64 ? 1 : 0);
     const unsigned __int128 pair = (static_cast<unsigned __int128>(words[high_word]) << 64) | words[word];
     return static_cast<std::uint64_t>(pair >> shift) & value_mask(B);
+  }
+}
+
+/// get<B> with each word read by a relaxed atomic load, for streams another thread may be
+/// rewriting with relaxed atomic word stores (a primary-write array's replicas during a sync): a
+/// value inside one word is read whole, old or new; one spanning two words may mix them.
+template <unsigned B>
+inline std::uint64_t get_relaxed(const std::uint64_t* words, std::uint64_t i) noexcept {
+  static_assert(B >= 1 && B <= 64);
+  const auto load = [words](std::uint64_t k) {
+    return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(words[k])).load(std::memory_order_relaxed);
+  };
+  if constexpr (B == 64) {
+    return load(i);
+  } else {
+    const std::uint64_t bit = i * B;
+    const std::uint64_t word = bit >> 6;
+    const unsigned shift = static_cast<unsigned>(bit & 63);
+    if constexpr (64 % B == 0) {
+      return (load(word) >> shift) & value_mask(B);
+    } else {
+      const std::uint64_t low = load(word);
+      const std::uint64_t high = shift + B > 64 ? load(word + 1) : 0;
+      const unsigned __int128 pair = (static_cast<unsigned __int128>(high) << 64) | low;
+      return static_cast<std::uint64_t>(pair >> shift) & value_mask(B);
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-// Owns the Java form of sa_options: placement, node or node set, bits and huge-page mode, immutable.
+// Owns the Java form of sa_options: placement, node or node set, bits, huge-page and write modes, immutable.
 package org.smartarrays;
 
 import java.util.Arrays;
@@ -14,13 +14,14 @@ public final class ArrayOptions {
   private final HugePages hugePages;
   private final boolean autoBits;
   private final AccessHints hints;
+  private final WriteMode writeMode;
 
   private ArrayOptions(Placement placement, int node, int[] nodes, int bits, HugePages hugePages) {
-    this(placement, node, nodes, bits, hugePages, false, AccessHints.defaults());
+    this(placement, node, nodes, bits, hugePages, false, AccessHints.defaults(), WriteMode.WRITE_THROUGH);
   }
 
   private ArrayOptions(Placement placement, int node, int[] nodes, int bits, HugePages hugePages, boolean autoBits,
-      AccessHints hints) {
+      AccessHints hints, WriteMode writeMode) {
     this.placement = placement;
     this.node = node;
     this.nodes = nodes;
@@ -28,21 +29,22 @@ public final class ArrayOptions {
     this.hugePages = hugePages;
     this.autoBits = autoBits;
     this.hints = hints;
+    this.writeMode = writeMode;
   }
 
   /** Placement, huge pages and bits chosen by the adaptive layer (Placement.AUTO with auto bits). */
   public static ArrayOptions auto() {
-    return new ArrayOptions(Placement.AUTO, 0, ALL_NODES, 0, HugePages.AUTO, true, AccessHints.defaults());
+    return new ArrayOptions(Placement.AUTO, 0, ALL_NODES, 0, HugePages.AUTO, true, AccessHints.defaults(), WriteMode.WRITE_THROUGH);
   }
 
   /** These options with the bit width chosen by the adaptive layer (the fewest bits, or 64). */
   public ArrayOptions withAutoBits() {
-    return new ArrayOptions(placement, node, nodes, 0, hugePages, true, hints);
+    return new ArrayOptions(placement, node, nodes, 0, hugePages, true, hints, writeMode);
   }
 
   /** These options with access hints (read by Placement.AUTO and auto bits). */
   public ArrayOptions withHints(AccessHints hints) {
-    return new ArrayOptions(placement, node, nodes, bits, hugePages, autoBits, java.util.Objects.requireNonNull(hints, "hints"));
+    return new ArrayOptions(placement, node, nodes, bits, hugePages, autoBits, java.util.Objects.requireNonNull(hints, "hints"), writeMode);
   }
 
   /** Whether the adaptive layer chooses the bit width. */
@@ -82,12 +84,12 @@ public final class ArrayOptions {
 
   /** These options with bits per value (1..64, or 0 for the fewest that hold the data). */
   public ArrayOptions withBits(int bits) {
-    return new ArrayOptions(placement, node, nodes, bits, hugePages, false, hints);
+    return new ArrayOptions(placement, node, nodes, bits, hugePages, false, hints, writeMode);
   }
 
   /** These options with a huge-page mode (AUTO, ON, OFF, PAGES_2M, PAGES_1G). */
   public ArrayOptions withHugePages(HugePages hugePages) {
-    return new ArrayOptions(placement, node, nodes, bits, java.util.Objects.requireNonNull(hugePages, "hugePages"), autoBits, hints);
+    return new ArrayOptions(placement, node, nodes, bits, java.util.Objects.requireNonNull(hugePages, "hugePages"), autoBits, hints, writeMode);
   }
 
   /** These options with transparent huge pages ON (true) or OFF (false). */
@@ -120,6 +122,17 @@ public final class ArrayOptions {
     return hugePages;
   }
 
+  /** These options with a write mode (WRITE_THROUGH, or PRIMARY: set writes replica 0 until SmartArray.sync()). */
+  public ArrayOptions withWriteMode(WriteMode writeMode) {
+    return new ArrayOptions(placement, node, nodes, bits, hugePages, autoBits, hints,
+        java.util.Objects.requireNonNull(writeMode, "writeMode"));
+  }
+
+  /** The write mode. */
+  public WriteMode writeMode() {
+    return writeMode;
+  }
+
   int[] nodesShared() {
     return nodes;
   }
@@ -128,6 +141,6 @@ public final class ArrayOptions {
   public String toString() {
     return "ArrayOptions[" + placement + (placement == Placement.SINGLE_NODE ? " node " + node : "")
         + (nodes.length > 0 ? " nodes " + Arrays.toString(nodes) : "") + ", bits " + (autoBits ? "adaptive" : bits == 0 ? "auto" : bits)
-        + ", huge pages " + hugePages.label() + "]";
+        + ", huge pages " + hugePages.label() + (writeMode == WriteMode.PRIMARY ? ", primary writes" : "") + "]";
   }
 }

@@ -46,7 +46,9 @@ final class Native {
           JAVA_INT.withName("pattern"),
           JAVA_DOUBLE.withName("passes"),
           JAVA_INT.withName("threads"),
-          MemoryLayout.paddingLayout(4)).withName("hints"));
+          MemoryLayout.paddingLayout(4)).withName("hints"),
+      JAVA_INT.withName("write_mode"),
+      MemoryLayout.paddingLayout(4));
 
   /** sa_options.bits asking the adaptive layer to choose the width (SA_BITS_AUTO). */
   static final int BITS_AUTO = -1;
@@ -57,6 +59,7 @@ final class Native {
   static final VarHandle OPTIONS_HUGE_PAGES = OPTIONS.varHandle(MemoryLayout.PathElement.groupElement("huge_pages"));
   static final VarHandle OPTIONS_NODES = OPTIONS.varHandle(MemoryLayout.PathElement.groupElement("nodes"));
   static final VarHandle OPTIONS_NODE_COUNT = OPTIONS.varHandle(MemoryLayout.PathElement.groupElement("node_count"));
+  static final VarHandle OPTIONS_WRITE_MODE = OPTIONS.varHandle(MemoryLayout.PathElement.groupElement("write_mode"));
   static final VarHandle OPTIONS_READ_ONLY = hint("read_only");
   static final VarHandle OPTIONS_PATTERN = hint("pattern");
   static final VarHandle OPTIONS_PASSES = hint("passes");
@@ -132,6 +135,10 @@ final class Native {
       bind("sa_array_huge_page_bytes", ORDINARY, status(ADDRESS, JAVA_INT, ADDRESS));
   private static final MethodHandle CRC32C = bind("sa_array_crc32c", ORDINARY, status(ADDRESS, JAVA_INT, ADDRESS));
   private static final MethodHandle REPLICAS_EQUAL = bind("sa_array_replicas_equal", ORDINARY, status(ADDRESS, ADDRESS));
+  private static final MethodHandle COPY_FROM = bind("sa_array_copy_from", ORDINARY, status(ADDRESS, ADDRESS));
+  private static final MethodHandle FILL = bind("sa_array_fill", ORDINARY, status(ADDRESS, JAVA_LONG));
+  private static final MethodHandle SYNC = bind("sa_array_sync", ORDINARY, status(ADDRESS));
+  private static final MethodHandle WRITE_MODE = bind("sa_array_write_mode", CRITICAL, FunctionDescriptor.of(JAVA_INT, ADDRESS));
   private static final MethodHandle CURRENT_NODE = bind("sa_current_node", CRITICAL, FunctionDescriptor.of(JAVA_INT));
   private static final MethodHandle PIN_THREAD_TO_NODE = bind("sa_pin_thread_to_node", ORDINARY, status(JAVA_INT));
   private static final MethodHandle RUNTIME_THREADS = bind("sa_runtime_threads", ORDINARY, FunctionDescriptor.of(JAVA_INT));
@@ -417,6 +424,38 @@ final class Native {
   static int crc32c(MemorySegment array, int replica, MemorySegment out) {
     try {
       return (int) CRC32C.invokeExact(array, replica, out);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  static int copyFrom(MemorySegment array, MemorySegment source) {
+    try {
+      return (int) COPY_FROM.invokeExact(array, source);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  static int fill(MemorySegment array, long value) {
+    try {
+      return (int) FILL.invokeExact(array, value);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  static int sync(MemorySegment array) {
+    try {
+      return (int) SYNC.invokeExact(array);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  static int writeMode(MemorySegment array) {
+    try {
+      return (int) WRITE_MODE.invokeExact(array);
     } catch (Throwable t) {
       throw rethrow(t);
     }

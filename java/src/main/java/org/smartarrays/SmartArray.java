@@ -82,6 +82,7 @@ public final class SmartArray implements AutoCloseable {
     Native.OPTIONS_NODE.set(o, 0L, options.node());
     Native.OPTIONS_BITS.set(o, 0L, options.autoBits() ? Native.BITS_AUTO : options.bits());
     Native.OPTIONS_HUGE_PAGES.set(o, 0L, options.hugePages().code());
+    Native.OPTIONS_WRITE_MODE.set(o, 0L, options.writeMode().code());
     AccessHints hints = options.hints();
     Native.OPTIONS_READ_ONLY.set(o, 0L, hints.readOnly() ? 1 : 0);
     Native.OPTIONS_PATTERN.set(o, 0L, hints.pattern().code());
@@ -198,6 +199,33 @@ public final class SmartArray implements AutoCloseable {
       Native.check(Native.crc32c(handle, replica, out));
       return Integer.toUnsignedLong(out.get(JAVA_INT, 0));
     }
+  }
+
+  // Bulk writes and writable replicas (docs/java.md), each one native call over the pool.
+  /** Makes every value equal source's (any bits and placements); IllegalArgumentException for other lengths or a value too wide. */
+  public void copyFrom(SmartArray source) {
+    Objects.requireNonNull(source, "source");
+    ensureOpen();
+    source.ensureOpen();
+    Native.check(Native.copyFrom(handle, source.handle));
+  }
+
+  /** Sets every value to value (unsigned); IllegalArgumentException when it does not fit in bits(). */
+  public void fill(long value) {
+    ensureOpen();
+    Native.check(Native.fill(handle, value));
+  }
+
+  /** Copies the groups set() wrote since the last sync from replica 0 to the other replicas (WriteMode.PRIMARY; else nothing). */
+  public void sync() {
+    ensureOpen();
+    Native.check(Native.sync(handle));
+  }
+
+  /** How set() reaches the replicas. */
+  public WriteMode writeMode() {
+    ensureOpen();
+    return WriteMode.of(Native.writeMode(handle));
   }
 
   /** Whether every replica holds the same packed words as replica 0. */
