@@ -301,8 +301,12 @@ std::vector<int> node_set(const SmartArray& array) {
 void bind_live_array(nb::module_& m) {
   nb::class_<build::LiveArray>(m, "_LiveArray", "The core of smartarrays.LiveArray.")
       .def(
-          "__init__", [](build::LiveArray* self, const ArrayHandle& array) { new (self) build::LiveArray(array.get()); },
-          "array"_a, "A live array whose version 0 is array (shared, not copied).")
+          "__init__",
+          [](build::LiveArray* self, ArrayHandle& array) {
+            new (self) build::LiveArray(array.get());
+            array.freeze();
+          },
+          "array"_a, "A live array whose version 0 is array (shared, not copied; array becomes read-only).")
       .def("__len__", &build::LiveArray::length, "Number of values.")
       .def_prop_ro("version", &build::LiveArray::version, "The current version's number (one more per relayout).")
       .def(

@@ -53,12 +53,15 @@ class Handle {
     return value_;
   }
   /// The object for writing; raises ValueError once closed, Error(invalid_argument) for an object
-  /// shared from another owner (a graph's or a store's array), which is read-only.
+  /// shared from another owner (a graph's or a store's array, a live array's snapshot), which is read-only.
   std::shared_ptr<T> writable() const {
     get();
-    if (!writable_) throw_error(ErrorCode::invalid_argument, std::string(Name) + " is read-only: it belongs to a graph or store");
+    if (!writable_) throw_error(ErrorCode::invalid_argument, std::string(Name) + " is read-only: it belongs to a graph, a store or a live array's snapshot");
     return writable_;
   }
+  /// Makes the object read-only through this handle from now on (it stays readable): for an object
+  /// another owner now shares as immutable, such as a live array's version 0.
+  void freeze() noexcept { writable_.reset(); }
   /// Drops this handle's reference; other users keep the memory until they finish.
   void close() noexcept {
     writable_.reset();

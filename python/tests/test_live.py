@@ -48,6 +48,18 @@ def test_the_source_array_stays_usable_and_errors_change_nothing():
     np.testing.assert_array_equal(np.asarray(source), V)
 
 
+def test_version_zero_and_snapshots_cannot_be_written():
+    source = sa.array(V)
+    live = sa.LiveArray(source)
+    pinned = live.pin()
+    for array in (source, pinned):
+        with pytest.raises(ValueError, match="read-only"):
+            array.fill(1)
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 1
+    np.testing.assert_array_equal(np.asarray(pinned), V)
+
+
 def test_readers_see_right_values_during_relayouts(fake_topology):
     fake_topology("nodes=2")
     live = sa.LiveArray(sa.array(V))
