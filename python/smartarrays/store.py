@@ -237,8 +237,9 @@ class Receiver:
 
 
 def _packed(array: SmartArray, protocol: int) -> tuple[int, int, object]:
-    """(length, bits, words) of array: words a zero-copy PickleBuffer under protocol 5, else a bytes copy."""
-    words = array.words()
+    """(length, bits, words) of array: words a zero-copy PickleBuffer under protocol 5, else a bytes copy.
+    Replica 0, which holds every write (also a primary-write array's writes not yet synced)."""
+    words = array.words(0)
     return len(array), array.bits, pickle.PickleBuffer(words) if protocol >= 5 else words.tobytes()
 
 

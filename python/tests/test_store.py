@@ -213,6 +213,20 @@ def test_pickle_protocol_5_carries_the_packed_words_out_of_band() -> None:
     assert len(graph_buffers) == 5
     assert g_back.variant == "V+E"
     np.testing.assert_array_equal(g_back.pagerank(), g.pagerank())
+
+
+def test_pickle_carries_a_primary_write_arrays_unsynced_writes(fake_topology) -> None:
+    fake_topology("nodes=2")
+    cpus = os.sched_getaffinity(0)
+    try:
+        # On the last CPU the local replica is node 1's, which lacks writes not yet synced.
+        os.sched_setaffinity(0, {max(cpus)})
+        a = sa.array(np.zeros(1000, dtype=np.uint64), bits=8, placement="replicated", write_mode="primary")
+        a[5] = 99
+        assert pickle.loads(pickle.dumps(a, protocol=5))[5] == 99
+        assert pickle.loads(pickle.dumps(a, protocol=4))[5] == 99
+    finally:
+        os.sched_setaffinity(0, cpus)
     with pytest.raises(ValueError, match="cannot hold"):
         sa.store._rebuild_array(1000, 17, bytes(8))
 

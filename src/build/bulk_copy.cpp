@@ -91,7 +91,11 @@ void copy_from(SmartArray& dst, const SmartArray& src, runtime::ThreadPool& pool
                                                  ", source " + std::to_string(src.length()) + ")");
   }
   const std::vector<std::uint64_t*> to = writable_replicas(dst);
-  if (&dst == &src) return;
+  // Onto itself: the values are there already; a primary-write array's replicas catch up.
+  if (&dst == &src) {
+    sync(dst, pool);
+    return;
+  }
   const unsigned from_bits = src.bits();
   const unsigned to_bits = dst.bits();
   // Narrowing: every decoded block is checked before it is packed; the first block too wide stops

@@ -16,6 +16,10 @@ namespace smartarrays::build {
 namespace {
 LiveArray::Snapshot checked(LiveArray::Snapshot array) {
   if (!array) throw_error(ErrorCode::invalid_argument, "a live array needs an array, got none");
+  // Its other replicas would lack those writes, and nobody may sync a version.
+  if (array->has_dirty_groups()) {
+    throw_error(ErrorCode::invalid_argument, "a live array needs an array with no unsynced writes: sync() it first");
+  }
   return array;
 }
 }  // namespace

@@ -156,6 +156,8 @@ int32_t sa_array_write_mode(const sa_array* a) {
 
 sa_status sa_array_sync(sa_array* a) {
   return guarded(__func__, [&] {
+    require(a, "a");
+    if (!a->array->tracks_writes()) return;
     smartarrays::build::sync(writable_array(a, "a"));
   });
 }

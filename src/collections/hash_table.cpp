@@ -61,9 +61,12 @@ struct LocalTable {
   }
 };
 
+// The caller's placement with the given width. The table's arrays are written once while it is
+// built (every replica at once) and then only read, so a primary-write mode does not apply to them.
 ArrayOptions with_bits(const ArrayOptions& options, unsigned bits) {
   ArrayOptions o = options;
   o.bits = bits;
+  o.write_mode = WriteMode::write_through;
   return o;
 }
 

@@ -146,6 +146,17 @@ TEST(CopyFrom, RefusesOtherLengthsAndReadOnlyArraysAndCopiesItself) {
   expect_holds(self, sample_values(100, 9));
 }
 
+TEST(CopyFrom, OntoItselfAPrimaryWriteArraysReplicasCatchUp) {
+  const ScopedFakeTopology fake("nodes=2");
+  SmartArray a = SmartArray::from_values(sample_values(1000, 9), options_of(9, Placement::replicated, WriteMode::primary));
+  a.init(5, 300);
+  EXPECT_TRUE(a.has_dirty_groups());
+  copy_from(a, a);
+  EXPECT_FALSE(a.has_dirty_groups());
+  EXPECT_TRUE(replicas_equal(a));
+  EXPECT_EQ(a.get(5), 300u);
+}
+
 TEST(Fill, SetsEveryValueOfEveryWidthAndPlacement) {
   const ScopedFakeTopology fake("nodes=2");
   ThreadPool pool(PoolOptions{.threads = 3});

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "smartarrays/build/bulk.hpp"
 #include "smartarrays/build/live_array.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/error.hpp"
@@ -83,6 +84,26 @@ TEST_P(LiveArrayOnFakeNodes, RelayoutToEveryPlacementAndWidthKeepsEveryValue) {
 
 INSTANTIATE_TEST_SUITE_P(FakeNodes, LiveArrayOnFakeNodes, ::testing::Values(2, 4),
                          [](const ::testing::TestParamInfo<int>& param) { return std::to_string(param.param) + "nodes"; });
+
+TEST(LiveArray, AnArrayWithUnsyncedWritesIsRefusedUntilSynced) {
+  ScopedFakeTopology fake("nodes=2");
+  ArrayOptions options;
+  options.bits = 20;
+  options.placement = Placement::replicated;
+  options.write_mode = WriteMode::primary;
+  auto array = std::make_shared<SmartArray>(SmartArray::allocate(1000, options));
+  array->init(5, 99);
+  try {
+    LiveArray refused{LiveArray::Snapshot(array)};
+    FAIL() << "expected an Error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("unsynced writes"), std::string::npos) << e.what();
+  }
+  sync(*array);
+  LiveArray live{LiveArray::Snapshot(array)};
+  EXPECT_EQ(live.pin()->get(5), 99u);
+}
 
 TEST(LiveArray, ARefusedRelayoutLeavesTheCurrentVersion) {
   ScopedFakeTopology fake("nodes=2");

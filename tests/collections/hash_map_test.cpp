@@ -142,6 +142,12 @@ TEST(HashMap, PlacementsOnFakeTopologies) {
     // Replicated: every array once per node.
     EXPECT_GE(map.memory_bytes(), (p == Placement::replicated ? 2 : 1) * plain.memory_bytes() - 4096 * 8);
   }
+  // A primary-write mode is the caller's arrays' business: the map's own arrays hold their values
+  // in every replica, which the probes read on their own nodes.
+  ArrayOptions primary;
+  primary.placement = Placement::replicated;
+  primary.write_mode = WriteMode::primary;
+  expect_like_std(keys, values, primary);
 }
 
 TEST(HashMap, ErrorsAreClear) {

@@ -127,10 +127,10 @@ public final class Collections {
       }
     }
 
-    /** Frees the index. */
+    /** Frees the index; closing again does nothing. */
     @Override
     public void close() {
-      arena.close();
+      if (arena.scope().isAlive()) arena.close();
     }
   }
   // Makes a native collection with a builder taking (scratch, out), tying its free to arena.
@@ -196,10 +196,10 @@ public final class Collections {
       }
     }
 
-    /** Frees the map. */
+    /** Frees the map; closing again does nothing. */
     @Override
     public void close() {
-      arena.close();
+      if (arena.scope().isAlive()) arena.close();
     }
   }
 
@@ -248,10 +248,10 @@ public final class Collections {
       }
     }
 
-    /** Frees the set. */
+    /** Frees the set; closing again does nothing. */
     @Override
     public void close() {
-      arena.close();
+      if (arena.scope().isAlive()) arena.close();
     }
   }
 }

@@ -76,6 +76,16 @@ class CollectionsTest {
         assertTrue(e.getMessage().contains("hash map: keys and values differ in length (5 and 1)"), e.getMessage());
       }
       assertThrows(IllegalArgumentException.class, () -> new Collections.HashSet(keys, ArrayOptions.defaults().withBits(3)));
+      // Closing twice does nothing, as for every other native handle.
+      Collections.HashMap map = new Collections.HashMap(keys, values, DEFAULTS);
+      map.close();
+      map.close();
+      Collections.HashSet set = new Collections.HashSet(keys, DEFAULTS);
+      set.close();
+      set.close();
+      Collections.Index index = new Collections.Index(keys, DEFAULTS);
+      index.close();
+      index.close();
     }
   }
 }
