@@ -14,17 +14,27 @@
 namespace smartarrays::build {
 
 namespace {
-LiveArray::Snapshot checked(LiveArray::Snapshot array) {
-  if (!array) throw_error(ErrorCode::invalid_argument, "a live array needs an array, got none");
-  // Its other replicas would lack those writes, and nobody may sync a version.
-  if (array->has_dirty_groups()) {
+// Refuses an array whose other replicas lack writes: nobody may sync a version.
+void check_synced(const SmartArray& array) {
+  if (array.has_dirty_groups()) {
     throw_error(ErrorCode::invalid_argument, "a live array needs an array with no unsynced writes: sync() it first");
   }
+}
+
+SmartArray&& synced(SmartArray&& array) {
+  check_synced(array);
+  return std::move(array);
+}
+
+LiveArray::Snapshot checked(LiveArray::Snapshot array) {
+  if (!array) throw_error(ErrorCode::invalid_argument, "a live array needs an array, got none");
+  check_synced(*array);
   return array;
 }
 }  // namespace
 
-LiveArray::LiveArray(SmartArray array) : LiveArray(std::make_shared<const SmartArray>(std::move(array))) {}
+// The check comes before the move, so a refused array stays with its caller.
+LiveArray::LiveArray(SmartArray&& array) : LiveArray(std::make_shared<const SmartArray>(synced(std::move(array)))) {}
 
 LiveArray::LiveArray(Snapshot array) : current_(checked(std::move(array))), length_(current_->length()) {}
 

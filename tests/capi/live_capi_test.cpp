@@ -76,6 +76,29 @@ TEST(LiveCapi, RelayoutKeepsValuesAndPinnedSnapshotsKeepTheirVersion) {
   expect_values(first.p, expected);
 }
 
+TEST(LiveCapi, AnArrayWithUnsyncedWritesStaysTheCallersUntilSynced) {
+  const smartarrays::test::ScopedFakeTopology fake("nodes=2");
+  sa_options o;
+  sa_options_init(&o);
+  o.placement = SA_REPLICATED;
+  o.write_mode = SA_WRITE_PRIMARY;
+  o.bits = 8;
+  Array array;
+  ASSERT_EQ(sa_array_alloc(1000, &o, &array.p), SA_OK) << sa_last_error();
+  ASSERT_EQ(sa_array_set(array.p, 5, 99), SA_OK);
+  Live live;
+  expect_failure(sa_live_create(&array.p, &live.p), SA_EINVAL, "sa_live_create", "unsynced writes");
+  ASSERT_NE(array.p, nullptr);
+  EXPECT_EQ(sa_array_length(array.p), 1000u);  // still whole
+  ASSERT_EQ(sa_array_sync(array.p), SA_OK);
+  ASSERT_EQ(sa_live_create(&array.p, &live.p), SA_OK) << sa_last_error();
+  Array now;
+  ASSERT_EQ(sa_live_pin(live.p, &now.p), SA_OK);
+  std::uint64_t v = 0;
+  ASSERT_EQ(sa_array_get(now.p, 5, &v), SA_OK);
+  EXPECT_EQ(v, 99u);
+}
+
 TEST(LiveCapi, ErrorsLeaveEverythingAsItWas) {
   const std::vector<std::uint64_t> expected = values(1000);
   Array array;

@@ -23,8 +23,9 @@ class SMARTARRAYS_API LiveArray {
   /// One version of the array, read-only; holding it keeps that version's memory alive.
   using Snapshot = std::shared_ptr<const SmartArray>;
 
-  /// Takes over array as version 0.
-  explicit LiveArray(SmartArray array);
+  /// Takes over array as version 0. Throws Error(invalid_argument), leaving array as it was, for an
+  /// array with writes not yet synced to its other replicas (sync() it first).
+  explicit LiveArray(SmartArray&& array);
   /// Shares array as version 0, with no copy (other owners keep reading it; nobody may write it now).
   /// Throws Error(invalid_argument) for a null array.
   explicit LiveArray(Snapshot array);
