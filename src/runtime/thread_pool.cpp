@@ -298,7 +298,9 @@ void ThreadPool::trace(LoopTrace* trace) noexcept { state_->trace = trace; }
 void ThreadPool::run_erased(Loop& loop, BatchFn fn, void* body) {
   if (const WorkerContext* outer = current_context) {
     // Nested: the workers may all be busy in the enclosing loop, so waiting for them could
-    // deadlock; this thread runs the inner loop alone.
+    // deadlock; this thread runs the inner loop alone, so it takes every node's parts (also those a
+    // loop without stealing keeps for their nodes' workers: each replica of an array).
+    loop.mark_unserved_nodes(std::vector<bool>(loop.node_count(), false));
     Batch batch;
     while (loop.next(batch, outer->node)) fn(body, batch.lo, batch.hi, *outer);
     loop.rethrow_if_stopped();

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "smartarrays/build/bulk.hpp"
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/error.hpp"
@@ -141,6 +142,28 @@ TEST(BuildArray, WorksFromInsideALoopBody) {
       },
       runtime::LoopOptions{.batch = 1, .alignment = 1});
   EXPECT_EQ(mismatches.load(), 0);
+}
+
+TEST(BuildArray, EveryReplicaIsWrittenAndReadFromInsideALoopBody) {
+  ScopedFakeTopology fake("nodes=2");
+  ThreadPool pool(PoolOptions{.threads = 2});
+  std::atomic<int> wrong{0};
+  pool.parallel_for(
+      0, 2,
+      [&](std::uint64_t lo, std::uint64_t) {
+        ArrayOptions options;
+        options.bits = 9;
+        options.placement = Placement::replicated;
+        SmartArray a = build_array_from_values(sample_values(3000 + lo, 9), options, pool);
+        fill(a, 300 + lo, pool);
+        for (std::size_t r = 0; r < a.replicas(); ++r) {
+          wrong += a.replica(r)[0] != a.replica(0)[0];
+          wrong += crc32c(a, r, pool) != a.crc32c(r);
+        }
+        wrong += !replicas_equal(a, pool);
+      },
+      runtime::LoopOptions{.batch = 1, .alignment = 1});
+  EXPECT_EQ(wrong.load(), 0);
 }
 
 // The message of the Error f throws, or "" when it throws none.
