@@ -16,7 +16,8 @@ namespace smartarrays::build {
 /// Makes every replica of dst hold src's values: a word copy when the widths match, else each chunk
 /// decoded from src and packed into dst (any widths, any placements; src read from the replica of
 /// the copying worker's node). Throws Error(invalid_argument) when the lengths differ, when dst is
-/// read-only, or naming src's first value too wide for dst (dst is then partly overwritten).
+/// read-only, or naming src's first value too wide for dst (dst is then partly overwritten, and a
+/// replicated dst's replicas may differ from each other until it is filled or copied again).
 /// Leaves a primary-write dst with no dirty group. Must not run concurrently with other accesses to dst.
 SMARTARRAYS_API void copy_from(SmartArray& dst, const SmartArray& src, runtime::ThreadPool& pool = runtime::default_pool());
 
