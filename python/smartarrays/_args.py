@@ -91,6 +91,15 @@ def pagerank_args(tol: object, damping: object, max_iterations: object) -> tuple
     return float(tol), float(damping), int(max_iterations)  # type: ignore[arg-type]
 
 
+def unsigned_value(value: object, name: str) -> int:
+    """value as an int from 0 to 2^64 - 1; TypeError or ValueError naming name otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    if not 0 <= value < 2**64:
+        raise ValueError(f"{name} must be from 0 to 2^64 - 1, got {value}")
+    return int(value)
+
+
 def exact_integers(values: npt.ArrayLike) -> np.ndarray:
     """A sequence numpy cannot type exactly (ints past 2^63 mixed with negatives or past 2^64) as uint64."""
     objects = np.array(values, dtype=object)

@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._args import Placement, unsigned_values
+from ._args import Placement, unsigned_value, unsigned_values
 
 
 def _u64(values: npt.ArrayLike) -> np.ndarray:
@@ -113,7 +113,7 @@ class HashMap:
         """Each probe key's value (uint64), or missing where the key is absent."""
         p = _u64(probe)
         out = np.empty(len(p), dtype=np.uint64)
-        self._map._get(p, out, missing, None)
+        self._map._get(p, out, unsigned_value(missing, "missing"), None)
         return out
 
     def find(self, probe: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:

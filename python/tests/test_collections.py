@@ -155,6 +155,13 @@ def test_hash_map_placements_and_errors() -> None:
     with pytest.raises(ValueError, match="negative"):
         sa.HashSet([-1])
     hash_map = sa.HashMap([1], [2])
+    with pytest.raises(ValueError, match=r"missing must be from 0 to 2\^64 - 1, got -1"):
+        hash_map.get([1], missing=-1)
+    with pytest.raises(ValueError, match="missing must be"):
+        hash_map.get([1], missing=2**64)
+    with pytest.raises(TypeError, match="missing must be an integer"):
+        hash_map.get([1], missing=0.5)
+    assert hash_map.get([1, 3], missing=2**64 - 1).tolist() == [2, 2**64 - 1]
     hash_map.close()
     with pytest.raises(ValueError, match="closed HashMap"):
         hash_map.get([1])
