@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "smartarrays/build/bulk.hpp"
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/codec/kernels.hpp"
@@ -69,11 +70,11 @@ std::uint64_t LiveArray::relayout(const ArrayOptions& options, runtime::ThreadPo
         [](std::uint64_t a, std::uint64_t b) { return std::max(a, b); }, runtime::LoopOptions{.layout = stripe_parts(*source)});
     resolved.bits = codec::min_bits(largest);
   }
-  // Batches read the source at the indices they write, so the new array's own layout leads (its
-  // stripes or replicas written on their nodes); each reads the source from its node's replica.
-  Snapshot next = std::make_shared<const SmartArray>(build_array(
-      length_, resolved, [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) { source->decode(lo, hi - lo, out); },
-      pool));
+  // The re-encoding copy writes each replica or stripe of the new array on its own node and reads
+  // the source from the copying worker's node's replica.
+  SmartArray built = SmartArray::allocate(length_, resolved);
+  copy_from(built, *source, pool);
+  Snapshot next = std::make_shared<const SmartArray>(std::move(built));
   std::lock_guard lock(current_mutex_);
   current_ = std::move(next);
   return ++version_;
