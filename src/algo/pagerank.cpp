@@ -83,14 +83,15 @@ class InEdges {
       for (std::uint64_t e = first; e < last;) {
         if (e < base_ || e >= end_) load(e);
         const std::uint64_t stop = std::min(last, end_);
-        const std::uint64_t* ids = ids_ - base_;
+        // The window holds ids [base_, end_): edge e's id is ids_[e - base_] (a pointer moved back
+        // by base_ would point outside the window, which is undefined even unread).
         // The window's decoded ids are known ahead of the gathers: prefetch while they last.
-        const std::uint64_t prefetched = std::min(stop, end_ - ahead);
+        const std::uint64_t prefetched = std::min(stop, end_ > ahead ? end_ - ahead : 0);
         for (; e < prefetched; ++e) {
-          prefetch<Score>(shares, ids[e + ahead]);
-          total += score_at<Score>(shares, ids[e]);
+          prefetch<Score>(shares, ids_[e - base_ + ahead]);
+          total += score_at<Score>(shares, ids_[e - base_]);
         }
-        for (; e < stop; ++e) total += score_at<Score>(shares, ids[e]);
+        for (; e < stop; ++e) total += score_at<Score>(shares, ids_[e - base_]);
       }
     }
     return total;
