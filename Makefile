@@ -43,9 +43,11 @@ test-unit: build
 	@echo "== unit tests (Release)"
 	@cd $(BUILD) && ctest $(CTEST_FLAGS)
 
-test-asan: check-tools
-	@echo "== unit tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-	$(call configure,$(BUILD)-asan,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSMARTARRAYS_SANITIZE=address -DSMARTARRAYS_BENCH=OFF)
+# One sanitized tree serves the unit tests and the fuzz harnesses (scripts/configure-asan.sh: clang-14,
+# ASan+UBSan with libFuzzer's coverage), so the library is compiled once for both.
+test-asan: check-test-tools
+	@echo "== unit tests under AddressSanitizer + UndefinedBehaviorSanitizer (clang-14)"
+	@scripts/configure-asan.sh $(BUILD)-asan
 	@cmake --build $(BUILD)-asan -j $(JOBS)
 	@cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest $(CTEST_FLAGS)
 
@@ -70,8 +72,9 @@ bench: build $(EXTRA_BENCHES)
 bench-tune: build
 	@scripts/bench-tune.sh $(BUILD)
 
-# The libFuzzer harnesses of fuzz/ (clang-14, ASan+UBSan): each runs its corpus, then fuzzes for
-# FUZZ_SMOKE_SECONDS in `make test` and FUZZ_SECONDS in `make fuzz` (docs/input-limits.md).
+# The libFuzzer harnesses of fuzz/ (built in the ASan+UBSan tree): each runs its corpus, then fuzzes
+# for FUZZ_SMOKE_SECONDS in `make test` and FUZZ_SECONDS in `make fuzz`, one per core side by side
+# (docs/input-limits.md).
 FUZZ_SMOKE_SECONDS ?= 25
 FUZZ_SECONDS ?= 600
 test-fuzz: check-test-tools
@@ -82,4 +85,4 @@ fuzz: check-test-tools
 	@scripts/fuzz.sh $(BUILD) $(FUZZ_SECONDS)
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-fuzz
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan

@@ -58,9 +58,28 @@ std::vector<sc::Isa> isas() {
   return out;
 }
 
+// The compile-time width functions of one width, taken by address so that the tests below are
+// ordinary loops over 1..64 (instantiating the test bodies per width made this file the costliest
+// to compile of the project; the functions under test are instantiated for every width all the same).
+struct WidthFunctions {
+  void (*set)(std::uint64_t*, std::uint64_t, std::uint64_t) noexcept;
+  std::uint64_t (*get)(const std::uint64_t*, std::uint64_t) noexcept;
+  std::uint64_t (*get_padded)(const std::uint64_t*, std::uint64_t) noexcept;
+  void (*pack_chunk)(const std::uint64_t*, std::uint64_t*) noexcept;
+  void (*unpack_chunk)(const std::uint64_t*, std::uint64_t*) noexcept;
+  std::uint64_t (*sum_chunk)(const std::uint64_t*) noexcept;
+};
+
 template <unsigned... B>
-void for_each_width(std::integer_sequence<unsigned, B...>, auto&& f) {
-  (f(std::integral_constant<unsigned, B + 1>{}), ...);
+std::vector<WidthFunctions> width_functions(std::integer_sequence<unsigned, B...>) {
+  return {WidthFunctions{&sc::set<B + 1>, &sc::get<B + 1>, &sc::get_padded<B + 1>, &sc::pack_chunk<B + 1>,
+                         &sc::unpack_chunk<B + 1>, &sc::sum_chunk<B + 1>}...};
+}
+
+// Index bits - 1.
+const std::vector<WidthFunctions>& functions_by_width() {
+  static const std::vector<WidthFunctions> table = width_functions(std::make_integer_sequence<unsigned, 64>{});
+  return table;
 }
 
 constexpr std::uint64_t lengths[] = {1, 2, 63, 64, 65, 127, 128, 129, 1000, 4096 + 17};
@@ -88,43 +107,43 @@ TEST(Bitpack, MinBitsAndMasks) {
 }
 
 TEST(Bitpack, TemplateGetSetMatchOracleForEveryWidth) {
-  for_each_width(std::make_integer_sequence<unsigned, 64>{}, [](auto width) {
-    constexpr unsigned B = decltype(width)::value;
+  for (unsigned B = 1; B <= 64; ++B) {
+    const WidthFunctions& f = functions_by_width()[B - 1];
     for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{64}, std::uint64_t{65}, std::uint64_t{128}, std::uint64_t{200}}) {
       const auto values = sample_values(n, B, 1);
       const auto expected = oracle_write(values, B);
       std::vector<std::uint64_t> words(sc::word_count(n, B), 0);
-      for (std::uint64_t i = 0; i < n; ++i) sc::set<B>(words.data(), i, values[i]);
+      for (std::uint64_t i = 0; i < n; ++i) f.set(words.data(), i, values[i]);
       ASSERT_EQ(words, expected) << "set<" << B << "> n=" << n;
-      for (std::uint64_t i = 0; i < n; ++i) ASSERT_EQ(sc::get<B>(words.data(), i), values[i]) << "get<" << B << ">";
+      for (std::uint64_t i = 0; i < n; ++i) ASSERT_EQ(f.get(words.data(), i), values[i]) << "get<" << B << ">";
       // get_padded may read into one word past the stream; the padding word's bits must not leak.
       // Sized exactly (no spare capacity), so ASan sees any read past the padding word.
       std::vector<std::uint64_t> padded(words.size() + 1, ~std::uint64_t{0});
       std::copy(words.begin(), words.end(), padded.begin());
       for (std::uint64_t i = 0; i < n; ++i) {
-        ASSERT_EQ(sc::get_padded<B>(padded.data(), i), values[i]) << "get_padded<" << B << ">";
+        ASSERT_EQ(f.get_padded(padded.data(), i), values[i]) << "get_padded<" << B << ">";
       }
       // Overwriting keeps neighbours: set every value to its complement and back.
-      for (std::uint64_t i = 0; i < n; ++i) sc::set<B>(words.data(), i, ~values[i] & top(B));
+      for (std::uint64_t i = 0; i < n; ++i) f.set(words.data(), i, ~values[i] & top(B));
       for (std::uint64_t i = 0; i < n; ++i) ASSERT_EQ(oracle_read(words, i, B), ~values[i] & top(B));
     }
-  });
+  }
 }
 
 TEST(Bitpack, TemplateChunkKernelsMatchOracle) {
-  for_each_width(std::make_integer_sequence<unsigned, 64>{}, [](auto width) {
-    constexpr unsigned B = decltype(width)::value;
+  for (unsigned B = 1; B <= 64; ++B) {
+    const WidthFunctions& f = functions_by_width()[B - 1];
     const auto values = sample_values(64, B, 2);
     std::vector<std::uint64_t> chunk(B);
-    sc::pack_chunk<B>(values.data(), chunk.data());
+    f.pack_chunk(values.data(), chunk.data());
     ASSERT_EQ(chunk, oracle_write(values, B)) << "pack_chunk<" << B << ">";
     std::vector<std::uint64_t> out(64);
-    sc::unpack_chunk<B>(chunk.data(), out.data());
+    f.unpack_chunk(chunk.data(), out.data());
     ASSERT_EQ(out, values) << "unpack_chunk<" << B << ">";
     std::uint64_t total = 0;
     for (auto v : values) total += v;
-    ASSERT_EQ(sc::sum_chunk<B>(chunk.data()), total) << "sum_chunk<" << B << ">";
-  });
+    ASSERT_EQ(f.sum_chunk(chunk.data()), total) << "sum_chunk<" << B << ">";
+  }
 }
 
 TEST(Bitpack, WithBitsSelectsTheCompileTimeWidth) {

@@ -21,6 +21,7 @@
 #include "smartarrays/collections/hash_map.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/mix64.hpp"
+#include "support/sanitizers.hpp"
 
 namespace smartarrays::collections {
 namespace {
@@ -108,7 +109,7 @@ int capi_outcome(sa_status status, const char* function) {
 class OutOfMemory : public ::testing::Test {
  protected:
   void SetUp() override {
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#if defined(SMARTARRAYS_TEST_TSAN) || defined(SMARTARRAYS_TEST_ASAN)
     // Sanitizers reserve terabytes of shadow address space: an address-space limit means nothing there.
     GTEST_SKIP() << "the address-space limit does not apply under sanitizers";
 #endif

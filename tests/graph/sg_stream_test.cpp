@@ -22,6 +22,7 @@
 #include "smartarrays/graph/limits.hpp"
 #include "smartarrays/graph/source.hpp"
 #include "support/graph_fixtures.hpp"
+#include "support/sanitizers.hpp"
 
 namespace smartarrays::graph {
 namespace {
@@ -169,7 +170,7 @@ bool loads_within(const std::string& path, GraphFormat format, const BuildOption
 }
 
 TEST(SgStream, LoadsInAChildWhoseAddressSpaceIsALittleAboveTheFinalArrays) {
-#if defined(__SANITIZE_THREAD__)
+#if defined(SMARTARRAYS_TEST_TSAN)
   // ThreadSanitizer cannot start threads in a child forked from a threaded process, and its
   // shadow memory makes an address-space limit meaningless; the plain and ASan runs check this.
   GTEST_SKIP() << "the forked memory-limit check does not run under ThreadSanitizer";
@@ -189,7 +190,7 @@ TEST(SgStream, LoadsInAChildWhoseAddressSpaceIsALittleAboveTheFinalArrays) {
 }
 
 TEST(TextLoad, LoadsInAChildHoldingOneEdgeListAndOneForwardCsrBesidesTheArrays) {
-#if defined(__SANITIZE_THREAD__)
+#if defined(SMARTARRAYS_TEST_TSAN)
   GTEST_SKIP() << "the forked memory-limit check does not run under ThreadSanitizer";
 #endif
   const ScratchDir dir;

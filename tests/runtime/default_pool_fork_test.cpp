@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "smartarrays/runtime/thread_pool.hpp"
+#include "support/sanitizers.hpp"
 
 namespace smartarrays::runtime {
 namespace {
@@ -23,7 +24,7 @@ namespace {
 }
 
 TEST(DefaultPool, ForkedChildGetsAWorkingPool) {
-#if defined(__SANITIZE_THREAD__)
+#if defined(SMARTARRAYS_TEST_TSAN)
   GTEST_SKIP() << "ThreadSanitizer does not support starting threads after a multi-threaded fork";
 #else
   constexpr std::uint64_t n = 1 << 20;
