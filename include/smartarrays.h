@@ -386,6 +386,19 @@ SMARTARRAYS_API sa_status sa_pull_part_step(const sa_pull_part *p, const sa_page
                                             double dangling, double *new_ranks, double *new_contributions,
                                             uint64_t count, double *difference, double *new_dangling);
 
+/** sa_pull_part_start over the part [0, n) that is g itself, on g's own arrays (nothing copied): the
+    start of a PageRank whose iterations the caller runs with sa_graph_pagerank_step (the Java-driven
+    PageRank); count must be sa_graph_vertices(g). */
+SMARTARRAYS_API sa_status sa_graph_pagerank_start(const sa_graph *g, double *ranks, double *contributions,
+                                                  uint64_t count, uint64_t *dangling_vertices);
+/** sa_pull_part_step over the part [0, n) that is g itself, on g's own arrays, in parallel on the
+    default pool: one iteration of a PageRank whose loop the caller runs; n and count must be
+    sa_graph_vertices(g). Iterated from sa_graph_pagerank_start, it gives sa_graph_pagerank's ranks (f64). */
+SMARTARRAYS_API sa_status sa_graph_pagerank_step(const sa_graph *g, const sa_pagerank_options *o,
+                                                 const double *contributions, uint64_t n, const double *ranks,
+                                                 double dangling, double *new_ranks, double *new_contributions,
+                                                 uint64_t count, double *difference, double *new_dangling);
+
 /* ---- Stores: the compact form ------------------------------------------------------------------
    (store layer; implemented in src/capi/store.cpp) Files and streams of named arrays and graphs that
    are mapped back or received and used in place, with no parsing (docs/compact-format.md). An

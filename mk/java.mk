@@ -1,7 +1,8 @@
 # The Java binding (java/, Maven module org.smartarrays:smartarrays; Java 22+ Foreign Function &
 # Memory API over the C ABI): `make java` builds the jar, bundling build/lib/libsmartarrays.so;
 # `make test-java` runs its JUnit 5 tests against that library (part of `make test`);
-# `make bench-java` runs its JMH benchmarks (part of `make bench`).
+# `make bench-java` runs its benchmarks (part of `make bench`): JMH scans, and the Java-driven
+# aggregation and PageRank against the C++-driven ones.
 .PHONY: java test-java bench-java
 
 # Maven under a JDK >= 22 (java/find-jdk.sh: JAVA_HOME if it is one, else /usr/lib/jvm/*), quiet
@@ -18,7 +19,8 @@ define java_maven
 	  { sed 's/\x1b\[[0-9;]*m//g' java/target/maven.log; echo "mvn $(1) failed (log: java/target/maven.log)"; exit 1; }
 endef
 
-# Extra BenchMain options, e.g. JAVA_BENCH_ARGS="--only figure3" (see BenchMain's usage text).
+# Extra BenchMain options, e.g. JAVA_BENCH_ARGS="--only figure3" or "--only pagerank --pr-scale 18"
+# (see BenchMain's usage text).
 JAVA_BENCH_ARGS ?=
 # The aggregation figure needs the project's .venv with matplotlib (`make venv`); without it the
 # JSON files are still written.

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._args import HugePages, Nodes, Placement, bits_arg, hints_args, huge_pages_arg, node_list, unsigned_values
+from ._args import HugePages, Nodes, Placement, bits_arg, hints_args, huge_pages_arg, node_list, smart_array, unsigned_values
 from ._core import ChunkIterator, SmartArray, codec_isa, current_node, set_fake_topology
 from .collections import GroupBy, HashMap, HashSet, Index, group_by, hash_join, hash_join_count
 from .graph import ArrayMemory, Graph, GraphMemory, GraphOptions, Variant
@@ -106,7 +106,7 @@ class LiveArray:
     atomically. A version's memory is freed once no pinned SmartArray uses it."""
 
     def __init__(self, array: SmartArray) -> None:
-        self._core = _core._LiveArray(array)
+        self._core = _core._LiveArray(smart_array(array, "LiveArray: array"))
 
     def __len__(self) -> int:
         return len(self._core)
@@ -136,7 +136,7 @@ class LiveArray:
 def aggregate(a1: SmartArray, a2: SmartArray) -> int:
     """The paper's aggregation (section 5.1): the wrapping uint64 sum over i of a1[i] + a2[i], in
     parallel in the core; ValueError when the lengths differ."""
-    return _core._aggregate(a1, a2)
+    return _core._aggregate(smart_array(a1, "aggregate: a1"), smart_array(a2, "aggregate: a2"))
 
 
 @dataclass(frozen=True)

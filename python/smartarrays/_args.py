@@ -10,6 +10,8 @@ from typing import Literal, Union
 import numpy as np
 import numpy.typing as npt
 
+from ._core import SmartArray
+
 Placement = Literal["os_default", "single_node", "interleaved", "replicated", "partitioned"]
 """The placement names the core accepts."""
 
@@ -92,12 +94,20 @@ def pagerank_args(tol: object, damping: object, max_iterations: object) -> tuple
 
 
 def unsigned_value(value: object, name: str) -> int:
-    """value as an int from 0 to 2^64 - 1; TypeError or ValueError naming name otherwise."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    """value as an int from 0 to 2^64 - 1; TypeError or ValueError naming name and the value otherwise
+    (also the check of the core's methods that take a value, such as SmartArray.fill)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
     if not 0 <= value < 2**64:
         raise ValueError(f"{name} must be from 0 to 2^64 - 1, got {value}")
     return int(value)
+
+
+def smart_array(value: object, name: str) -> SmartArray:
+    """value, which must be a SmartArray; TypeError naming name and what it got otherwise."""
+    if not isinstance(value, SmartArray):
+        raise TypeError(f"{name} must be a SmartArray, got {type(value).__name__}")
+    return value
 
 
 def exact_integers(values: npt.ArrayLike) -> np.ndarray:

@@ -86,6 +86,30 @@ std::uint64_t resolve_index(long long index, std::uint64_t length) {
   return static_cast<std::uint64_t>(resolved);
 }
 
+// A Python or numpy integer (anything with __index__) as a signed index: IndexError past the range
+// of one, Python's own TypeError for anything else.
+Py_ssize_t python_index(nb::handle key) {
+  const Py_ssize_t index = PyNumber_AsSsize_t(key.ptr(), PyExc_IndexError);
+  if (index == -1 && PyErr_Occurred()) throw nb::python_error();
+  return index;
+}
+
+// value as a uint64, checked as every entry point of the package checks one
+// (smartarrays._args.unsigned_value): a ValueError naming name and the value for a negative or
+// too large int, a TypeError naming what it got for a non-integer, never nanobind's bare TypeError.
+std::uint64_t unsigned_arg(nb::handle value, const char* name) {
+  return nb::cast<std::uint64_t>(nb::module_::import_("smartarrays._args").attr("unsigned_value")(value, name));
+}
+
+// value as the SmartArray an argument must be, or a TypeError naming name and what it got.
+const ArrayHandle& array_arg(nb::handle value, const char* name) {
+  ArrayHandle* array = nullptr;
+  if (!nb::try_cast<ArrayHandle*>(value, array, false) || array == nullptr) {
+    throw nb::type_error((std::string(name) + " must be a SmartArray, got " + nb::type_name(value.type()).c_str()).c_str());
+  }
+  return *array;
+}
+
 U64Array decode_strided(const SharedArray& array, long long start, long long step, std::uint64_t count) {
   U64Array out = new_numpy_array(count);
   std::uint64_t* const data = out.data();
@@ -172,9 +196,7 @@ nb::object getitem(const ArrayHandle& self, nb::handle key) {
   // Python and numpy integer scalars (and 0-d arrays); other arrays also define __index__, so ndim decides.
   const bool scalar = PyIndex_Check(key.ptr()) && (!nb::hasattr(key, "ndim") || nb::cast<int>(key.attr("ndim")) == 0);
   if (scalar) {
-    const Py_ssize_t index = PyNumber_AsSsize_t(key.ptr(), PyExc_IndexError);
-    if (index == -1 && PyErr_Occurred()) throw nb::python_error();
-    return nb::cast(array->get(resolve_index(index, length)));
+    return nb::cast(array->get(resolve_index(python_index(key), length)));
   }
   return gather_array(array, key);
 }
@@ -383,20 +405,22 @@ void bind_metadata(nb::class_<ArrayHandle>& cls) {
           "Pages of each replica on each kernel NUMA node: result[replica][node].")
       .def(
           "huge_page_bytes",
-          [](const ArrayHandle& self, std::size_t replica) {
+          [](const ArrayHandle& self, nb::handle replica) {
+            const std::uint64_t r = unsigned_arg(replica, "replica");
             const SharedArray array = self.get();
             nb::gil_scoped_release release;
-            return array->huge_page_bytes(replica);
+            return array->huge_page_bytes(r);
           },
-          "replica"_a = 0, "Bytes of the replica the kernel backs with huge pages now (IndexError for a bad replica).")
+          "replica"_a.none() = 0, nb::sig("def huge_page_bytes(self, replica: int = 0) -> int"), "Bytes of the replica the kernel backs with huge pages now (IndexError for a bad replica).")
       .def(
           "crc32c",
-          [](const ArrayHandle& self, std::size_t replica) {
+          [](const ArrayHandle& self, nb::handle replica) {
+            const std::uint64_t r = unsigned_arg(replica, "replica");
             const SharedArray array = self.get();
             nb::gil_scoped_release release;
-            return build::crc32c(*array, replica);
+            return build::crc32c(*array, r);
           },
-          "replica"_a = 0, "CRC32C (Castagnoli) of the replica's packed words (IndexError for a bad replica).")
+          "replica"_a.none() = 0, nb::sig("def crc32c(self, replica: int = 0) -> int"), "CRC32C (Castagnoli) of the replica's packed words (IndexError for a bad replica).")
       .def(
           "replicas_equal",
           [](const ArrayHandle& self) {
@@ -413,29 +437,37 @@ void bind_writes(nb::class_<ArrayHandle>& cls) {
                   "How a[i] = v reaches the replicas: 'write_through' (every replica) or 'primary' (replica 0, then sync()).")
       .def(
           "copy_from",
-          [](const ArrayHandle& self, const ArrayHandle& source) {
+          [](const ArrayHandle& self, nb::handle source) {
+            const SharedArray from = array_arg(source, "copy_from: source").get();
             const std::shared_ptr<SmartArray> array = self.writable();
-            const SharedArray from = source.get();
             nb::gil_scoped_release release;
             build::copy_from(*array, *from);
           },
-          "source"_a,
+          "source"_a.none(), nb::sig("def copy_from(self, source: SmartArray) -> None"),
           "Makes every value equal source's (any bits and placements; ValueError for other lengths or a value too wide).")
       .def(
           "fill",
-          [](const ArrayHandle& self, std::uint64_t value) {
+          [](const ArrayHandle& self, nb::handle value) {
+            const std::uint64_t v = unsigned_arg(value, "fill: value");
             const std::shared_ptr<SmartArray> array = self.writable();
             nb::gil_scoped_release release;
-            build::fill(*array, value);
+            build::fill(*array, v);
           },
-          "value"_a, "Sets every value to value (ValueError when it does not fit in the array's bits).")
+          "value"_a.none(), nb::sig("def fill(self, value: int) -> None"),
+          "Sets every value to value (ValueError when it does not fit in the array's bits or in 0..2^64 - 1).")
       .def(
           "__setitem__",
-          [](const ArrayHandle& self, long long index, std::uint64_t value) {
+          [](const ArrayHandle& self, nb::handle key, nb::handle value) {
+            if (!PyIndex_Check(key.ptr())) {
+              throw nb::type_error((std::string("SmartArray indices must be integers (use fill or copy_from for many "
+                                                "values), got ") + nb::type_name(key.type()).c_str()).c_str());
+            }
+            const Py_ssize_t index = python_index(key);
+            const std::uint64_t v = unsigned_arg(value, "value");
             const std::shared_ptr<SmartArray> array = self.writable();
-            array->init(resolve_index(index, array->length()), value);
+            array->init(resolve_index(index, array->length()), v);
           },
-          "index"_a, "value"_a,
+          "index"_a.none(), "value"_a.none(), nb::sig("def __setitem__(self, index: int, value: int) -> None"),
           "Stores value at index (negative counts from the end): in every replica, or in replica 0 under write_mode 'primary'.")
       .def(
           "sync",
@@ -477,11 +509,12 @@ void bind_exports(nb::class_<ArrayHandle>& cls) {
           nb::sig("def __dlpack_device__(self) -> tuple[int, int]"), "DLPack device: (kDLCPU, 0).")
       .def(
           "words",
-          [](const ArrayHandle& self, std::optional<std::size_t> replica) {
+          [](const ArrayHandle& self, nb::handle replica) {
             const SharedArray array = self.get();
-            return packed_words(array, replica.value_or(array->local_replica_index()));
+            return packed_words(array, replica.is_none() ? array->local_replica_index() : unsigned_arg(replica, "replica"));
           },
-          "replica"_a = nb::none(),
+          "replica"_a.none() = nb::none(),
+          nb::sig("def words(self, replica: int | None = None) -> numpy.typing.NDArray[numpy.uint64]"),
           "Read-only zero-copy view of a replica's packed words (docs/bit-layout.md); default: the local one.");
 }
 
@@ -499,8 +532,9 @@ void bind_reads(nb::class_<ArrayHandle>& cls) {
           "Wrapping uint64 sum of every value (fused decode and add, GIL released).")
       .def(
           "unpack",
-          [](const ArrayHandle& self, long long start, nb::object out) {
+          [](const ArrayHandle& self, nb::handle first, nb::object out) {
             const SharedArray array = self.get();
+            const Py_ssize_t start = python_index(first);
             U64Out target;
             if (!nb::try_cast<U64Out>(out, target, false)) {
               throw nb::type_error("out must be a writable, C-contiguous, 1-D numpy uint64 array");
@@ -512,18 +546,20 @@ void bind_reads(nb::class_<ArrayHandle>& cls) {
             }
             return out;
           },
-          "start"_a, "out"_a,
+          "start"_a.none(), "out"_a,
           nb::sig("def unpack(self, start: int, out: numpy.typing.NDArray[numpy.uint64]) -> "
                   "numpy.typing.NDArray[numpy.uint64]"),
           "Decodes values [start, start + len(out)) into out (GIL released); returns out.")
       .def(
           "iter_chunks",
-          [](nb::object self, std::uint64_t size) {
+          [](nb::object self, nb::handle chunk) {
             nb::cast<const ArrayHandle&>(self).get();
+            const std::uint64_t size = unsigned_arg(chunk, "iter_chunks: size");
             if (size == 0) throw nb::value_error("iter_chunks size must be at least 1");
             return ChunkIterator(std::move(self), size);
           },
-          "size"_a = 65536, "Iterates over the values in decoded batches of size (the last may be shorter).")
+          "size"_a.none() = 65536, nb::sig("def iter_chunks(self, size: int = 65536) -> ChunkIterator"),
+          "Iterates over the values in decoded batches of size (the last may be shorter).")
       .def("__repr__", &repr, "Length, bits and placement.");
 }
 

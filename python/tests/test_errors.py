@@ -238,3 +238,58 @@ def test_pagerank_options_are_the_librarys():
             g.pagerank(**kwargs)
     ranks = g.pagerank(tol=1e-320, max_iterations=3)
     assert ranks.shape == (3,)
+
+
+def test_methods_that_take_a_value_name_a_bad_one():
+    """fill, a[i] = v, crc32c, huge_page_bytes, words and iter_chunks check their numbers as every
+    entry point does: a ValueError naming a negative or too large int, a TypeError naming anything
+    else, never nanobind's bare "incompatible function arguments"."""
+    a = sa.array(np.arange(10, dtype=np.uint64), bits=16)
+    calls = {
+        "fill: value": a.fill,
+        "value": lambda v: a.__setitem__(0, v),
+        "replica": a.crc32c,
+        "iter_chunks: size": a.iter_chunks,
+    }
+    for name, call in calls.items():
+        for bad in (-1, 2**64, 2**70, np.int64(-5)):
+            with pytest.raises(ValueError, match=rf"^{name} must be from 0 to 2\^64 - 1, got {bad}$"):
+                call(bad)
+        for bad, shown in ((1.5, "float 1.5"), ("7", "str '7'"), (None, "NoneType None"), (True, "bool True")):
+            with pytest.raises(TypeError, match=rf"^{name} must be an integer, got {shown}$"):
+                call(bad)
+    for call in (a.huge_page_bytes, a.words):
+        with pytest.raises(ValueError, match=r"^replica must be from 0 to 2\^64 - 1, got -1$"):
+            call(-1)
+        with pytest.raises(IndexError, match="replica 2 out of range"):
+            call(2)
+    np.testing.assert_array_equal(np.asarray(a), np.arange(10))  # nothing was written
+    a.fill(np.uint64(3))
+    a[np.int64(-1)] = np.uint16(9)
+    assert a[0] == 3 and a[9] == 9 and len(next(iter(a.iter_chunks(np.int32(4))))) == 4
+    with pytest.raises(ValueError, match="needs 17 bits, array has 16"):
+        a.fill(2**16)
+
+
+def test_assignment_and_copies_name_a_bad_index_or_source():
+    a = sa.array(np.arange(10, dtype=np.uint64))
+    for key in (10, -11, 2**40):
+        with pytest.raises(IndexError, match=f"index {key} out of range for length 10"):
+            a[key] = 1
+    with pytest.raises(IndexError):
+        a[2**70] = 1
+    for key in (slice(0, 2), 1.5, "0", [1, 2]):
+        with pytest.raises(TypeError, match="SmartArray indices must be integers .* got "):
+            a[key] = 1
+    with pytest.raises(IndexError):
+        a.unpack(2**70, np.zeros(1, dtype=np.uint64))
+    with pytest.raises(TypeError):
+        a.unpack(1.5, np.zeros(1, dtype=np.uint64))
+    for source, shown in ((np.arange(10), "ndarray"), (None, "NoneType"), (list(range(10)), "list")):
+        with pytest.raises(TypeError, match=f"^copy_from: source must be a SmartArray, got {shown}$"):
+            a.copy_from(source)
+    with pytest.raises(TypeError, match="^aggregate: a2 must be a SmartArray, got ndarray$"):
+        sa.aggregate(a, np.arange(10))
+    with pytest.raises(TypeError, match="^LiveArray: array must be a SmartArray, got list$"):
+        sa.LiveArray([1, 2])
+    np.testing.assert_array_equal(np.asarray(a), np.arange(10))

@@ -173,6 +173,49 @@ void copy_doubles(const SmartArray& bits, double* out) {
   }
 }
 
+// A pull iteration's arrays: a part's, or (the part [0, n)) a whole graph's own, not copied.
+struct PullArrays {
+  const SmartArray& rbegin;
+  const SmartArray& redge;
+  const SmartArray& out_degree;
+  std::uint64_t vertices;  // n of the whole graph
+};
+
+PullArrays pull_arrays(const graph::PullPart& part) {
+  return {part.rbegin, part.redge, part.out_degree, part.vertices};
+}
+
+PullArrays pull_arrays(const graph::CsrGraph& g) { return {g.rbegin(), g.redge(), g.out_degree(), g.vertices()}; }
+
+// sa_pull_part_start and sa_graph_pagerank_start: checks the buffers, then starts the run.
+void pull_start(const PullArrays& arrays, double* ranks, double* contributions, uint64_t count,
+                uint64_t* dangling_vertices) {
+  const std::uint64_t size = arrays.out_degree.length();
+  require_doubles(ranks, count, size, "ranks");
+  require_doubles(contributions, count, size, "contributions");
+  require(dangling_vertices, "dangling_vertices");
+  *dangling_vertices =
+      algo::pagerank_part_start(arrays.out_degree, arrays.vertices, {ranks, count}, {contributions, count}).dangling_vertices;
+}
+
+// sa_pull_part_step and sa_graph_pagerank_step: checks the buffers, then runs one pull iteration.
+void pull_step(const PullArrays& arrays, const sa_pagerank_options* o, const double* contributions, uint64_t n,
+               const double* ranks, double dangling, double* new_ranks, double* new_contributions, uint64_t count,
+               double* difference, double* new_dangling) {
+  const std::uint64_t size = arrays.out_degree.length();
+  require_doubles(contributions, n, arrays.vertices, "contributions");
+  require_doubles(ranks, count, size, "ranks");
+  require_doubles(new_ranks, count, size, "new_ranks");
+  require_doubles(new_contributions, count, size, "new_contributions");
+  require(difference, "difference");
+  require(new_dangling, "new_dangling");
+  const algo::PageRankPartTotals totals =
+      algo::pagerank_part_step(arrays.rbegin, arrays.redge, arrays.out_degree, {contributions, n}, {ranks, count},
+                               dangling, pagerank_options(o), {new_ranks, count}, {new_contributions, count});
+  *difference = totals.difference;
+  *new_dangling = totals.dangling;
+}
+
 }  // namespace
 
 extern "C" {
@@ -341,34 +384,29 @@ uint64_t sa_pull_part_vertices(const sa_pull_part* p) {
 
 sa_status sa_pull_part_start(const sa_pull_part* p, double* ranks, double* contributions, uint64_t count,
                              uint64_t* dangling_vertices) {
-  return guarded(__func__, [&] {
-    const graph::PullPart& part = part_of(p);
-    const std::uint64_t size = part.out_degree.length();
-    require_doubles(ranks, count, size, "ranks");
-    require_doubles(contributions, count, size, "contributions");
-    require(dangling_vertices, "dangling_vertices");
-    *dangling_vertices =
-        algo::pagerank_part_start(part.out_degree, part.vertices, {ranks, count}, {contributions, count}).dangling_vertices;
-  });
+  return guarded(__func__, [&] { pull_start(pull_arrays(part_of(p)), ranks, contributions, count, dangling_vertices); });
 }
 
 sa_status sa_pull_part_step(const sa_pull_part* p, const sa_pagerank_options* o, const double* contributions, uint64_t n,
                             const double* ranks, double dangling, double* new_ranks, double* new_contributions,
                             uint64_t count, double* difference, double* new_dangling) {
   return guarded(__func__, [&] {
-    const graph::PullPart& part = part_of(p);
-    const std::uint64_t size = part.out_degree.length();
-    require_doubles(contributions, n, part.vertices, "contributions");
-    require_doubles(ranks, count, size, "ranks");
-    require_doubles(new_ranks, count, size, "new_ranks");
-    require_doubles(new_contributions, count, size, "new_contributions");
-    require(difference, "difference");
-    require(new_dangling, "new_dangling");
-    const algo::PageRankPartTotals totals =
-        algo::pagerank_part_step(part.rbegin, part.redge, part.out_degree, {contributions, n}, {ranks, count}, dangling,
-                                 pagerank_options(o), {new_ranks, count}, {new_contributions, count});
-    *difference = totals.difference;
-    *new_dangling = totals.dangling;
+    pull_step(pull_arrays(part_of(p)), o, contributions, n, ranks, dangling, new_ranks, new_contributions, count,
+              difference, new_dangling);
+  });
+}
+
+sa_status sa_graph_pagerank_start(const sa_graph* g, double* ranks, double* contributions, uint64_t n,
+                                  uint64_t* dangling_vertices) {
+  return guarded(__func__, [&] { pull_start(pull_arrays(graph_of(g)), ranks, contributions, n, dangling_vertices); });
+}
+
+sa_status sa_graph_pagerank_step(const sa_graph* g, const sa_pagerank_options* o, const double* contributions,
+                                 uint64_t n, const double* ranks, double dangling, double* new_ranks,
+                                 double* new_contributions, uint64_t count, double* difference, double* new_dangling) {
+  return guarded(__func__, [&] {
+    pull_step(pull_arrays(graph_of(g)), o, contributions, n, ranks, dangling, new_ranks, new_contributions, count,
+              difference, new_dangling);
   });
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,82 @@ TEST(PullPartCapi, PartsOfAGraphAndOfItsFileGiveItsRanks) {
       }
     }
   }
+}
+
+// The whole graph as the one part, on its own arrays: sa_graph_pagerank_start and _step, iterated by
+// the caller, give sa_graph_pagerank's ranks, for every variant, both dangling rules and fixed
+// iteration counts (tolerance 0) as well as convergence.
+TEST(PullPartCapi, StepsOverAGraphsOwnArraysGiveItsRanks) {
+  for (sa_graph_variant variant : {SA_GRAPH_U, SA_GRAPH_V, SA_GRAPH_VE}) {
+    sa_graph_options go;
+    sa_graph_options_init(&go);
+    go.variant = variant;
+    Graph g;
+    ASSERT_EQ(sa_graph_generate_rmat(9, 4, 3, &go, &g.p), SA_OK) << sa_last_error();
+    const uint64_t n = sa_graph_vertices(g.p);
+    for (sa_dangling_rule rule : {SA_DANGLING_NONE, SA_DANGLING_UNIFORM}) {
+      for (double tolerance : {0.0, 1e-9}) {
+        sa_pagerank_options o;
+        sa_pagerank_options_init(&o);
+        o.dangling = rule;
+        o.tolerance = tolerance;
+        o.max_iterations = tolerance == 0 ? 7 : 100;
+        std::vector<double> expected(n);
+        sa_pagerank_result result{};
+        ASSERT_EQ(sa_graph_pagerank(g.p, &o, expected.data(), n, &result), SA_OK) << sa_last_error();
+        std::vector<double> ranks(n), shares(n), new_ranks(n), new_shares(n);
+        uint64_t dangling_vertices = 0;
+        ASSERT_EQ(sa_graph_pagerank_start(g.p, ranks.data(), shares.data(), n, &dangling_vertices), SA_OK) << sa_last_error();
+        double dangling = rule == SA_DANGLING_UNIFORM ? static_cast<double>(dangling_vertices) / static_cast<double>(n) : 0.0;
+        uint32_t iterations = 0;
+        double difference = 0;
+        while (iterations < o.max_iterations) {
+          double next = 0;
+          ASSERT_EQ(sa_graph_pagerank_step(g.p, &o, shares.data(), n, ranks.data(), dangling, new_ranks.data(),
+                                           new_shares.data(), n, &difference, &next),
+                    SA_OK)
+              << sa_last_error();
+          ranks.swap(new_ranks);
+          shares.swap(new_shares);
+          dangling = next;
+          ++iterations;
+          if (difference < o.tolerance) break;
+        }
+        EXPECT_EQ(iterations, result.iterations);
+        EXPECT_NEAR(difference, result.difference, 1e-12);
+        for (uint64_t v = 0; v < n; ++v) ASSERT_NEAR(ranks[v], expected[v], 1e-12) << v;
+      }
+    }
+  }
+}
+
+TEST(PullPartCapi, GraphStepsCheckTheirBuffers) {
+  Graph g;
+  ASSERT_EQ(sa_graph_generate_rmat(6, 4, 2, nullptr, &g.p), SA_OK);
+  const uint64_t n = sa_graph_vertices(g.p);
+  std::vector<double> all(n), other(n), short_(n - 1);
+  uint64_t dangling = 0;
+  double d = 0, left = 0;
+  expect_failure(sa_graph_pagerank_start(g.p, short_.data(), all.data(), n - 1, &dangling), SA_EINVAL,
+                 "sa_graph_pagerank_start", "ranks holds " + std::to_string(n - 1) + " values, expected " + std::to_string(n));
+  expect_failure(sa_graph_pagerank_start(nullptr, all.data(), all.data(), n, &dangling), SA_EINVAL,
+                 "sa_graph_pagerank_start", "g is NULL");
+  expect_failure(sa_graph_pagerank_start(g.p, all.data(), all.data(), n, nullptr), SA_EINVAL, "sa_graph_pagerank_start",
+                 "dangling_vertices is NULL");
+  expect_failure(sa_graph_pagerank_step(g.p, nullptr, all.data(), n - 1, all.data(), 0, other.data(), other.data(), n, &d, &left),
+                 SA_EINVAL, "sa_graph_pagerank_step", "contributions holds");
+  expect_failure(sa_graph_pagerank_step(g.p, nullptr, all.data(), n, all.data(), 0, nullptr, other.data(), n, &d, &left),
+                 SA_EINVAL, "sa_graph_pagerank_step", "new_ranks (with n > 0) is NULL");
+  sa_pagerank_options o;
+  sa_pagerank_options_init(&o);
+  o.scores = SA_SCORES_F32;
+  expect_failure(sa_graph_pagerank_step(g.p, &o, all.data(), n, all.data(), 0, other.data(), other.data(), n, &d, &left),
+                 SA_EINVAL, "sa_graph_pagerank_step", "scores must be f64");
+  int32_t bad_rule = 7;
+  std::memcpy(&o.dangling, &bad_rule, sizeof bad_rule);
+  o.scores = SA_SCORES_F64;
+  expect_failure(sa_graph_pagerank_step(g.p, &o, all.data(), n, all.data(), 0, other.data(), other.data(), n, &d, &left),
+                 SA_EINVAL, "sa_graph_pagerank_step", "o->dangling 7");
 }
 
 TEST(PullPartCapi, BadArgumentsNameTheFunction) {

@@ -214,6 +214,31 @@ public final class Graph implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts a PageRank whose iterations the caller runs with {@link #pagerankStep}, on this graph's own
+   * arrays: writes ranks 1/n and contributions rank / out-degree (0 for dangling vertices) into the
+   * native segments ranks and contributions (n doubles each); returns how many vertices have no out-edge.
+   */
+  public long pagerankStart(MemorySegment ranks, MemorySegment contributions) {
+    ensureOpen();
+    return PullStep.start(GraphNative::pagerankStart, handle, ranks, contributions);
+  }
+
+  /**
+   * One pull iteration of a caller-driven PageRank over this graph's own arrays, in parallel in the
+   * core: from every vertex's contributions and ranks of the previous iteration (native segments of n
+   * doubles, read in place) and the dangling rank the previous step reported, writes the new ranks and
+   * contributions into newRanks and newContributions. options give the damping and the dangling rule
+   * (scores must be F64). Iterated from {@link #pagerankStart}, swapping the segments, it gives
+   * {@link #pagerank}'s ranks.
+   */
+  public PageRankTotals pagerankStep(PageRankOptions options, MemorySegment contributions, MemorySegment ranks,
+      double dangling, MemorySegment newRanks, MemorySegment newContributions) {
+    ensureOpen();
+    return PullStep.step(GraphNative::pagerankStep, handle, options, contributions, ranks, dangling, newRanks,
+        newContributions);
+  }
+
   // The vertex count as the length of a Java array of per-vertex values.
   private int vertexArrayLength() {
     long n = vertices();

@@ -112,6 +112,11 @@ final class GraphNative {
       bind("sa_pagerank_options_init", CRITICAL, FunctionDescriptor.ofVoid(ADDRESS));
   private static final MethodHandle PAGERANK =
       bind("sa_graph_pagerank", ORDINARY, status(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+  // A caller-driven PageRank's start and steps run over the whole graph in parallel: ordinary downcalls.
+  private static final MethodHandle PAGERANK_START =
+      bind("sa_graph_pagerank_start", ORDINARY, status(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+  private static final MethodHandle PAGERANK_STEP = bind("sa_graph_pagerank_step", ORDINARY, status(ADDRESS, ADDRESS,
+      ADDRESS, JAVA_LONG, ADDRESS, JAVA_DOUBLE, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
   static void optionsInit(MemorySegment options) {
     try {
@@ -221,6 +226,26 @@ final class GraphNative {
   static int pagerank(MemorySegment graph, MemorySegment options, MemorySegment ranks, long n, MemorySegment result) {
     try {
       return (int) PAGERANK.invokeExact(graph, options, ranks, n, result);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  static int pagerankStart(MemorySegment graph, MemorySegment ranks, MemorySegment contributions, long count,
+      MemorySegment danglingVertices) {
+    try {
+      return (int) PAGERANK_START.invokeExact(graph, ranks, contributions, count, danglingVertices);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  static int pagerankStep(MemorySegment graph, MemorySegment options, MemorySegment contributions, long n,
+      MemorySegment ranks, double dangling, MemorySegment newRanks, MemorySegment newContributions, long count,
+      MemorySegment difference, MemorySegment newDangling) {
+    try {
+      return (int) PAGERANK_STEP.invokeExact(graph, options, contributions, n, ranks, dangling, newRanks,
+          newContributions, count, difference, newDangling);
     } catch (Throwable t) {
       throw rethrow(t);
     }

@@ -2,8 +2,6 @@
 // while other threads read it. This class only marshals; pinning hands out read-only SmartArrays.
 package org.smartarrays;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
@@ -31,34 +29,40 @@ public final class LiveArray implements AutoCloseable {
 
   /** A live array whose version 0 holds values as unsigned 64-bit integers laid out by options. */
   public static LiveArray fromLongs(long[] values, ArrayOptions options) {
-    Objects.requireNonNull(values, "values");
-    return create((scratch, out) -> Native.fromU64(scratch.allocateFrom(JAVA_LONG, values), values.length,
-        SmartArray.marshal(options, scratch), out));
+    return ofNew(SmartArray.fromLongs(values, options));
   }
 
   /** A live array whose version 0 holds values as unsigned 32-bit integers laid out by options. */
   public static LiveArray fromInts(int[] values, ArrayOptions options) {
-    Objects.requireNonNull(values, "values");
-    return create((scratch, out) -> Native.fromU32(scratch.allocateFrom(JAVA_INT, values), values.length,
-        SmartArray.marshal(options, scratch), out));
+    return ofNew(SmartArray.fromInts(values, options));
   }
 
-  // Makes version 0 with maker, hands it to sa_live_create (which takes it over) and ties the live
-  // array to a fresh shared arena that close() closes.
-  @SuppressWarnings("restricted") // attaches sa_live_free to the handle's lifetime
-  private static LiveArray create(SmartArray.Maker maker) {
-    MemorySegment pointer;
-    try (Arena scratch = Arena.ofConfined()) {
-      MemorySegment array = scratch.allocate(ADDRESS);
-      Native.check(maker.make(scratch, array));
-      MemorySegment out = scratch.allocate(ADDRESS);
-      int status = LiveNative.create(array, out);
-      if (status != Native.SA_OK) {
-        Native.free(array.get(ADDRESS, 0));  // not taken over: still ours
-        Native.check(status);
-      }
-      pointer = out.get(ADDRESS, 0);
+  /**
+   * A live array whose version 0 is array itself, not copied: the live array takes the native array
+   * over and array is closed (any use afterwards throws IllegalStateException), as sa_live_create frees
+   * the caller's handle. Throws IllegalArgumentException, leaving array as it was, for a read-only array
+   * (a store's, or a snapshot from {@link #pin()}), one with unsynced writes under
+   * {@link WriteMode#PRIMARY} (sync() it first) or one that belongs to an arena. No other thread may use
+   * array meanwhile, as for {@link SmartArray#close()}.
+   */
+  public static LiveArray of(SmartArray array) {
+    Objects.requireNonNull(array, "array");
+    return adopt(array.handOver(LiveNative::create));
+  }
+
+  // of(array) for an array made for it, which is freed should it not be taken over.
+  private static LiveArray ofNew(SmartArray array) {
+    try {
+      return of(array);
+    } catch (RuntimeException | Error e) {
+      array.close();
+      throw e;
     }
+  }
+
+  // Ties a new sa_live pointer to a fresh shared arena that close() closes.
+  @SuppressWarnings("restricted") // attaches sa_live_free to the handle's lifetime
+  private static LiveArray adopt(MemorySegment pointer) {
     Arena scope = Arena.ofShared();
     try {
       return new LiveArray(pointer.reinterpret(scope, LiveNative::free), scope);

@@ -106,36 +106,43 @@ public final class PullPart implements AutoCloseable {
   public Start start() {
     int count = Math.toIntExact(count());
     try (Arena scratch = Arena.ofConfined()) {
-      MemorySegment ranks = scratch.allocate(JAVA_DOUBLE, Math.max(count, 1));
-      MemorySegment contributions = scratch.allocate(JAVA_DOUBLE, Math.max(count, 1));
-      MemorySegment dangling = scratch.allocate(JAVA_LONG);
-      Native.check(PullPartNative.start(handle, ranks, contributions, count, dangling));
-      return new Start(doubles(ranks, count), doubles(contributions, count), dangling.get(JAVA_LONG, 0));
+      MemorySegment ranks = scratch.allocate(JAVA_DOUBLE, count);
+      MemorySegment contributions = scratch.allocate(JAVA_DOUBLE, count);
+      long dangling = start(ranks, contributions);
+      return new Start(ranks.toArray(JAVA_DOUBLE), contributions.toArray(JAVA_DOUBLE), dangling);
     }
+  }
+
+  /** The start of a run into the native segments ranks and contributions (count doubles each); returns how
+      many of the part's vertices have no out-edge. */
+  public long start(MemorySegment ranks, MemorySegment contributions) {
+    ensureOpen();
+    return PullStep.start(PullPartNative::start, handle, ranks, contributions);
   }
 
   /** One pull iteration (see {@link Step}) from every vertex's contributions, this part's previous ranks and the
       dangling rank every part reported last; options give the damping and the dangling rule. */
   public Step step(PageRankOptions options, double[] contributions, double[] ranks, double dangling) {
-    Objects.requireNonNull(options, "options");
     Objects.requireNonNull(contributions, "contributions");
     Objects.requireNonNull(ranks, "ranks");
-    int count = Math.toIntExact(count());
     try (Arena scratch = Arena.ofConfined()) {
-      MemorySegment newRanks = scratch.allocate(JAVA_DOUBLE, Math.max(count, 1));
-      MemorySegment newContributions = scratch.allocate(JAVA_DOUBLE, Math.max(count, 1));
-      MemorySegment difference = scratch.allocate(JAVA_DOUBLE);
-      MemorySegment newDangling = scratch.allocate(JAVA_DOUBLE);
-      Native.check(PullPartNative.step(handle, options.marshal(scratch), scratch.allocateFrom(JAVA_DOUBLE, contributions),
-          contributions.length, scratch.allocateFrom(JAVA_DOUBLE, ranks), dangling, newRanks, newContributions,
-          ranks.length, difference, newDangling));
-      return new Step(doubles(newRanks, count), doubles(newContributions, count), difference.get(JAVA_DOUBLE, 0),
-          newDangling.get(JAVA_DOUBLE, 0));
+      // As many as ranks: the core then checks that count against the part's, with its words.
+      MemorySegment newRanks = scratch.allocate(JAVA_DOUBLE, ranks.length);
+      MemorySegment newContributions = scratch.allocate(JAVA_DOUBLE, ranks.length);
+      PageRankTotals totals = step(options, scratch.allocateFrom(JAVA_DOUBLE, contributions),
+          scratch.allocateFrom(JAVA_DOUBLE, ranks), dangling, newRanks, newContributions);
+      return new Step(newRanks.toArray(JAVA_DOUBLE), newContributions.toArray(JAVA_DOUBLE), totals.difference(),
+          totals.dangling());
     }
   }
 
-  private static double[] doubles(MemorySegment segment, int count) {
-    return segment.asSlice(0, (long) count * Double.BYTES).toArray(JAVA_DOUBLE);
+  /** One pull iteration on native segments, read and written in place: contributions of every vertex (n
+      doubles), this part's previous ranks, new ranks and new contributions (count doubles each). */
+  public PageRankTotals step(PageRankOptions options, MemorySegment contributions, MemorySegment ranks, double dangling,
+      MemorySegment newRanks, MemorySegment newContributions) {
+    ensureOpen();
+    return PullStep.step(PullPartNative::step, handle, options, contributions, ranks, dangling, newRanks,
+        newContributions);
   }
 
   /** Frees the native part; a no-op when already freed. */

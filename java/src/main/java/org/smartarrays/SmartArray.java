@@ -34,14 +34,17 @@ public final class SmartArray implements AutoCloseable {
   private final MemorySegment handle;
   private final Arena arena;
   private final boolean owned;
+  // Set once another owner took the native array over (handOver): closing then frees nothing.
+  private final boolean[] handedOver;
   private final long length;
   private final int bits;
   private final Placement placement;
 
-  private SmartArray(MemorySegment handle, Arena arena, boolean owned) {
+  private SmartArray(MemorySegment handle, Arena arena, boolean owned, boolean[] handedOver) {
     this.handle = handle;
     this.arena = arena;
     this.owned = owned;
+    this.handedOver = handedOver;
     this.length = Native.length(handle);
     this.bits = Native.bits(handle);
     this.placement = Placement.of(Native.placement(handle));
@@ -64,14 +67,46 @@ public final class SmartArray implements AutoCloseable {
     }
     boolean owned = arena == null;
     Arena scope = owned ? Arena.ofShared() : arena;
+    boolean[] handedOver = {false};
     MemorySegment handle;
     try {
-      handle = pointer.reinterpret(scope, Native::free);
+      handle = pointer.reinterpret(scope, p -> {
+        if (!handedOver[0]) Native.free(p);
+      });
     } catch (RuntimeException | Error e) {
       Native.free(pointer);
       throw e;
     }
-    return new SmartArray(handle, scope, owned);
+    return new SmartArray(handle, scope, owned, handedOver);
+  }
+
+  /** A native call that takes over the sa_array in *slot when it succeeds (freeing it and setting *slot to
+      NULL, as sa_live_create does), writing what it makes to *out. */
+  interface Taker {
+    int take(MemorySegment slot, MemorySegment out);
+  }
+
+  /**
+   * Hands the native array to taker. On success this array is closed without being freed (its new owner
+   * freed the handle) and the pointer taker wrote is returned; on failure (the native refusal as an
+   * exception) the array is as it was. Only an array that owns its memory can be handed over, and, as for
+   * {@link #close()}, no other thread may be using it.
+   */
+  MemorySegment handOver(Taker taker) {
+    ensureOpen();
+    if (!owned) {
+      throw new IllegalArgumentException("this smart array belongs to an arena, which frees it; only an array made "
+          + "without an arena can be handed over");
+    }
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment slot = scratch.allocate(ADDRESS);
+      slot.set(ADDRESS, 0, handle);
+      MemorySegment out = scratch.allocate(ADDRESS);
+      Native.check(taker.take(slot, out));
+      handedOver[0] = true;
+      arena.close();
+      return out.get(ADDRESS, 0);
+    }
   }
 
   static MemorySegment marshal(ArrayOptions options, Arena arena) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.foreign.Arena;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -70,6 +71,58 @@ class LiveArrayTest {
     pinned.close();
     assertThrows(IllegalArgumentException.class,
         () -> LiveArray.fromLongs(new long[] {5}, ArrayOptions.defaults().withBits(2)));
+  }
+
+  @Test
+  void anExistingArrayBecomesVersionZeroAndIsTakenOver() {
+    Topology.setFake("nodes=2");
+    SmartArray array = SmartArray.fromLongs(VALUES, ArrayOptions.replicated().withBits(20));
+    try (LiveArray live = LiveArray.of(array)) {
+      assertThrows(IllegalStateException.class, () -> array.get(0));
+      assertThrows(IllegalStateException.class, array::toArray);
+      assertTrue(array.toString().contains("freed"), array.toString());
+      array.close();
+      assertEquals(VALUES.length, live.length());
+      try (SmartArray v0 = live.pin()) {
+        assertEquals(Placement.REPLICATED, v0.placement());
+        assertEquals(20, v0.bits());
+        assertArrayEquals(VALUES, v0.toArray());
+      }
+      assertEquals(1, live.relayout(ArrayOptions.partitioned().withBits(0)));
+      try (SmartArray v1 = live.pin()) {
+        assertEquals(12, v1.bits());
+        assertArrayEquals(VALUES, v1.toArray());
+      }
+    }
+  }
+
+  @Test
+  void arraysALiveArrayCannotTakeAreRefusedAndLeftAsTheyWere() {
+    Topology.setFake("nodes=2");
+    try (SmartArray primary = SmartArray.fromLongs(VALUES, ArrayOptions.replicated().withWriteMode(WriteMode.PRIMARY))) {
+      primary.set(3, 99);
+      IllegalArgumentException unsynced = assertThrows(IllegalArgumentException.class, () -> LiveArray.of(primary));
+      assertTrue(unsynced.getMessage().startsWith("sa_live_create: ") && unsynced.getMessage().contains("unsynced writes"),
+          unsynced.getMessage());
+      primary.sync();  // still open, its write still there to copy out
+      assertEquals(99, primary.get(3));
+      try (LiveArray live = LiveArray.of(primary); SmartArray v0 = live.pin()) {
+        assertEquals(99, v0.get(3));
+        IllegalArgumentException readOnly = assertThrows(IllegalArgumentException.class, () -> LiveArray.of(v0));
+        assertTrue(readOnly.getMessage().contains("read-only"), readOnly.getMessage());
+        assertEquals(99, v0.get(3));
+      }
+    }
+    try (Arena arena = Arena.ofShared()) {
+      SmartArray inArena = SmartArray.fromLongs(arena, VALUES, ArrayOptions.defaults());
+      IllegalArgumentException arenaOwned = assertThrows(IllegalArgumentException.class, () -> LiveArray.of(inArena));
+      assertTrue(arenaOwned.getMessage().contains("arena"), arenaOwned.getMessage());
+      assertArrayEquals(VALUES, inArena.toArray());
+    }
+    assertThrows(NullPointerException.class, () -> LiveArray.of(null));
+    SmartArray closed = SmartArray.fromLongs(VALUES, ArrayOptions.defaults());
+    closed.close();
+    assertThrows(IllegalStateException.class, () -> LiveArray.of(closed));
   }
 
   @Test

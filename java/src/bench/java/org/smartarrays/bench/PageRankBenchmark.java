@@ -1,0 +1,162 @@
+// Owns the paper's PGX-style PageRank (§5.2) driven from Java against the C++-driven one, in one
+// process: Java runs the iteration loop and per iteration makes one native pull step over the
+// graph's own smart arrays (Graph.pagerankStep on off-heap segments, swapped between iterations, no
+// copy), while Graph.pagerank runs the same iterations in the core; the two alternate run by run,
+// their ranks must agree, and the table and JSON give the time per iteration of both and their ratio.
+package org.smartarrays.bench;
+
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.smartarrays.Graph;
+import org.smartarrays.GraphOptions;
+import org.smartarrays.PageRankOptions;
+import org.smartarrays.PageRankTotals;
+
+final class PageRankBenchmark {
+  private PageRankBenchmark() {}
+
+  /** Java-driven over C++-driven time per iteration must stay below this. */
+  static final double LIMIT = 1.10;
+  /** Largest relative difference of a rank between the two drivers: float precision. */
+  static final double RANK_TOLERANCE = 1e-6;
+
+  /** What one case runs: the R-MAT graph, its variant, the iterations of every run and the runs. */
+  record Config(int scale, long edgeFactor, long seed, List<Graph.Variant> variants, int iterations, int warmup, int runs) {}
+
+  /** One Java-driven run: the ranks, and the wall time of each native step in milliseconds. */
+  record JavaRun(double[] ranks, List<Double> stepMs) {}
+
+  /**
+   * The Java-driven PageRank: the start, then options.maxIterations() iterations of one native step
+   * each over the graph's own arrays, on four off-heap segments of n doubles swapped in place, then
+   * the ranks copied out once, as Graph.pagerank hands them out.
+   */
+  static JavaRun javaDriven(Graph g, PageRankOptions options) {
+    long n = g.vertices();
+    List<Double> stepMs = new ArrayList<>(options.maxIterations());
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment ranks = arena.allocate(JAVA_DOUBLE, n);
+      MemorySegment shares = arena.allocate(JAVA_DOUBLE, n);
+      MemorySegment newRanks = arena.allocate(JAVA_DOUBLE, n);
+      MemorySegment newShares = arena.allocate(JAVA_DOUBLE, n);
+      long danglingVertices = g.pagerankStart(ranks, shares);
+      double dangling = options.dangling() == PageRankOptions.Dangling.UNIFORM ? danglingVertices * (1.0 / n) : 0;
+      for (int iteration = 0; iteration < options.maxIterations(); iteration++) {
+        long start = System.nanoTime();
+        PageRankTotals totals = g.pagerankStep(options, shares, ranks, dangling, newRanks, newShares);
+        stepMs.add((System.nanoTime() - start) / 1e6);
+        MemorySegment t = ranks;
+        ranks = newRanks;
+        newRanks = t;
+        t = shares;
+        shares = newShares;
+        newShares = t;
+        dangling = totals.dangling();
+        if (totals.difference() < options.tolerance()) break;
+      }
+      return new JavaRun(ranks.toArray(JAVA_DOUBLE), stepMs);
+    }
+  }
+
+  // The largest |java - cpp| / max(|cpp|, 1/n) over the vertices.
+  private static double rankDifference(double[] java, double[] cpp) {
+    double floor = 1.0 / cpp.length;
+    double worst = 0;
+    for (int v = 0; v < cpp.length; v++) worst = Math.max(worst, Math.abs(java[v] - cpp[v]) / Math.max(Math.abs(cpp[v]), floor));
+    return worst;
+  }
+
+  /** Runs every variant (warm-up, then the timed runs, Java-driven and C++-driven alternating); prints the table. */
+  static Map<String, Object> run(Config config) {
+    PageRankOptions options = PageRankOptions.defaults().withTolerance(0).withMaxIterations(config.iterations());
+    System.out.printf(Locale.ROOT, "%nPageRank on R-MAT scale %d, edge factor %d, %d iterations per run: Java-driven "
+        + "(a native pull step per iteration, Graph.pagerankStep) and C++-driven (Graph.pagerank) alternating run by run, "
+        + "%d runs each after %d warm-up runs; paired = median over runs of Java/C++ of the same run%n",
+        config.scale(), config.edgeFactor(), config.iterations(), config.runs(),
+        config.warmup());
+    System.out.println(" variant  vertices    edges       Java ms/it  spread  C++ ms/it  spread  Java/C++  paired  step ms  max rank diff  target");
+    System.out.println(" -------  ----------  ----------  ----------  ------  ---------  ------  --------  ------  -------  -------------  -----------");
+    List<Object> rows = new ArrayList<>();
+    for (Graph.Variant variant : config.variants()) {
+      try (Graph g = Graph.rmat(config.scale(), config.edgeFactor(), config.seed(), GraphOptions.defaults().withVariant(variant))) {
+        List<Double> javaMs = new ArrayList<>();
+        List<Double> cppMs = new ArrayList<>();
+        List<Double> stepMs = new ArrayList<>();
+        double worst = 0;
+        for (int run = 0; run < config.warmup() + config.runs(); run++) {
+          // Alternate which driver goes first, so neither always runs on the other's warm caches.
+          boolean javaFirst = run % 2 == 0;
+          double[] timeMs = new double[2];
+          JavaRun java = null;
+          Graph.PageRankResult cpp = null;
+          for (int side = 0; side < 2; side++) {
+            boolean javaSide = (side == 0) == javaFirst;
+            long start = System.nanoTime();
+            if (javaSide) {
+              java = javaDriven(g, options);
+            } else {
+              cpp = g.pagerank(options);
+            }
+            timeMs[javaSide ? 0 : 1] = (System.nanoTime() - start) / 1e6;
+          }
+          if (cpp.iterations() != config.iterations() || java.stepMs().size() != config.iterations()) {
+            throw new IllegalStateException("PageRank ran " + cpp.iterations() + " (C++) and " + java.stepMs().size()
+                + " (Java) iterations, expected " + config.iterations());
+          }
+          double difference = rankDifference(java.ranks(), cpp.ranks());
+          if (difference > RANK_TOLERANCE) {
+            throw new IllegalStateException("the Java-driven ranks differ from the C++-driven ones by " + difference
+                + " (relative) on variant " + variant);
+          }
+          worst = Math.max(worst, difference);
+          if (run < config.warmup()) continue;
+          javaMs.add(timeMs[0] / config.iterations());
+          cppMs.add(timeMs[1] / config.iterations());
+          stepMs.addAll(java.stepMs());
+        }
+        BenchMain.Scores j = new BenchMain.Scores(javaMs);
+        BenchMain.Scores c = new BenchMain.Scores(cppMs);
+        BenchMain.Scores s = new BenchMain.Scores(stepMs);
+        double ratio = j.median() / c.median();
+        double paired = j.pairedRatio(c);
+        System.out.printf(Locale.ROOT,
+            " %-7s  %10d  %10d  %10.2f  %5.1f%%  %9.2f  %5.1f%%  %8.3f  %6.3f  %7.2f  %13.1e  <= %.2f %s%n", variant,
+            g.vertices(), g.edges(), j.median(), j.spread() * 100, c.median(), c.spread() * 100, ratio, paired, s.median(),
+            worst, LIMIT, ratio <= LIMIT ? "met" : "MISSED");
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("variant", variant == Graph.Variant.VE ? "V+E" : variant.name());
+        row.put("vertices", g.vertices());
+        row.put("edges", g.edges());
+        row.put("java_ms_per_iteration", j.median());
+        row.put("java_spread", j.spread());
+        row.put("java_runs_ms_per_iteration", j.ms());
+        row.put("cpp_ms_per_iteration", c.median());
+        row.put("cpp_spread", c.spread());
+        row.put("cpp_runs_ms_per_iteration", c.ms());
+        row.put("java_step_median_ms", s.median());
+        row.put("java_over_cpp", ratio);
+        row.put("java_over_cpp_paired", paired);
+        row.put("limit", LIMIT);
+        row.put("met", ratio <= LIMIT);
+        row.put("max_relative_rank_difference", worst);
+        rows.add(row);
+      }
+    }
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("scale", config.scale());
+    result.put("edge_factor", config.edgeFactor());
+    result.put("seed", config.seed());
+    result.put("iterations_per_run", config.iterations());
+    result.put("warmup_runs", config.warmup());
+    result.put("runs", config.runs());
+    result.put("results", rows);
+    return result;
+  }
+}
