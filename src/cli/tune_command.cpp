@@ -175,14 +175,7 @@ int run_tune_steps(TuneFlags& f) {
 // The command under Ctrl-C and SIGTERM: the grid stops between system calls, the running child's
 // process group is killed, AutoNUMA is restored by the unwinding, and the command exits 130.
 int run_tune(TuneFlags& f) {
-  const StopSignals signals;
-  try {
-    return run_tune_steps(f);
-  } catch (const Error& e) {
-    if (e.code() != ErrorCode::cancelled || !StopSignals::requested()) throw;
-    std::cerr << "\nsmartarrays: tune: interrupted\n";
-    return exit_interrupted;
-  }
+  return run_stoppable("tune", [&f] { return run_tune_steps(f); });
 }
 
 // Memory policies separated by commas, where a node list's own commas stay with its policy:

@@ -148,14 +148,7 @@ int run_workload_steps(WorkloadFlags& f) {
 
 // The command under Ctrl-C: an interrupted run unwinds (freeing its data) and exits 130.
 int run_workload(WorkloadFlags& f) {
-  const StopSignals signals;
-  try {
-    return run_workload_steps(f);
-  } catch (const Error& e) {
-    if (e.code() != ErrorCode::cancelled || !StopSignals::requested()) throw;
-    std::cerr << "\nsmartarrays: bench workload: interrupted\n";
-    return exit_interrupted;
-  }
+  return run_stoppable("bench workload", [&f] { return run_workload_steps(f); });
 }
 
 void check_workload(WorkloadFlags& f) {
