@@ -8,7 +8,6 @@
 #include <tuple>
 #include <vector>
 
-#include <nanobind/stl/function.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -52,7 +51,9 @@ using RunTuple = std::tuple<std::optional<int>, std::optional<int>, double, doub
 RunTuple run_command(const std::vector<std::string>& command, std::string_view allocator,
                      const std::optional<std::string>& policy, const std::optional<std::string>& cpus,
                      std::string_view pinning, std::size_t threads, std::optional<bool> thp, double timeout) {
-  if (command.empty() || command[0].empty()) throw_error(ErrorCode::invalid_argument, "command: no command to run");
+  if (const std::string problem = tune::command_problem(command); !problem.empty()) {
+    throw_error(ErrorCode::invalid_argument, "command: " + problem);
+  }
   if (!(timeout >= 0 && timeout <= 1e7)) throw_error(ErrorCode::invalid_argument, "timeout: expected 0 (no limit) to 10000000 seconds");
   tune::LaunchOptions options;
   options.allocator = tune::parse_allocator(allocator);

@@ -62,6 +62,8 @@ def test_run_refuses_bad_knobs_and_a_missing_program():
         tune.run("true", thp="maybe")
     with pytest.raises(ValueError, match="command: no command to run"):
         tune.run([])
+    with pytest.raises(ValueError, match="command: argument 1 contains a NUL byte"):
+        tune.run(["echo", "a\0b"])
     with pytest.raises(TypeError):
         tune.run(["true", 3])  # type: ignore[list-item]
     with pytest.raises(OSError, match="cannot run '/nonexistent/program': No such file or directory"):
@@ -161,6 +163,8 @@ def test_grid_refuses_bad_arguments_naming_them():
             tune.grid("true", **{**SMALL, **kwargs})
     with pytest.raises(ValueError, match="command: no command to run"):
         tune.grid([], **SMALL)
+    with pytest.raises(ValueError, match="command: argument 0 contains a NUL byte"):
+        tune.grid(["tr\0ue"], **SMALL)
 
 
 def test_a_progress_callback_that_raises_stops_the_grid():

@@ -103,7 +103,7 @@ std::optional<double> read_metric(const std::string& pattern, const std::string&
 
 Tuner::Tuner(TuneSettings settings, SettingName name) : settings_(std::move(settings)) {
   const TuneSettings& s = settings_;
-  if (s.command.empty() || s.command[0].empty()) bad_setting(name, "command", "no command to run");
+  if (const std::string problem = command_problem(s.command); !problem.empty()) bad_setting(name, "command", problem);
   if (s.repetitions < 1 || s.repetitions > 1000) bad_setting(name, "repetitions", "expected a whole number from 1 to 1000");
   if (s.warmup < 0 || s.warmup > 100) bad_setting(name, "warmup", "expected a whole number from 0 to 100");
   for (const std::size_t threads : s.spec.threads) {

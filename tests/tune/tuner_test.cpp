@@ -243,6 +243,8 @@ TEST_F(TunerTest, BadSettingsAreRefusedNamingTheSetting) {
   tune::TuneSettings s = by_threads();
   s.command = {};
   EXPECT_EQ(refusal(s), "command: no command to run");
+  s.command = {"/bin/echo", std::string("a\0b", 3)};
+  EXPECT_EQ(refusal(s), "command: argument 1 contains a NUL byte");
   s = by_threads();
   s.repetitions = 0;
   EXPECT_EQ(refusal(s), "repetitions: expected a whole number from 1 to 1000");
