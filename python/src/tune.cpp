@@ -4,13 +4,11 @@
 // search stopped, AutoNUMA restored); a progress callback runs with the GIL taken after each run.
 #include <optional>
 #include <string>
-#include <string_view>
 #include <tuple>
 #include <vector>
 
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
-#include <nanobind/stl/string_view.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
@@ -25,17 +23,21 @@ namespace {
 
 using namespace nb::literals;
 
+// parse(text), a refusal naming the argument ("allocator: unknown allocator 'hoard' ...").
+template <typename Parse>
+auto parse_named(const char* argument, const std::string& text, Parse parse) -> decltype(parse(text)) {
+  try {
+    return parse(text);
+  } catch (const Error& e) {
+    throw Error(e.code(), std::string(argument) + ": " + e.what());
+  }
+}
+
 // Each text of a list argument through parse, a refusal naming the argument ("allocators: ...").
 template <typename T, typename Parse>
 std::vector<T> parse_each(const char* argument, const std::vector<std::string>& texts, Parse parse) {
   std::vector<T> values;
-  for (const std::string& text : texts) {
-    try {
-      values.push_back(parse(text));
-    } catch (const Error& e) {
-      throw Error(e.code(), std::string(argument) + ": " + e.what());
-    }
-  }
+  for (const std::string& text : texts) values.push_back(parse_named(argument, text, parse));
   return values;
 }
 
@@ -49,21 +51,21 @@ void set_knob(std::vector<T>& knob, const char* argument, const std::optional<st
 // major_faults, voluntary_switches, involuntary_switches) of one run; the package makes a dataclass.
 using RunTuple = std::tuple<std::optional<int>, std::optional<int>, double, double, bool, nb::bytes, long, long, long, long, long>;
 
-RunTuple run_command(const std::vector<std::string>& command, std::string_view allocator,
+RunTuple run_command(const std::vector<std::string>& command, const std::string& allocator,
                      const std::optional<std::string>& policy, const std::optional<std::string>& cpus,
-                     std::string_view pinning, std::size_t threads, std::optional<bool> thp, double timeout) {
+                     const std::string& pinning, std::size_t threads, std::optional<bool> thp, double timeout) {
   if (const std::string problem = tune::command_problem(command); !problem.empty()) {
     throw_error(ErrorCode::invalid_argument, "command: " + problem);
   }
   if (!(timeout >= 0 && timeout <= 1e7)) throw_error(ErrorCode::invalid_argument, "timeout: expected 0 (no limit) to 10000000 seconds");
   tune::LaunchOptions options;
-  options.allocator = tune::parse_allocator(allocator);
-  if (policy) options.policy = tune::parse_memory_policy(*policy);
+  options.allocator = parse_named("allocator", allocator, [](const std::string& t) { return tune::parse_allocator(t); });
+  if (policy) options.policy = parse_named("policy", *policy, [](const std::string& t) { return tune::parse_memory_policy(t); });
   if (cpus) {
-    options.cpus = os::parse_cpu_list(*cpus);
+    options.cpus = parse_named("cpus", *cpus, [](const std::string& t) { return os::parse_cpu_list(t); });
     if (options.cpus.empty()) throw_error(ErrorCode::invalid_argument, "cpus: the CPU list is empty");
   }
-  options.pinning = runtime::parse_pin_policy(pinning);
+  options.pinning = parse_named("pinning", pinning, [](const std::string& t) { return runtime::parse_pin_policy(t); });
   options.threads = threads;
   options.thp = thp;
   const tune::Launch launch = tune::prepare_launch(options);

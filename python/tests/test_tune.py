@@ -48,11 +48,11 @@ def test_run_reports_signals_and_timeouts():
 
 
 def test_run_refuses_bad_knobs_and_a_missing_program():
-    with pytest.raises(ValueError, match="unknown allocator 'hoard'"):
+    with pytest.raises(ValueError, match="allocator: unknown allocator 'hoard'"):
         tune.run("true", allocator="hoard")
-    with pytest.raises(ValueError, match="memory policy 'preferred'"):
+    with pytest.raises(ValueError, match="policy: memory policy 'preferred'"):
         tune.run("true", policy="preferred")
-    with pytest.raises(ValueError, match="unknown pinning policy 'wide'"):
+    with pytest.raises(ValueError, match="pinning: unknown pinning policy 'wide'"):
         tune.run("true", pinning="wide")
     with pytest.raises(ValueError, match="exclude each other"):
         tune.run("true", cpus=[0], pinning="sparse")
