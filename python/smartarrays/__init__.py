@@ -16,7 +16,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
+from . import _core, tune
 from ._args import HugePages, Nodes, Placement, bits_arg, hints_args, huge_pages_arg, node_list, smart_array, unsigned_values
 from ._core import ChunkIterator, SmartArray, codec_isa, current_node, set_fake_topology
 from .collections import GroupBy, HashMap, HashSet, Index, group_by, hash_join, hash_join_count
@@ -59,6 +59,7 @@ __all__ = [
     "send",
     "set_fake_topology",
     "topology",
+    "tune",
     "verify",
     "Variant",
 ]

@@ -145,6 +145,10 @@ U64Array new_numpy_array(std::uint64_t n);
 /// Values [start, start + count) of array decoded, with the GIL released, into a new numpy array.
 U64Array decode_to_numpy(const SmartArray& array, std::uint64_t start, std::uint64_t count);
 
+/// The machine facts as the C ABI reports them (sa_machine_facts_json, schema smartarrays.machine/1):
+/// the one machine-facts path of every tool and binding.
+std::string machine_facts_json();
+
 /// Registers smartarrays::Error -> ValueError / IndexError / MemoryError / OSError / ... translation.
 void bind_errors(nb::module_& m);
 /// Registers the SmartArray class and the array constructors.
@@ -158,6 +162,8 @@ void bind_collections(nb::module_& m);
 /// Registers the store calls (save, append, open, verify, send, receive) and the rebuilding of
 /// arrays and graphs from their packed words (unpickling) or over received frames (Dask).
 void bind_store(nb::module_& m);
+/// Registers the tuning tool: one command under the knobs, and the grid search.
+void bind_tune(nb::module_& m);
 /// Registers the distributed-PageRank calls: graph parts and one part's start and iteration.
 void bind_distributed(nb::module_& m);
 

@@ -46,4 +46,5 @@ NB_MODULE(_core, m) {
   py::bind_store(m);
   py::bind_distributed(m);
   py::bind_collections(m);
+  py::bind_tune(m);
 }

@@ -23,14 +23,6 @@ namespace {
 using NodeTuple = std::tuple<int, int, std::vector<int>, std::uint64_t, std::uint64_t>;
 using TopologyTuple = std::tuple<std::vector<NodeTuple>, std::vector<std::vector<std::uint32_t>>, bool, std::string>;
 
-// The one machine-facts path of every tool and binding: sa_machine_facts_json.
-std::string machine_facts_json() {
-  const char* text = nullptr;
-  const sa_status status = sa_machine_facts_json(&text);
-  if (status != SA_OK) throw Error(static_cast<ErrorCode>(status), sa_last_error());
-  return text;
-}
-
 TopologyTuple topology_snapshot() {
   const os::Topology& topology = os::topology();
   std::vector<NodeTuple> nodes;
@@ -46,6 +38,13 @@ TopologyTuple topology_snapshot() {
 }
 
 }  // namespace
+
+std::string machine_facts_json() {
+  const char* text = nullptr;
+  const sa_status status = sa_machine_facts_json(&text);
+  if (status != SA_OK) throw Error(static_cast<ErrorCode>(status), sa_last_error());
+  return text;
+}
 
 void bind_topology(nb::module_& m) {
   m.def("_topology", &topology_snapshot,

@@ -1,5 +1,10 @@
-// Owns the stop flag the signal handler sets and the handlers' installation and restoration.
+// Owns the stop flag the signal handler sets, the handlers' installation and restoration, and the
+// exit of a command a signal stopped.
 #include "cli/stop_signals.hpp"
+
+#include <iostream>
+
+#include "smartarrays/error.hpp"
 
 namespace smartarrays::cli {
 
@@ -25,5 +30,16 @@ StopSignals::~StopSignals() {
 }
 
 bool StopSignals::requested() noexcept { return stop_requested != 0; }
+
+int run_stoppable(const char* command, const std::function<int()>& steps) {
+  const StopSignals signals;
+  try {
+    return steps();
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::cancelled || !StopSignals::requested()) throw;
+    std::cerr << "\nsmartarrays: " << command << ": interrupted\n";
+    return exit_interrupted;
+  }
+}
 
 }  // namespace smartarrays::cli

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <csignal>
+#include <functional>
 
 #include "smartarrays/runtime/interrupt.hpp"
 
@@ -30,5 +31,9 @@ class StopSignals {
   struct sigaction old_term_ {};
   runtime::InterruptScope interrupt_;
 };
+
+/// Runs steps() while a StopSignals lives; when a signal stopped it (Error(cancelled) after Ctrl-C or
+/// SIGTERM) prints "smartarrays: COMMAND: interrupted" and returns exit_interrupted.
+int run_stoppable(const char* command, const std::function<int()>& steps);
 
 }  // namespace smartarrays::cli

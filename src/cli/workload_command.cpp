@@ -2,6 +2,8 @@
 // measure::run_workload_bench with a progress line (stopped cleanly by Ctrl-C), the result table,
 // the JSON result file, and writing the dataset as .npy files for other engines
 // (python/bench/bench_workloads.py).
+#include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -54,6 +56,15 @@ std::string mb(std::uint64_t bytes) {
   return text.str();
 }
 
+// Seconds in fixed notation with at least 4 significant digits (3 decimals at least), so a run of
+// a few milliseconds does not read 0.000 and a regex such as `classic +([0-9.]+)` reads it whole.
+std::string seconds_text(double s) {
+  const int decimals = s > 0 ? std::clamp(3 - static_cast<int>(std::floor(std::log10(s))), 3, 9) : 3;
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(decimals) << s;
+  return text.str();
+}
+
 std::string describe(const measure::WorkloadBenchConfig& c) {
   std::ostringstream text;
   if (c.workload == measure::Workload::w1 || c.workload == measure::Workload::w2) {
@@ -87,10 +98,10 @@ void print(const measure::WorkloadBenchConfig& c, const std::vector<measure::Wor
             << c.trials.warmup << " warm-up)\n\n";
   std::cout << "impl     median s  spread  data MB  peak extra MB   build s  index MB  vs first\n";
   for (const measure::WorkloadBenchResult& r : results) {
-    std::cout << std::left << std::setw(7) << to_string(r.implementation) << std::right << std::fixed << std::setprecision(3)
-              << std::setw(10) << r.timing.median << "  " << std::setprecision(1) << std::setw(5) << r.timing.spread() * 100
+    std::cout << std::left << std::setw(7) << to_string(r.implementation) << std::right << std::fixed << std::setw(10)
+              << seconds_text(r.timing.median) << "  " << std::setprecision(1) << std::setw(5) << r.timing.spread() * 100
               << "%  " << std::setw(7) << mb(r.data_bytes) << "  " << std::setw(13) << mb(r.peak_extra_bytes) << "  "
-              << std::setprecision(3) << std::setw(8) << r.prepare_seconds << "  " << std::setprecision(1) << std::setw(8)
+              << std::setw(8) << seconds_text(r.prepare_seconds) << "  " << std::setprecision(1) << std::setw(8)
               << mb(r.structure_bytes) << "  " << std::setprecision(2) << std::setw(7)
               << results.front().timing.median / r.timing.median << "x\n";
   }
@@ -137,14 +148,7 @@ int run_workload_steps(WorkloadFlags& f) {
 
 // The command under Ctrl-C: an interrupted run unwinds (freeing its data) and exits 130.
 int run_workload(WorkloadFlags& f) {
-  const StopSignals signals;
-  try {
-    return run_workload_steps(f);
-  } catch (const Error& e) {
-    if (e.code() != ErrorCode::cancelled || !StopSignals::requested()) throw;
-    std::cerr << "\nsmartarrays: bench workload: interrupted\n";
-    return exit_interrupted;
-  }
+  return run_stoppable("bench workload", [&f] { return run_workload_steps(f); });
 }
 
 void check_workload(WorkloadFlags& f) {

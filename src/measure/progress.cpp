@@ -19,6 +19,15 @@ void Progress::show(const std::string& text, bool milestone) const {
   }
 }
 
+void Progress::step(const std::string& live, const std::string& logged) const {
+  if (!enabled_) return;
+  if (interactive_ && !live.empty()) {
+    std::cerr << "\r\033[K" << live << std::flush;
+  } else if (!interactive_ && !logged.empty()) {
+    std::cerr << logged << "\n";
+  }
+}
+
 void Progress::finish(const std::string& text) const {
   if (!enabled_) return;
   std::cerr << (interactive_ ? "\r\033[K" : "") << text << "\n" << std::flush;

@@ -14,6 +14,9 @@ class Progress {
   explicit Progress(bool enabled);
   /// Shows text; in a log (not a terminal) only when it is a milestone, so logs stay short.
   void show(const std::string& text, bool milestone = true) const;
+  /// One step of a long loop: live in place on a terminal, logged as its own line in a log or a pipe
+  /// (so CI logs see progress); an empty text shows nothing there.
+  void step(const std::string& live, const std::string& logged) const;
   /// Shows text as the last state and ends the line.
   void finish(const std::string& text) const;
   /// Seconds since the display was made.

@@ -22,11 +22,6 @@ std::string utc(const char* pattern) {
   return stamp;
 }
 
-void write_text(std::ostream& out, const Json& json) {
-  // Text from /proc or a file name need not be UTF-8; a stray byte becomes U+FFFD, not an exception.
-  out << json.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
-}
-
 }  // namespace
 
 Json machine_facts() {
@@ -45,15 +40,19 @@ Json document(const Report& report) {
 }
 
 void write_report(const Report& report, const std::string& path) {
-  const Json json = document(report);
+  // Text from /proc or a file name need not be UTF-8; a stray byte becomes U+FFFD, not an exception.
+  write_text(document(report).dump(2, ' ', false, Json::error_handler_t::replace) + "\n", path);
+}
+
+void write_text(const std::string& text, const std::string& path) {
   if (path == "-") {
-    write_text(std::cout, json);
+    std::cout << text;
     std::cout.flush();
     return;
   }
   std::ofstream out(path);
   if (!out) throw Error(ErrorCode::os_error, "cannot write " + path);
-  write_text(out, json);
+  out << text;
   out.close();
   if (!out) throw Error(ErrorCode::os_error, "cannot write " + path);
 }

@@ -36,6 +36,10 @@ Json document(const Report& report);
 /// Writes document(report) to path, '-' for stdout; throws Error(os_error) naming path when it cannot.
 void write_report(const Report& report, const std::string& path);
 
+/// Writes text (a document made elsewhere, e.g. tune::tune_report_json) to path, '-' for stdout;
+/// throws Error(os_error) naming path when it cannot.
+void write_text(const std::string& text, const std::string& path);
+
 /// <dir>/<name>-<UTC time>.json, creating dir: the file a benchmark program writes its report to.
 std::string result_path(const std::string& dir, const std::string& name);
 

@@ -1,21 +1,18 @@
 // Owns the statistics, the verification failure and the alternating runs of timing.hpp.
 #include "measure/timing.hpp"
 
-#include <algorithm>
-
 #include "smartarrays/error.hpp"
+#include "smartarrays/util/statistics.hpp"
 
 namespace smartarrays::measure {
 
 Timing summarize(std::vector<double> seconds) {
+  const util::Summary summary = util::summarize(seconds);
   Timing timing;
   timing.seconds = std::move(seconds);
-  if (timing.seconds.empty()) return timing;
-  std::vector<double> sorted = timing.seconds;
-  std::sort(sorted.begin(), sorted.end());
-  timing.median = sorted[sorted.size() / 2];
-  timing.min = sorted.front();
-  timing.max = sorted.back();
+  timing.median = summary.median;
+  timing.min = summary.min;
+  timing.max = summary.max;
   return timing;
 }
 

@@ -41,6 +41,16 @@ std::string GridPoint::label() const {
   return text;
 }
 
+GridSpec full_grid_spec() {
+  GridSpec spec;
+  spec.allocators = {Allocator::glibc, Allocator::jemalloc, Allocator::tcmalloc, Allocator::mimalloc, Allocator::tbbmalloc};
+  spec.policies = {MemoryPolicy{PolicyKind::first_touch, {}}, MemoryPolicy{PolicyKind::interleave, {}},
+                   MemoryPolicy{PolicyKind::localalloc, {}}};
+  spec.pinnings = {runtime::PinPolicy::sparse, runtime::PinPolicy::dense};
+  spec.thp = {true, false};
+  return spec;
+}
+
 std::vector<GridPoint> make_grid(const GridSpec& spec) {
   std::vector<GridPoint> grid{GridPoint{}};
   for (const auto& allocator : or_unchanged(spec.allocators)) {

@@ -87,8 +87,16 @@ bool collect(int fd, ChildRun& run, Clock::time_point deadline, bool limited, bo
 
 }  // namespace
 
+std::string command_problem(const std::vector<std::string>& argv) {
+  if (argv.empty() || argv[0].empty()) return "no command to run";
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i].find('\0') != std::string::npos) return "argument " + std::to_string(i) + " contains a NUL byte";
+  }
+  return "";
+}
+
 ChildRun run_child(const Launch& launch, const std::vector<std::string>& argv, double timeout_seconds, bool capture) {
-  if (argv.empty()) throw_error(ErrorCode::invalid_argument, "no command to run");
+  if (const std::string problem = command_problem(argv); !problem.empty()) throw_error(ErrorCode::invalid_argument, problem);
   const ExecArgs exec(launch, argv);
   Pipe out, error;
   ChildRun run;

@@ -1,12 +1,18 @@
 // Tests of `smartarrays tune` as a user runs it: a small grid over a quick command, its table, JSON
 // and ready `smartarrays run` line; a command that crashes, hangs past --timeout or prints no metric
-// is reported and never hangs the tool; bad flags exit 2 naming the flag.
+// is reported and never hangs the tool; progress in a log; Ctrl-C exits 130; bad flags exit 2
+// naming the flag.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <string>
+#include <thread>
 
 #include "support/run_cli.hpp"
 
@@ -99,6 +105,57 @@ TEST(TuneCommand, ABudgetKeepsTheDefaultAndTheMostPromisingConfigurations) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("(cut by --budget, most promising first)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("grid: 1 of 5 configurations"), std::string::npos) << r.out;
+}
+
+TEST(TuneCommand, ProgressInALogIsOneLinePerFinishedRunWithTheTimeLeft) {
+  // stderr is a file here, not a terminal: 3 configurations x 2 runs give 6 lines.
+  const CliRun r = run("tune --repetitions 2 --allocators glibc,jemalloc --policies first-touch --pinnings dense "
+                       "--thp off -- true");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("tune: warm-up\n"), std::string::npos) << r.err;
+  for (int k = 1; k <= 6; ++k) {
+    EXPECT_NE(r.err.find("tune: run " + std::to_string(k) + "/6 done  "), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(r.err.find("tune: run 7/6"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" left\ntune: 6 runs in "), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
+}
+
+TEST(TuneCommand, CtrlCKillsTheRunningChildAndExits130) {
+  const std::string err = temp("-int.err"), marker = temp("-int.started");
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || ::dup2(fd, 2) < 0) ::_exit(99);
+    const std::string script = "touch " + marker + "; exec sleep 60";
+    ::execl(SMARTARRAYS_CLI_PATH, "smartarrays", "tune", "--warmup", "0", "--repetitions", "1", "--allocators", "glibc",
+            "--policies", "first-touch", "--pinnings", "none", "--thp", "on", "--", "sh", "-c", script.c_str(), nullptr);
+    ::_exit(98);
+  }
+  // Once the grid's child runs (it made the marker), interrupt the command; the child has its own
+  // process group, so only the command gets the signal.
+  for (int i = 0; i < 1200 && !std::filesystem::exists(marker); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const bool started = std::filesystem::exists(marker);
+  ::kill(pid, SIGINT);
+  int status = 0;
+  pid_t done = 0;
+  for (int i = 0; i < 1200 && done == 0; ++i) {
+    done = ::waitpid(pid, &status, WNOHANG);
+    if (done == 0) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (done == 0) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+    FAIL() << "still running a minute after SIGINT";
+  }
+  const std::string text = smartarrays::test::read_file(err);
+  EXPECT_TRUE(started) << text;
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 130) << text;
+  EXPECT_NE(text.find("smartarrays: tune: interrupted"), std::string::npos) << text;
+  std::filesystem::remove(err);
+  std::filesystem::remove(marker);
 }
 
 TEST(TuneCommand, BadFlagsExitTwoNamingTheFlag) {

@@ -32,6 +32,10 @@ struct GridSpec {
   std::vector<bool> autonuma;
 };
 
+/// The grid `smartarrays tune` searches when no knob is given: every allocator x first-touch,
+/// interleave, localalloc x sparse, dense x THP on, off.
+SMARTARRAYS_API GridSpec full_grid_spec();
+
 /// The grid of spec: the default point first (glibc, policy, CPUs, THP and AutoNUMA as inherited),
 /// then every combination that differs from it, in knob order.
 SMARTARRAYS_API std::vector<GridPoint> make_grid(const GridSpec& spec);

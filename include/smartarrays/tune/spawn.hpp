@@ -30,7 +30,12 @@ struct ChildRun {
   bool succeeded() const noexcept { return !timed_out && !exec_failed && signal == 0 && exit_code == 0; }
 };
 
-/// Runs argv under launch in a new process group; timeout_seconds <= 0 means no limit. Its stdout is
+/// Why argv cannot be run: "no command to run" (empty, or an empty program name) or "argument N
+/// contains a NUL byte" (exec would cut it there); "" when it can.
+SMARTARRAYS_API std::string command_problem(const std::vector<std::string>& argv);
+
+/// Runs argv under launch in a new process group; throws Error(invalid_argument) for a
+/// command_problem; timeout_seconds <= 0 means no limit. Its stdout is
 /// captured when capture is set (else inherited); stderr is inherited. An interrupt (the calling
 /// thread's InterruptScope) kills the child and throws Error(cancelled). Throws Error(os_error) when
 /// no child can be made.
