@@ -172,12 +172,16 @@ void measure_pack(const Config& cfg, const std::vector<std::uint64_t>& values, R
     };
   };
   const sa::codec::Kernels& scalar = sa::codec::kernels(row.bits, sa::codec::Isa::scalar);
+  // Thread CPU time: a run of a few milliseconds preempted by another process on a shared machine
+  // would otherwise count that process's time (one side of the ratio far more often than the other).
+  sm::Trials trials = cfg.trials();
+  trials.clock = sm::Clock::thread_cpu;
   if (!sa::codec::isa_supported(sa::codec::Isa::avx2)) {
-    row.pack_scalar_vps = per_second(l1_values * l1_passes, sm::run_trials(cfg.trials(), timed_pack(scalar)));
+    row.pack_scalar_vps = per_second(l1_values * l1_passes, sm::run_round_robin(trials, {timed_pack(scalar)})[0]);
     return;
   }
   const sa::codec::Kernels& avx2 = sa::codec::kernels(row.bits, sa::codec::Isa::avx2);
-  const auto [by_scalar, by_avx2] = sm::run_alternating(cfg.trials(), timed_pack(scalar), timed_pack(avx2));
+  const auto [by_scalar, by_avx2] = sm::run_alternating(trials, timed_pack(scalar), timed_pack(avx2));
   std::vector<std::uint64_t> expected(words.size());
   scalar.pack(values.data(), 0, l1_values / 64, expected.data());
   if (words != expected) throw std::runtime_error("the AVX2 pack differs from the scalar pack at " + std::to_string(row.bits) + " bits");
