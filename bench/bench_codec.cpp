@@ -2,13 +2,15 @@
 // side by side in the same run: L1 unpack vs an L1 copy (the store limit) and a naive bit-by-bit
 // decoder; a full scan (decode + sum) of a 512 MiB-class smart array vs a plain std::vector sum
 // (the memory-bandwidth ceiling); random get from cache and from DRAM vs plain vector reads; the
-// per-replica CRC32C of the big array (GB/s on one core).
+// per-replica CRC32C of the big array (GB/s on one core); L1 pack through the scalar and the AVX2
+// kernels, alternating, as a ratio.
 #include <immintrin.h>
 
 #include <cstring>
 #include <iomanip>
 #include <iostream>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -134,6 +136,7 @@ struct Row {
   double scan_vps = 0, scan_vs_vector = 0, scan_target = 0, scan_spread = 0;
   double get_cache_ns = 0, get_cache_vs_vector = 0, get_dram_ns = 0, get_dram_vs_vector = 0;
   double crc_gb_per_s = 0;
+  double pack_scalar_vps = 0, pack_avx2_vps = 0, pack_avx2_vs_scalar = 0;  // avx2 0 when the CPU lacks it
 };
 
 // L1 unpack through the dispatched kernel, and the naive decoder on the same stream.
@@ -154,6 +157,37 @@ void measure_unpack(const Config& cfg, const std::vector<std::uint64_t>& values,
     sb::keep(out[0]);
   });
   row.naive_vps = per_second(l1_values * 20, naive);
+}
+
+// L1 pack (values in L1 into words in L1) through the scalar kernels and, when the CPU has them,
+// the AVX2 ones, alternating run by run; both must produce the same words.
+void measure_pack(const Config& cfg, const std::vector<std::uint64_t>& values, Row& row) {
+  std::vector<std::uint64_t> words(sa::codec::word_count(l1_values, row.bits));
+  auto timed_pack = [&](const sa::codec::Kernels& k) {
+    return [&words, &values, &k] {
+      for (int p = 0; p < l1_passes; ++p) {
+        k.pack(values.data(), 0, l1_values / 64, words.data());
+        sb::keep(words[static_cast<std::size_t>(p) % words.size()]);
+      }
+    };
+  };
+  const sa::codec::Kernels& scalar = sa::codec::kernels(row.bits, sa::codec::Isa::scalar);
+  // Thread CPU time: a run of a few milliseconds preempted by another process on a shared machine
+  // would otherwise count that process's time (one side of the ratio far more often than the other).
+  sm::Trials trials = cfg.trials();
+  trials.clock = sm::Clock::thread_cpu;
+  if (!sa::codec::isa_supported(sa::codec::Isa::avx2)) {
+    row.pack_scalar_vps = per_second(l1_values * l1_passes, sm::run_round_robin(trials, {timed_pack(scalar)})[0]);
+    return;
+  }
+  const sa::codec::Kernels& avx2 = sa::codec::kernels(row.bits, sa::codec::Isa::avx2);
+  const auto [by_scalar, by_avx2] = sm::run_alternating(trials, timed_pack(scalar), timed_pack(avx2));
+  std::vector<std::uint64_t> expected(words.size());
+  scalar.pack(values.data(), 0, l1_values / 64, expected.data());
+  if (words != expected) throw std::runtime_error("the AVX2 pack differs from the scalar pack at " + std::to_string(row.bits) + " bits");
+  row.pack_scalar_vps = per_second(l1_values * l1_passes, by_scalar);
+  row.pack_avx2_vps = per_second(l1_values * l1_passes, by_avx2);
+  row.pack_avx2_vs_scalar = by_scalar.median / by_avx2.median;
 }
 
 // Scan (decode + sum) of the big smart array, beside the plain vector sum.
@@ -206,6 +240,7 @@ Row measure_row(const Config& cfg, const Data& d, unsigned b) {
   std::vector<std::uint64_t> small_values(l1_values);
   for (std::uint64_t i = 0; i < l1_values; ++i) small_values[i] = d.copy_src[i] & mask;
   measure_unpack(cfg, small_values, row);
+  measure_pack(cfg, small_values, row);
   std::cerr << "  b=" << b << ": scanning\r" << std::flush;
   const sa::SmartArray big = [&] {
     std::vector<std::uint64_t> masked(d.n);
@@ -234,9 +269,9 @@ void print_table(const std::vector<Row>& rows, const Limits& limits) {
             << "store limit (L1 copy): " << std::fixed << std::setprecision(2) << limits.store_words_per_s / 1e9
             << " G words/s   plain vector sum: " << limits.vector_values_per_s / 1e9 << " G values/s ("
             << limits.vector_values_per_s * 8 / 1e9 << " GB/s)\n\n";
-  std::cout << " bits | L1 unpack | /store | naive  | scan     | /vector | target | spread | get L1 | /vector | get DRAM | /vector | crc32c\n"
-            << "      |  G val/s  |        | G v/s  | G val/s  |         |        |        |   ns   |         |    ns    |         |  GB/s\n"
-            << "------+-----------+--------+--------+----------+---------+--------+--------+--------+---------+----------+---------+-------\n";
+  std::cout << " bits | L1 unpack | /store | naive  | scan     | /vector | target | spread | get L1 | /vector | get DRAM | /vector | crc32c | pack scalar | pack avx2 | avx2/scalar\n"
+            << "      |  G val/s  |        | G v/s  | G val/s  |         |        |        |   ns   |         |    ns    |         |  GB/s  |   G val/s   |  G val/s  |\n"
+            << "------+-----------+--------+--------+----------+---------+--------+--------+--------+---------+----------+---------+--------+-------------+-----------+------------\n";
   for (const Row& r : rows) {
     std::cout << std::setw(5) << r.bits << " | " << std::setw(9) << r.unpack_vps / 1e9 << " | " << std::setw(6)
               << r.unpack_vs_store << " | " << std::setw(6) << r.naive_vps / 1e9 << " | " << std::setw(8)
@@ -248,7 +283,13 @@ void print_table(const std::vector<Row>& rows, const Limits& limits) {
     }
     std::cout << " | " << std::setw(6) << r.scan_spread << " | " << std::setw(6) << r.get_cache_ns << " | "
               << std::setw(7) << r.get_cache_vs_vector << " | " << std::setw(8) << r.get_dram_ns << " | "
-              << std::setw(7) << r.get_dram_vs_vector << " | " << std::setw(6) << r.crc_gb_per_s << "\n";
+              << std::setw(7) << r.get_dram_vs_vector << " | " << std::setw(6) << r.crc_gb_per_s << " | " << std::setw(11)
+              << r.pack_scalar_vps / 1e9 << " | ";
+    if (r.pack_avx2_vps > 0) {
+      std::cout << std::setw(9) << r.pack_avx2_vps / 1e9 << " | " << std::setw(11) << r.pack_avx2_vs_scalar << "\n";
+    } else {
+      std::cout << std::setw(9) << "-" << " | " << std::setw(11) << "-" << "\n";
+    }
   }
 }
 
@@ -273,7 +314,10 @@ sm::Report report(const Config& cfg, const Data& d, const std::vector<Row>& rows
                                {"get_cache_vs_vector", r.get_cache_vs_vector},
                                {"get_dram_ns", r.get_dram_ns},
                                {"get_dram_vs_vector", r.get_dram_vs_vector},
-                               {"crc32c_gb_per_s", r.crc_gb_per_s}});
+                               {"crc32c_gb_per_s", r.crc_gb_per_s},
+                               {"l1_pack_scalar_values_per_s", r.pack_scalar_vps},
+                               {"l1_pack_avx2_values_per_s", r.pack_avx2_vps},
+                               {"l1_pack_avx2_vs_scalar", r.pack_avx2_vs_scalar}});
   }
   report.fields["results"] = results;
   return report;

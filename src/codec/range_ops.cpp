@@ -40,8 +40,13 @@ Split split(std::uint64_t start, std::uint64_t count) {
                                                std::to_string(bits));
 }
 
+// One OR over the values first (vectorised, no branch per value: it runs at the speed of the pack
+// kernels); the search for the culprit runs only when some value does not fit.
 void check_fit(const std::uint64_t* values, std::uint64_t count, std::uint64_t first_index, unsigned bits) {
   if (bits == 64) return;
+  std::uint64_t any = 0;
+  for (std::uint64_t i = 0; i < count; ++i) any |= values[i];
+  if (fits(any, bits)) return;
   const std::uint64_t limit = value_mask(bits);
   for (std::uint64_t i = 0; i < count; ++i) {
     if (values[i] > limit) throw_too_wide(values[i], first_index + i, bits);

@@ -1,6 +1,8 @@
 // Owns the statistics, the verification failure and the alternating runs of timing.hpp.
 #include "measure/timing.hpp"
 
+#include <time.h>
+
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/statistics.hpp"
 
@@ -24,13 +26,30 @@ void fail_verification(int run, const Trials& trials, const std::string& why) {
   throw_error(ErrorCode::internal, "verification failed on " + which + ": " + why);
 }
 
+namespace {
+
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+}  // namespace
+
+double time_once(Clock clock, const std::function<void()>& f) {
+  if (clock == Clock::wall) return time_once(f);
+  const double start = thread_cpu_seconds();
+  f();
+  return thread_cpu_seconds() - start;
+}
+
 std::vector<Timing> run_round_robin(const Trials& trials, const std::vector<std::function<void()>>& kernels) {
   for (int run = 0; run < trials.warmup; ++run) {
     for (const auto& kernel : kernels) kernel();
   }
   std::vector<std::vector<double>> seconds(kernels.size());
   for (int run = 0; run < trials.repetitions; ++run) {
-    for (std::size_t k = 0; k < kernels.size(); ++k) seconds[k].push_back(time_once(kernels[k]));
+    for (std::size_t k = 0; k < kernels.size(); ++k) seconds[k].push_back(time_once(trials.clock, kernels[k]));
   }
   std::vector<Timing> timings;
   for (std::vector<double>& s : seconds) timings.push_back(summarize(std::move(s)));

@@ -25,10 +25,18 @@ struct Timing {
 /// The statistics of seconds (kept in run order); all zero when seconds is empty.
 Timing summarize(std::vector<double> seconds);
 
+/// What a timed run's seconds count.
+enum class Clock {
+  wall,        ///< the steady clock: what every multi-threaded measurement uses
+  thread_cpu,  ///< the calling thread's CPU time: single-threaded kernels on a shared machine,
+               ///< where a run preempted by other processes would otherwise count their time
+};
+
 /// How often a kernel runs.
 struct Trials {
   int warmup = 1;       ///< untimed runs first
   int repetitions = 5;  ///< timed runs (at least 1)
+  Clock clock = Clock::wall;  ///< honoured by run_round_robin and run_alternating
 };
 
 /// Seconds one call of f takes on the steady clock.
@@ -38,6 +46,9 @@ double time_once(F&& f) {
   std::forward<F>(f)();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
+
+/// Seconds one call of f takes on clock (thread_cpu: the calling thread's CPU time).
+double time_once(Clock clock, const std::function<void()>& f);
 
 /// Throws Error(internal) "verification failed on <run>: <why>"; what run_trials does when a check fails.
 [[noreturn]] void fail_verification(int run, const Trials& trials, const std::string& why);

@@ -2,8 +2,10 @@
 // width 1..64, every instruction set this CPU has, chunk boundaries and partial chunks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "smartarrays/codec/bitpack.hpp"
@@ -190,6 +192,40 @@ TEST_P(DispatchedKernels, UnpackPackSumMatchOracleForEveryWidth) {
 INSTANTIATE_TEST_SUITE_P(Isa, DispatchedKernels, ::testing::ValuesIn(isas()),
                          [](const ::testing::TestParamInfo<sc::Isa>& p) { return std::string(sc::isa_name(p.param)); });
 
+// The AVX2 pack kernels against the portable ones, bit for bit, on the whole output stream: chunks
+// at an offset inside a stream of sentinel words that must survive, random values with zeros and
+// maxima (2^b - 1) planted and whole chunks of each, and the independent decoder reading it back.
+TEST(Avx2Pack, EqualsScalarPackBitForBitForEveryWidth) {
+  if (!sc::isa_supported(sc::Isa::avx2)) GTEST_SKIP() << "this CPU lacks AVX2/BMI2: there is no AVX2 pack to compare";
+  constexpr std::uint64_t sentinel = 0xA5A5'5A5A'C3C3'3C3Cull;
+  for (unsigned b = 1; b <= 64; ++b) {
+    const sc::Kernels& avx2 = sc::kernels(b, sc::Isa::avx2);
+    const sc::Kernels& scalar = sc::kernels(b, sc::Isa::scalar);
+    for (std::uint64_t chunks : {1u, 2u, 3u, 5u, 8u, 9u}) {
+      for (std::uint64_t first : {0u, 1u, 4u}) {
+        std::vector<std::uint64_t> values = sample_values(chunks * 64, b, static_cast<std::uint32_t>(chunks + first));
+        std::fill_n(values.begin(), 64, 0);                     // a chunk of zeros
+        if (chunks > 1) std::fill_n(values.begin() + 64, 64, top(b));  // and one of maxima
+        // Exactly the stream the chunks need plus one word: a write past them is caught.
+        std::vector<std::uint64_t> expected((first + chunks) * b + 1, sentinel);
+        std::vector<std::uint64_t> words = expected;
+        scalar.pack(values.data(), first, chunks, expected.data());
+        avx2.pack(values.data(), first, chunks, words.data());
+        ASSERT_EQ(words, expected) << "b=" << b << " chunks=" << chunks << " first=" << first;
+        const std::vector<std::uint64_t> packed(words.begin() + static_cast<std::ptrdiff_t>(first * b),
+                                                words.end() - 1);
+        ASSERT_EQ(packed, oracle_write(values, b)) << "b=" << b << " chunks=" << chunks << " first=" << first;
+        for (std::uint64_t i = 0; i < values.size(); ++i) {
+          ASSERT_EQ(oracle_read(packed, i, b), values[i]) << "b=" << b << " i=" << i;
+        }
+        std::vector<std::uint64_t> decoded(values.size());
+        avx2.unpack(words.data(), first, chunks, decoded.data());
+        ASSERT_EQ(decoded, values) << "b=" << b << " chunks=" << chunks << " first=" << first;
+      }
+    }
+  }
+}
+
 TEST(RangeOps, EncodeDecodeSumAtEveryLengthAndOffset) {
   for (unsigned b = 1; b <= 64; ++b) {
     for (std::uint64_t n : lengths) {
@@ -250,4 +286,32 @@ TEST(RangeOps, RejectsValuesTooWideAndBadWidths) {
   EXPECT_THROW(sc::sum(words.data(), 65, 0, 1), smartarrays::Error);
   EXPECT_EQ(sc::max_value(values.data(), 3), 70000u);
   EXPECT_EQ(sc::max_value(values.data(), 0), 0u);
+}
+
+TEST(RangeOps, TooWideValueNamesTheFirstAndWritesNothing) {
+  for (unsigned b = 1; b <= 63; ++b) {
+    std::vector<std::uint64_t> values = sample_values(600, b, 5);
+    values[321] = top(b) + 1;
+    values[590] = ~std::uint64_t{0};
+    auto message = [b](std::uint64_t index) {
+      return "value " + std::to_string(top(b) + 1) + " at index " + std::to_string(index) + " needs " +
+             std::to_string(b + 1) + " bits, array has " + std::to_string(b);
+    };
+    for (std::uint64_t start : {0u, 37u}) {
+      const std::vector<std::uint64_t> before((start + 600 + 63) / 64 * b, 0x1234);
+      std::vector<std::uint64_t> words = before;
+      try {
+        if (start == 0) {
+          sc::encode(values.data(), values.size(), b, words.data());
+        } else {
+          sc::encode_range(values.data(), start, values.size(), b, words.data());
+        }
+        FAIL() << "no error at b=" << b;
+      } catch (const smartarrays::Error& e) {
+        EXPECT_EQ(e.code(), smartarrays::ErrorCode::invalid_argument);
+        EXPECT_EQ(std::string(e.what()), message(321 + start));
+      }
+      EXPECT_EQ(words, before) << "b=" << b << ": a rejected encode wrote";
+    }
+  }
 }

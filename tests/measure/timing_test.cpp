@@ -1,8 +1,11 @@
 // Tests of the measuring harness: statistics of known samples, warm-up and timed run counts, the
-// verification hook and how its failure surfaces, and the alternating order of paired kernels.
+// verification hook and how its failure surfaces, the alternating order of paired kernels, and
+// the thread CPU clock.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "measure/timing.hpp"
@@ -87,6 +90,20 @@ TEST(Timing, RunRoundRobinTakesEveryKernelInTurn) {
   ASSERT_EQ(t.size(), 3u);
   for (const Timing& timing : t) EXPECT_EQ(timing.seconds.size(), 2u);
   EXPECT_TRUE(run_round_robin({.warmup = 1, .repetitions = 2}, {}).empty());
+}
+
+TEST(Timing, ThreadCpuClockDoesNotCountTimeTheThreadIsOffTheCpu) {
+  // A sleeping thread uses (almost) no CPU: the wall clock counts the sleep, the thread's CPU
+  // clock does not (it counts only the few microseconds of the call).
+  auto sleep = [] { std::this_thread::sleep_for(std::chrono::milliseconds(100)); };
+  const std::vector<Timing> wall = run_round_robin({.warmup = 0, .repetitions = 1}, {sleep});
+  const std::vector<Timing> cpu = run_round_robin({.warmup = 0, .repetitions = 1, .clock = Clock::thread_cpu}, {sleep});
+  EXPECT_GE(wall[0].median, 0.1);
+  EXPECT_LT(cpu[0].median, 0.05);
+  EXPECT_GE(cpu[0].median, 0.0);
+  int calls = 0;
+  EXPECT_GE(time_once(Clock::thread_cpu, [&] { ++calls; }), 0.0);
+  EXPECT_EQ(calls, 1);
 }
 
 TEST(Timing, TimeOnceRunsItsFunctionOnce) {
