@@ -81,17 +81,9 @@ TEST(WorkloadCli, CtrlCStopsARunCleanly) {
     running = has(test::read_file(err), "preparing");
   }
   ::kill(pid, SIGINT);
-  int status = 0;
-  pid_t done = 0;
-  for (int i = 0; i < 1200 && done == 0; ++i) {
-    done = ::waitpid(pid, &status, WNOHANG);
-    if (done == 0) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  if (done == 0) {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
-    FAIL() << "still running a minute after SIGINT";
-  }
+  const std::optional<int> exit = test::wait_for_exit(pid, 60);
+  if (!exit) FAIL() << "still running a minute after SIGINT";
+  const int status = *exit;
   EXPECT_TRUE(running) << test::read_file(err);
   ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
   EXPECT_EQ(WEXITSTATUS(status), 130);

@@ -2,13 +2,17 @@
 // shell, stdout captured, stderr through a file, the exit code decoded.
 #pragma once
 
+#include <signal.h>
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 
 namespace smartarrays::test {
 
@@ -42,6 +46,19 @@ inline CliRun run_cli(const std::string& args, const std::string& stderr_path, c
   result.err = read_file(stderr_path);
   std::filesystem::remove(stderr_path);
   return result;
+}
+
+/// Waits up to seconds for child pid to end and returns its wait status; a child still running then
+/// is killed and reaped, and the answer is empty.
+inline std::optional<int> wait_for_exit(pid_t pid, int seconds) {
+  int status = 0;
+  for (int i = 0; i < seconds * 20; ++i) {
+    if (::waitpid(pid, &status, WNOHANG) == pid) return status;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
+  return std::nullopt;
 }
 
 }  // namespace smartarrays::test
