@@ -161,6 +161,29 @@ SMARTARRAYS_API sa_status sa_array_words(const sa_array *a, uint32_t replica, co
 /** counts[k] = pages of the replica on kernel node k, for k < max_nodes; SA_ERANGE if a page sits on a node >= max_nodes. */
 SMARTARRAYS_API sa_status sa_array_pages_per_node(const sa_array *a, uint32_t replica, uint64_t *counts, uint32_t max_nodes);
 
+/* ---- Placed buffers ------------------------------------------------------------------------------
+   (array layer; implemented in src/capi/buffer.cpp) Plain memory placed like an array (Shoal's
+   shl__malloc) for data the caller reads and writes itself, e.g. the scores of a caller-driven
+   PageRank (sa_graph_pagerank_step): page aligned, zero-filled, pre-faulted, with huge pages. */
+
+/** A placed buffer; create with sa_buffer_alloc, release with sa_buffer_free. */
+typedef struct sa_buffer sa_buffer;
+
+/** *out = bytes (> 0) of memory placed as o says (NULL: os_default, huge pages auto): os_default,
+    single_node, interleaved or partitioned (stripes per node); SA_EINVAL for replicated (a buffer
+    has one copy); bits, hints and write_mode do not apply. */
+SMARTARRAYS_API sa_status sa_buffer_alloc(uint64_t bytes, const sa_options *o, sa_buffer **out);
+/** The buffer's memory (page aligned, writable, valid until sa_buffer_free); NULL for NULL. */
+SMARTARRAYS_API void *sa_buffer_data(const sa_buffer *b);
+/** The buffer's size in bytes as asked; 0 for NULL. */
+SMARTARRAYS_API uint64_t sa_buffer_bytes(const sa_buffer *b);
+/** *bytes = bytes of the buffer the kernel backs with huge pages now. */
+SMARTARRAYS_API sa_status sa_buffer_huge_page_bytes(const sa_buffer *b, uint64_t *bytes);
+/** counts[k] = pages of the buffer on kernel node k, for k < max_nodes; SA_ERANGE if a page sits on a node >= max_nodes. */
+SMARTARRAYS_API sa_status sa_buffer_pages_per_node(const sa_buffer *b, uint64_t *counts, uint32_t max_nodes);
+/** Frees a buffer; NULL is fine. */
+SMARTARRAYS_API void sa_buffer_free(sa_buffer *b);
+
 /** The paper's aggregation (section 5.1): *sum = the wrapping uint64 sum over i of a1[i] + a2[i], run by
     the C++ runtime on the default pool (a partitioned a1's stripes on their nodes first). SA_EINVAL
     when the lengths differ. */
@@ -340,6 +363,7 @@ typedef struct {
   uint32_t iterations; /**< iterations run */
   int32_t converged;   /**< 1 when the last difference was below the tolerance, else 0 */
   double difference;   /**< sum of |rank - previous rank| of the last iteration */
+  double seconds;      /**< wall time of the iterations (edge loops and contributions), without setup and copying out */
 } sa_pagerank_result;
 
 /** PageRank of every vertex (pull over the reverse edges, Jacobi from 1/n) into ranks[0..n); n must be

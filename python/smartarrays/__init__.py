@@ -8,6 +8,7 @@ smart functionality — placement, compression, decoding, sums, graphs — runs 
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,8 +18,19 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core, tune
-from ._args import HugePages, Nodes, Placement, bits_arg, hints_args, huge_pages_arg, node_list, smart_array, unsigned_values
-from ._core import ChunkIterator, SmartArray, codec_isa, current_node, set_fake_topology
+from ._args import (
+    HugePages,
+    Nodes,
+    Placement,
+    bits_arg,
+    hints_args,
+    huge_pages_arg,
+    is_integer,
+    node_list,
+    smart_array,
+    unsigned_values,
+)
+from ._core import ChunkIterator, PlacedBuffer, SmartArray, codec_isa, current_node, set_fake_topology
 from .collections import GroupBy, HashMap, HashSet, Index, group_by, hash_join, hash_join_count
 from .graph import ArrayMemory, Graph, GraphMemory, GraphOptions, Variant
 from .store import Receiver, Store, VerifyReport, append, open, recv, save, send, verify
@@ -39,12 +51,14 @@ __all__ = [
     "Node",
     "Nodes",
     "Placement",
+    "PlacedBuffer",
     "SmartArray",
     "Receiver",
     "Store",
     "Topology",
     "VerifyReport",
     "aggregate",
+    "allocate_buffer",
     "append",
     "array",
     "codec_isa",
@@ -96,6 +110,36 @@ def array(
         huge_pages_arg(huge_pages), read_only, pattern, passes, threads, write_mode)
     result.decision = json.loads(decision)
     return result
+
+
+def allocate_buffer(
+    shape: int | tuple[int, ...],
+    dtype: npt.DTypeLike = "float64",
+    placement: Placement = "os_default",
+    nodes: Nodes = None,
+    huge_pages: HugePages = "auto",
+) -> np.ndarray:
+    """A zero-filled, writable numpy array whose memory the core placed (Shoal's shl__malloc).
+
+    placement is os_default, single_node, interleaved or partitioned (a buffer has one copy, so not
+    replicated), with its nodes and huge pages as for array(); large buffers get huge pages by
+    default, as numpy's own. The array's base is the PlacedBuffer that owns the memory (bytes,
+    huge_page_bytes, pages_per_node); it is freed with the last view. For data the program reads and
+    writes itself, such as the scores of a caller-driven PageRank."""
+    dims = (shape,) if is_integer(shape) else tuple(shape) if isinstance(shape, tuple) else None
+    if dims is None or not all(is_integer(d) for d in dims):
+        raise TypeError(f"shape must be an int or a tuple of ints, got {type(shape).__name__} {shape!r}")
+    if any(d < 0 for d in dims):
+        raise ValueError(f"shape {shape!r} has a negative dimension")
+    item = np.dtype(dtype)
+    if item.hasobject:
+        raise TypeError(f"dtype {item} holds Python objects; a placed buffer holds plain values")
+    count = math.prod(int(d) for d in dims)
+    nbytes = count * item.itemsize
+    if nbytes >= 1 << 64:
+        raise MemoryError(f"a buffer of shape {shape!r} and dtype {item} needs {nbytes} bytes, more than 2^64")
+    owner = _core._allocate_buffer(nbytes, placement, node_list(nodes), huge_pages_arg(huge_pages))
+    return np.ndarray(dims, dtype=item, buffer=owner)
 
 
 class LiveArray:

@@ -153,6 +153,8 @@ std::string machine_facts_json();
 void bind_errors(nb::module_& m);
 /// Registers the SmartArray class and the array constructors.
 void bind_array(nb::module_& m);
+/// Registers placed buffers: numpy arrays over memory the core placed.
+void bind_buffer(nb::module_& m);
 /// Registers the topology queries and the fake-topology switch.
 void bind_topology(nb::module_& m);
 /// Registers the graph class, its constructors and its analytics.

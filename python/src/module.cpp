@@ -41,6 +41,7 @@ NB_MODULE(_core, m) {
   m.attr("__version__") = sa_version();
   py::bind_errors(m);
   py::bind_array(m);
+  py::bind_buffer(m);
   py::bind_topology(m);
   py::bind_graph(m);
   py::bind_store(m);

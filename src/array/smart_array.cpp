@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "array/region_plan.hpp"
 #include "array/replica_table.hpp"
 #include "smartarrays/error.hpp"
 
@@ -72,84 +73,20 @@ std::uint64_t stream_words(std::uint64_t length, unsigned bits) {
   return chunks * bits;
 }
 
-// The node set of interleaved / replicated / partitioned: the given one, checked, or every memory node.
-std::vector<int> resolve_node_set(const std::vector<int>& nodes, const os::Topology& topology) {
-  if (nodes.empty()) {
-    std::vector<int> all = topology.memory_nodes();
-    if (all.empty()) throw_error(ErrorCode::os_error, "the topology has no node with memory");
-    return all;
-  }
-  std::vector<bool> seen(topology.node_count(), false);
-  for (int node : nodes) {
-    topology.check_memory_node(node);
-    if (seen[static_cast<std::size_t>(node)]) {
-      throw_error(ErrorCode::invalid_argument, "node " + std::to_string(node) + " listed twice in options.nodes");
-    }
-    seen[static_cast<std::size_t>(node)] = true;
-  }
-  return nodes;
-}
-
-// Auto options are the adaptive layer's to resolve; the array never guesses them.
-void check_not_auto(const ArrayOptions& options) {
-  if (options.auto_placement || options.auto_bits) {
-    throw_error(ErrorCode::invalid_argument, std::string("placement or bits 'auto' is chosen by the adaptive layer: ") +
-                                                 "make the array with adapt::make_array (or resolve the options with adapt::resolve)");
-  }
-}
-
 // What allocate() will do, decided (and validated) before any memory is touched.
 struct Plan {
-  ArrayOptions options;                     // effective options
+  detail::RegionPlan placed;                // effective options, one region per replica
   std::uint64_t words = 0;                  // stream words per replica
   std::size_t bytes = 0;                    // bytes per replica: stream plus the padding word
-  std::vector<os::RegionOptions> regions;   // one per replica
-  std::vector<int> replica_nodes;           // logical node of each replica, -1 if not one node
 };
 
 Plan make_plan(std::uint64_t length, const ArrayOptions& options) {
-  check_not_auto(options);
-  check_bits(options.bits);
   Plan plan;
-  plan.options = options;
+  plan.placed = detail::plan_regions(options);
+  check_bits(options.bits);
   plan.words = stream_words(length, options.bits);
   plan.bytes = static_cast<std::size_t>((plan.words + 1) * sizeof(std::uint64_t));
-  const os::Topology& topology = os::topology();
-  const Placement placement = options.placement;
-  if ((placement == Placement::os_default || placement == Placement::single_node) && !options.nodes.empty()) {
-    throw_error(ErrorCode::invalid_argument, std::string("options.nodes applies only to interleaved, replicated and "
-                                                         "partitioned placements, not ") +
-                                                 to_string(placement));
-  }
-  const os::HugePages huge = options.huge_pages;
-  switch (placement) {
-    case Placement::os_default:
-      plan.regions.push_back({os::MemoryPolicy::os_default, {}, huge});
-      plan.replica_nodes.push_back(-1);
-      return plan;
-    case Placement::single_node:
-      topology.check_memory_node(options.node);
-      plan.regions.push_back({os::MemoryPolicy::bind, {options.node}, huge});
-      plan.replica_nodes.push_back(options.node);
-      return plan;
-    case Placement::interleaved:
-    case Placement::partitioned: {
-      plan.options.nodes = resolve_node_set(options.nodes, topology);
-      const auto policy = placement == Placement::interleaved ? os::MemoryPolicy::interleave : os::MemoryPolicy::partition;
-      plan.regions.push_back({policy, plan.options.nodes, huge});
-      plan.replica_nodes.push_back(plan.options.nodes.size() == 1 ? plan.options.nodes[0] : -1);
-      return plan;
-    }
-    case Placement::replicated:
-      plan.options.nodes = resolve_node_set(options.nodes, topology);
-      for (int node : plan.options.nodes) {
-        plan.regions.push_back({os::MemoryPolicy::bind, {node}, huge});
-        plan.replica_nodes.push_back(node);
-      }
-      return plan;
-  }
-  throw_error(ErrorCode::invalid_argument,
-              "placement " + std::to_string(static_cast<int>(placement)) + " is not a placement (expected 0..4)");
+  return plan;
 }
 
 }  // namespace
@@ -159,15 +96,15 @@ SmartArray SmartArray::allocate(std::uint64_t length, const ArrayOptions& option
   SmartArray array;
   array.length_ = length;
   array.words_ = plan.words;
-  array.options_ = std::move(plan.options);
-  array.regions_.reserve(plan.regions.size());
-  array.replica_words_.reserve(plan.regions.size());
+  array.options_ = std::move(plan.placed.options);
+  array.regions_.reserve(plan.placed.regions.size());
+  array.replica_words_.reserve(plan.placed.regions.size());
   // Should one replica fail, the regions made so far are unmapped by array's destructor.
-  for (const os::RegionOptions& region : plan.regions) {
+  for (const os::RegionOptions& region : plan.placed.regions) {
     array.regions_.push_back(os::MemoryRegion::allocate(plan.bytes, region));
     array.replica_words_.push_back(static_cast<std::uint64_t*>(array.regions_.back().data()));
   }
-  array.replica_nodes_ = std::move(plan.replica_nodes);
+  array.replica_nodes_ = std::move(plan.placed.replica_nodes);
   if (array.replica_words_.size() > 1) array.replica_of_node_ = detail::nearest_replica_table(array.replica_nodes_, os::topology());
   if (array.options_.write_mode == WriteMode::primary && array.replica_words_.size() > 1) array.start_tracking_writes();
   array.bind_kernels();
@@ -254,7 +191,7 @@ std::uint64_t SmartArray::memory_estimate(std::uint64_t length, const ArrayOptio
   const Plan plan = make_plan(length, options);
   const std::uint64_t page = os::MemoryRegion::page_size();
   const std::uint64_t per_replica = (plan.bytes + page - 1) / page * page;
-  const std::uint64_t replicas = plan.regions.size();
+  const std::uint64_t replicas = plan.placed.regions.size();
   if (per_replica > ~std::uint64_t{0} / replicas) {
     throw_error(ErrorCode::out_of_memory, "length " + std::to_string(length) + " in " + std::to_string(replicas) +
                                               " replicas needs more than 2^64 bytes");

@@ -9,6 +9,7 @@
 #include "capi/guard.hpp"
 #include "capi/handles.hpp"
 #include "capi/options.hpp"
+#include "capi/page_counts.hpp"
 #include "smartarrays.h"
 #include "smartarrays/adapt/adaptive_array.hpp"
 #include "smartarrays/array/smart_array.hpp"
@@ -239,18 +240,8 @@ sa_status sa_array_words(const sa_array* a, uint32_t replica, const uint64_t** w
 sa_status sa_array_pages_per_node(const sa_array* a, uint32_t replica, uint64_t* counts, uint32_t max_nodes) {
   return guarded(__func__, [&] {
     const SmartArray& array = array_of(a);
-    if (max_nodes > 0) require(counts, "counts (with max_nodes > 0)");
     array.replica(replica);
-    const std::vector<std::vector<std::uint64_t>> all = array.pages_per_node();
-    const std::vector<std::uint64_t>& pages = all[replica];
-    for (std::size_t node = max_nodes; node < pages.size(); ++node) {
-      if (pages[node] != 0) {
-        throw_error(ErrorCode::out_of_range, std::to_string(pages[node]) + " pages on kernel node " +
-                                                 std::to_string(node) + " but counts holds only " +
-                                                 std::to_string(max_nodes) + " nodes");
-      }
-    }
-    for (std::size_t node = 0; node < max_nodes; ++node) counts[node] = node < pages.size() ? pages[node] : 0;
+    smartarrays::capi::copy_page_counts(array.pages_per_node()[replica], counts, max_nodes);
   });
 }
 

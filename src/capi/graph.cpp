@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <numeric>
 #include <optional>
 #include <span>
 #include <string>
@@ -45,7 +46,8 @@ static_assert(offsetof(sa_pagerank_options, damping) == 0 && offsetof(sa_pageran
               offsetof(sa_pagerank_options, max_iterations) == 16 && offsetof(sa_pagerank_options, dangling) == 20 &&
               offsetof(sa_pagerank_options, scores) == 24 && sizeof(sa_pagerank_options) == 32);
 static_assert(offsetof(sa_pagerank_result, iterations) == 0 && offsetof(sa_pagerank_result, converged) == 4 &&
-              offsetof(sa_pagerank_result, difference) == 8 && sizeof(sa_pagerank_result) == 16);
+              offsetof(sa_pagerank_result, difference) == 8 && offsetof(sa_pagerank_result, seconds) == 16 &&
+              sizeof(sa_pagerank_result) == 24);
 
 // The C enums are the C++ ones, value for value.
 static_assert(SA_GRAPH_U == static_cast<int>(graph::Variant::U) && SA_GRAPH_V == static_cast<int>(graph::Variant::V) &&
@@ -340,7 +342,10 @@ sa_status sa_graph_pagerank(const sa_graph* g, const sa_pagerank_options* o, dou
     require_vertex_buffer(csr, ranks, n, "ranks");
     const algo::PageRankResult run = algo::pagerank(csr.rbegin(), csr.redge(), csr.out_degree(), pagerank_options(g, o));
     copy_doubles(run.ranks, ranks);
-    if (result != nullptr) *result = sa_pagerank_result{run.iterations, run.converged ? 1 : 0, run.difference};
+    if (result != nullptr) {
+      *result = sa_pagerank_result{run.iterations, run.converged ? 1 : 0, run.difference,
+                                   std::accumulate(run.iteration_seconds.begin(), run.iteration_seconds.end(), 0.0)};
+    }
   });
 }
 

@@ -62,8 +62,11 @@ public final class Graph implements AutoCloseable {
     }
   }
 
-  /** How a PageRank run ended: the rank of every vertex, the iterations run, and the last difference. */
-  public record PageRankResult(double[] ranks, int iterations, boolean converged, double difference) {}
+  /**
+   * How a PageRank run ended: the rank of every vertex, the iterations run, the last difference, and the
+   * wall time of the iterations in seconds (setup and copying the ranks out excluded).
+   */
+  public record PageRankResult(double[] ranks, int iterations, boolean converged, double difference, double seconds) {}
 
   private final MemorySegment handle;
   private final Arena arena;
@@ -210,14 +213,15 @@ public final class Graph implements AutoCloseable {
       Native.check(GraphNative.pagerank(handle, options.marshal(scratch), ranks, n, result));
       return new PageRankResult(ranks.asSlice(0, (long) n * Double.BYTES).toArray(JAVA_DOUBLE),
           (int) GraphNative.RESULT_ITERATIONS.get(result, 0L), (int) GraphNative.RESULT_CONVERGED.get(result, 0L) == 1,
-          (double) GraphNative.RESULT_DIFFERENCE.get(result, 0L));
+          (double) GraphNative.RESULT_DIFFERENCE.get(result, 0L), (double) GraphNative.RESULT_SECONDS.get(result, 0L));
     }
   }
 
   /**
    * Starts a PageRank whose iterations the caller runs with {@link #pagerankStep}, on this graph's own
    * arrays: writes ranks 1/n and contributions rank / out-degree (0 for dangling vertices) into the
-   * native segments ranks and contributions (n doubles each); returns how many vertices have no out-edge.
+   * native segments ranks and contributions (n doubles each; {@link PlacedBuffer} gives them huge pages and a
+   * placement); returns how many vertices have no out-edge.
    */
   public long pagerankStart(MemorySegment ranks, MemorySegment contributions) {
     ensureOpen();

@@ -79,11 +79,13 @@ final class GraphNative {
   static final StructLayout PAGERANK_RESULT = MemoryLayout.structLayout(
       JAVA_INT.withName("iterations"),
       JAVA_INT.withName("converged"),
-      JAVA_DOUBLE.withName("difference"));
+      JAVA_DOUBLE.withName("difference"),
+      JAVA_DOUBLE.withName("seconds"));
 
   static final VarHandle RESULT_ITERATIONS = field(PAGERANK_RESULT, "iterations");
   static final VarHandle RESULT_CONVERGED = field(PAGERANK_RESULT, "converged");
   static final VarHandle RESULT_DIFFERENCE = field(PAGERANK_RESULT, "difference");
+  static final VarHandle RESULT_SECONDS = field(PAGERANK_RESULT, "seconds");
 
   private static VarHandle field(StructLayout layout, String name) {
     return layout.varHandle(MemoryLayout.PathElement.groupElement(name));

@@ -433,9 +433,19 @@ public final class SmartArray implements AutoCloseable {
    * topology has nodes), as the kernel reports them now.
    */
   public long[] pagesPerNode(int replica) {
+    return pageCounts((counts, max) -> Native.pagesPerNode(handle, replica, counts, max));
+  }
+
+  /** A native call that writes per-kernel-node page counts into counts[0..max). */
+  interface PageCountCall {
+    int call(MemorySegment counts, int max);
+  }
+
+  // The page counts call writes, up to the last node that holds a page or the topology's node count.
+  static long[] pageCounts(PageCountCall call) {
     try (Arena scratch = Arena.ofConfined()) {
       MemorySegment counts = scratch.allocate(JAVA_LONG, MAX_KERNEL_NODES);
-      Native.check(Native.pagesPerNode(handle, replica, counts, MAX_KERNEL_NODES));
+      Native.check(call.call(counts, MAX_KERNEL_NODES));
       long[] all = counts.toArray(JAVA_LONG);
       int used = Topology.nodes();
       for (int node = 0; node < all.length; node++) {

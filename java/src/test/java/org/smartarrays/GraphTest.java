@@ -108,8 +108,11 @@ class GraphTest {
       double sum = 0;
       for (double r : none.ranks()) sum += r;
       assertTrue(sum < 1, "the sinks' rank leaves the system: " + sum);
+      long before = System.nanoTime();
       Graph.PageRankResult capped = g.pagerank(defaults.withMaxIterations(2).withTolerance(0));
+      double wall = (System.nanoTime() - before) / 1e9;
       assertEquals(2, capped.iterations());
+      assertTrue(capped.seconds() > 0 && capped.seconds() <= wall, "iterations took " + capped.seconds() + " s of " + wall);
       assertFalse(capped.converged());
       assertEquals(g.vertices(), capped.ranks().length);
     }
