@@ -74,15 +74,17 @@ bench-tune: build
 
 # The libFuzzer harnesses of fuzz/ (built in the ASan+UBSan tree): each runs its corpus, then fuzzes
 # for FUZZ_SMOKE_SECONDS in `make test` and FUZZ_SECONDS in `make fuzz`, one per core side by side
-# (docs/input-limits.md).
+# (docs/input-limits.md). `make fuzz FUZZ_HARNESSES="store_reader" FUZZ_RUNS=10000000` runs chosen
+# harnesses until a number of executions (or FUZZ_SECONDS) is reached.
 FUZZ_SMOKE_SECONDS ?= 25
 FUZZ_SECONDS ?= 600
+FUZZ_HARNESSES ?=
 test-fuzz: check-test-tools
 	@echo "== fuzz smoke: every graph reader harness, $(FUZZ_SMOKE_SECONDS)s each"
 	@scripts/fuzz.sh $(BUILD) $(FUZZ_SMOKE_SECONDS)
 
 fuzz: check-test-tools
-	@scripts/fuzz.sh $(BUILD) $(FUZZ_SECONDS)
+	@FUZZ_RUNS=$(or $(FUZZ_RUNS),-1) scripts/fuzz.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_HARNESSES)
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan

@@ -6,7 +6,8 @@
 # SECONDS from a copy of that corpus with inputs up to FUZZ_MAX_LEN bytes. Both run with a memory
 # limit and a per-input timeout, so an input that makes the library allocate without bound or hang
 # is a failure like a crash. Findings land in BUILD-asan/findings/<name>/ and fail the run; the
-# executions and their rate are printed per harness.
+# executions and their rate are printed per harness. FUZZ_RUNS=N stops a harness after N
+# executions if SECONDS have not run out first (a campaign of a set size).
 #   scripts/fuzz.sh BUILD SECONDS [HARNESS...]     (default: every harness)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,6 +18,7 @@ fuzz_build="$build-asan"
 rss_limit_mb=${FUZZ_RSS_LIMIT_MB:-2048}
 timeout_s=${FUZZ_TIMEOUT_S:-10}
 max_len=${FUZZ_MAX_LEN:-4096}
+runs=${FUZZ_RUNS:--1}
 
 harnesses=("$@")
 if ((${#harnesses[@]} == 0)); then
@@ -33,7 +35,9 @@ run_harness() {
   local binary="$fuzz_build/bin/fuzz_$name"
   local seeds="$root/fuzz/corpus/$name" work="$fuzz_build/corpus/$name" findings="$fuzz_build/findings/$name"
   mkdir -p "$work" "$findings"
-  echo "-- fuzz_$name: corpus at full size, then ${seconds}s of fuzzing (inputs up to $max_len bytes," \
+  local until="${seconds}s"
+  ((runs < 0)) || until="${seconds}s or $runs executions"
+  echo "-- fuzz_$name: corpus at full size, then $until of fuzzing (inputs up to $max_len bytes," \
     "rss limit ${rss_limit_mb} MB, ${timeout_s}s per input)"
   if ! "$binary" "${limits[@]}" -artifact_prefix="$findings/" "$seeds"/* >"$findings/regression.txt" 2>&1; then
     echo "   FAILED on the corpus: $(grep -m1 -E 'ERROR|SUMMARY|finding|out-of-memory|timeout' "$findings/regression.txt" || echo 'see log')"
@@ -41,7 +45,7 @@ run_harness() {
     return 1
   fi
   cp -n "$seeds"/* "$work"/ 2>/dev/null || true
-  if "$binary" "$work" "${limits[@]}" -max_len="$max_len" -max_total_time="$seconds" -artifact_prefix="$findings/" \
+  if "$binary" "$work" "${limits[@]}" -max_len="$max_len" -max_total_time="$seconds" -runs="$runs" -artifact_prefix="$findings/" \
       -print_final_stats=1 >"$findings/log.txt" 2>&1; then
     local runs rate peak
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$findings/log.txt")
