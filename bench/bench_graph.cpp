@@ -528,7 +528,9 @@ struct LoadRow {
   std::uint64_t final_bytes = 0;
 };
 
+// The load rows, none when --load-reps 0 skips loading.
 std::vector<LoadRow> measure_loads(const Config& cfg, const std::string& path) {
+  if (cfg.load_repetitions == 0) return {};
   std::vector<std::string> kinds{"read", "U", "V", "V+E"};
   if (!cfg.text.empty()) kinds.insert(kinds.end(), {std::string(text_prefix) + "U", std::string(text_prefix) + "V+E"});
   std::vector<LoadRow> rows(kinds.size());
