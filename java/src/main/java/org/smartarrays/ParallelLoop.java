@@ -28,6 +28,15 @@ public final class ParallelLoop {
     long apply(long lo, long hi);
   }
 
+  /**
+   * The most indices a default batch of a Java body holds, and the fewest batches per worker it aims for:
+   * every batch crosses into Java and back (sa_loop_next, then the body's own downcalls, about 0.1 us
+   * each), so Java bodies take batches four times the native default's cap, while a range too small for
+   * that still gives every worker several batches to balance.
+   */
+  static final long JAVA_MAX_BATCH = 65536;
+  static final long BATCHES_PER_WORKER = 8;
+
   private static final Object POOL_LOCK = new Object();
   private static WorkerPool pool;
 
@@ -40,7 +49,10 @@ public final class ParallelLoop {
     forRange(lo, hi, 0, body);
   }
 
-  /** Like {@link #forRange(long, long, Body)} with batch indices per batch (0 = chosen by the runtime; rounded up to 64). */
+  /**
+   * Like {@link #forRange(long, long, Body)} with batch indices per batch (rounded up to 64); 0 = about
+   * eight batches per worker, at most {@link #JAVA_MAX_BATCH} indices each.
+   */
   public static void forRange(long lo, long hi, long batch, Body body) {
     if (body == null) throw new NullPointerException("body");
     run(lo, hi, batch, (worker, l, h) -> body.run(l, h));
@@ -89,7 +101,7 @@ public final class ParallelLoop {
     MemorySegment loop;
     try (Arena scratch = Arena.ofConfined()) {
       MemorySegment out = scratch.allocate(ADDRESS);
-      Native.check(Native.loopCreate(lo, hi, batch, out));
+      Native.check(Native.loopCreate(lo, hi, batch != 0 ? batch : defaultBatch(hi - lo), out));
       loop = out.get(ADDRESS, 0);
     }
     try {
@@ -103,6 +115,12 @@ public final class ParallelLoop {
     } finally {
       Native.loopFree(loop);
     }
+  }
+
+  // The batch of a loop over span indices when the caller names none.
+  static long defaultBatch(long span) {
+    long workers = WorkerPool.currentWorker() >= 0 ? 1 : pool().size();
+    return Math.max(1, Math.min(JAVA_MAX_BATCH, span / (workers * BATCHES_PER_WORKER)));
   }
 
   private static WorkerPool pool() {

@@ -31,6 +31,19 @@ class ParallelLoopTest {
   }
 
   @Test
+  void defaultBatchesAreLargeForJavaBodiesYetSeveralPerWorker() {
+    for (long span : new long[] {1L << 22, 4096L * ParallelLoop.workers(), 100}) {
+      ConcurrentHashMap<Long, Long> sizes = new ConcurrentHashMap<>();
+      ParallelLoop.forRange(0, span, (l, h) -> sizes.put(l, h - l));
+      long largest = sizes.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+      long expected = Math.max(64, Math.min(ParallelLoop.JAVA_MAX_BATCH,
+          span / (ParallelLoop.workers() * ParallelLoop.BATCHES_PER_WORKER)));
+      assertEquals(Math.min(span, (expected + 63) / 64 * 64), largest, "the largest batch of " + span + " indices");
+      assertEquals(span, sizes.values().stream().mapToLong(Long::longValue).sum(), "the batches tile the range");
+    }
+  }
+
+  @Test
   void reduceMatchesTheSequentialSum() {
     long n = 5_000_000;
     long expected = n * (n - 1) / 2;
