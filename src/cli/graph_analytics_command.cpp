@@ -105,7 +105,7 @@ DegreeResult run_degree(const AnalyticsFlags& f) {
   DegreeResult r;
   auto pool = make_pool(f.load);
   r.graph.threads = pool->size();
-  load_variants(f.load, *pool, [&](graph::Variant v, graph::CsrGraph&& g, double) {
+  load_variants(f.load, *pool, [&](graph::Variant v, graph::CsrGraph&& g, double, const graph::LayoutSpec&) {
     ArrayOptions out = f.load.layout.for_output("degrees");
     out.bits = v == graph::Variant::U ? 64 : 0;
     // The first call allocates the output array; the timed ones refill it.
@@ -209,12 +209,15 @@ PageRankResult run_pagerank(const AnalyticsFlags& f) {
   auto pool = make_pool(f.load);
   r.graph.threads = pool->size();
   const bool quiet = f.load.quiet || f.load.json_path == "-";
-  load_variants(f.load, *pool, [&](graph::Variant v, graph::CsrGraph&& g, double build_seconds) {
+  load_variants(f.load, *pool, [&](graph::Variant v, graph::CsrGraph&& g, double build_seconds,
+                                   const graph::LayoutSpec& layout) {
     if (!quiet) {
       std::cerr << "variant " << graph::to_string(v) << ": graph built in " << std::fixed << std::setprecision(2)
                 << build_seconds << " s, running PageRank\n";
     }
-    algo::PageRankResult result = algo::pagerank(g.rbegin(), g.redge(), g.out_degree(), f.pagerank, *pool);
+    algo::PageRankOptions options = f.pagerank;
+    options.contributions = layout.for_array("contributions");
+    algo::PageRankResult result = algo::pagerank(g.rbegin(), g.redge(), g.out_degree(), options, *pool);
     PageRankRun run = pagerank_run(v, g, result, build_seconds);
     if (r.first_ranks) {
       for (std::uint64_t u = 0; u < g.vertices(); ++u) {

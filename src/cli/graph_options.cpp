@@ -205,8 +205,10 @@ std::pair<graph::LayoutSpec, graph::Variant> adaptive_layout(const LoadFlags& fl
   std::string placements, bits;
   graph::Variant variant = graph::Variant::U;
   for (const adapt::ArrayDecision& a : d.arrays) {
-    if (a.fixed || a.name == "contributions") continue;
+    if (a.fixed) continue;
     placements += (placements.empty() ? "" : ",") + a.name + "=" + to_string(a.choice.placement);
+    // Contributions hold scores: their width is --scores', only their placement is decided here.
+    if (a.name == "contributions") continue;
     bits += (bits.empty() ? "" : ",") + a.name + "=" + std::to_string(a.choice.bits);
     if (a.choice.bits < 64 && a.name != "redge" && variant == graph::Variant::U) variant = graph::Variant::V;
     if (a.name == "redge" && a.choice.bits < 32) variant = graph::Variant::VE;
@@ -228,7 +230,7 @@ void load_variants(const LoadFlags& flags, runtime::ThreadPool& pool, const Vari
   if (opened->stored() && uses_stored_graph(flags)) {
     graph::CsrGraph g = std::move(*opened).take_stored();
     const graph::Variant v = g.variant();
-    each(v, std::move(g), open_seconds);
+    each(v, std::move(g), open_seconds, flags.layout);
     return;
   }
   const graph::GraphSource& source = *opened;
@@ -241,7 +243,7 @@ void load_variants(const LoadFlags& flags, runtime::ThreadPool& pool, const Vari
     std::optional<graph::CsrGraph> g;
     const double seconds =
         measure::time_once([&] { g.emplace(std::move(*opened).build(build_options(chosen, variant), pool)); });
-    each(variant, std::move(*g), seconds);
+    each(variant, std::move(*g), seconds, chosen.layout);
     return;
   }
   // The last build is the source's last use: it is given up, so a text file's edges are freed once placed.
@@ -252,7 +254,7 @@ void load_variants(const LoadFlags& flags, runtime::ThreadPool& pool, const Vari
       g.emplace(k + 1 < flags.variants.size() ? source.build(build_options(flags, v), pool)
                                               : std::move(*opened).build(build_options(flags, v), pool));
     });
-    each(v, std::move(*g), seconds);
+    each(v, std::move(*g), seconds, flags.layout);
   }
 }
 

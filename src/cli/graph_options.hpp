@@ -76,11 +76,13 @@ graph::BuildOptions build_options(const LoadFlags& flags, graph::Variant variant
 /// (unless quiet).
 graph::GraphSource open_source(const LoadFlags& flags, runtime::ThreadPool& pool);
 
-/// What each(...) of load_variants gets: the variant, its graph, and the seconds building it took.
-using VariantVisitor = std::function<void(graph::Variant, graph::CsrGraph&&, double)>;
+/// What each(...) of load_variants gets: the variant, its graph, the seconds building it took, and
+/// the layout of --placement and --bits it was built with (with --variant/--placement auto, the
+/// adaptive choice, which also names the analytics' arrays such as contributions).
+using VariantVisitor = std::function<void(graph::Variant, graph::CsrGraph&&, double, const graph::LayoutSpec&)>;
 
 /// The one place info, degree and pagerank load graphs: reads flags.input once and calls
-/// each(variant, graph, build_seconds) for every --variant in order, each graph built in turn on pool;
+/// each(variant, graph, build_seconds, layout) for every --variant in order, each graph built in turn on pool;
 /// a compact file's graph used as stored (uses_stored_graph) is passed once, with its own variant
 /// and the seconds opening it took.
 void load_variants(const LoadFlags& flags, runtime::ThreadPool& pool, const VariantVisitor& each);

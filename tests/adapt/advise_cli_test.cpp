@@ -4,8 +4,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <string>
+
 #include "adapt/profiles.hpp"
 #include "smartarrays/adapt/machine_profile.hpp"
+#include "support/graph_fixtures.hpp"
 #include "support/run_cli.hpp"
 
 namespace smartarrays::adapt {
@@ -82,6 +86,25 @@ TEST(AdviseCli, AMachineFileWithABadFieldIsRefusedNamingIt) {
       test::run_cli("advise --workload aggregate --length 10 --machine " + path, test_file(".err"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("model.read_gbs: missing"), std::string::npos) << r.err;
+}
+
+// graph pagerank --variant auto --placement auto: every array the decision names is placed as decided,
+// the contributions PageRank allocates too. Two fake nodes and no cached profile (an empty cache
+// directory): the estimated profile binds small arrays to one node, where the default would not.
+TEST(AdviseCli, AdaptivePageRankPlacesEveryDecidedArrayContributionsToo) {
+  const std::string cache = test_file("-cache");
+  const test::CliRun r = test::run_cli(
+      "graph pagerank " + test::graph_data("tiny.el") + " --variant auto --placement auto --max-iterations 2 --json -",
+      test_file(".err"), "SMARTARRAYS_TOPOLOGY=nodes=2 XDG_CACHE_HOME=" + cache);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["runs"].size(), 1u);
+  std::map<std::string, std::string> placed;
+  for (const auto& a : j["runs"][0]["memory"]["arrays"]) placed[a["name"]] = a["placement"];
+  for (const char* name : {"rbegin", "redge", "out_degree", "contributions"}) {
+    EXPECT_EQ(placed[name], "single_node") << name << "\n" << r.out;
+  }
+  EXPECT_EQ(placed["ranks"], "interleaved") << "an output array keeps its fixed placement";
 }
 
 }  // namespace
