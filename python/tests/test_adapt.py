@@ -18,6 +18,7 @@ def test_auto_array_equals_the_explicit_one_value_for_value():
     assert decision["choice"]["placement"] == a.placement
     assert decision["explanation"] and all("rule" in r and "text" in r for r in decision["explanation"])
     assert all("predicted_s" in c for c in decision["candidates"])
+    assert decision["threads"] >= 1 and decision["pinning"] in ("sparse", "dense")
     b = sa.array(values, placement=a.placement, bits=a.bits, huge_pages=a.huge_pages)
     assert np.array_equal(a[:], b[:])
     assert np.array_equal(a[:], values)

@@ -105,16 +105,118 @@ class Decider {
       configs_[k] = ad.choice;
       decided_[k] = true;
     }
-    d.predicted = predict(m_, w_, configs_);
+    WorkloadProfile run_as = w_;
+    decide_threads(run_as);
+    d.threads = run_as.threads;
+    d.threads_decided = w_.threads == 0;
+    d.pinning = run_as.pinning;
+    d.predicted = predict(m_, run_as, configs_);
     d.explanation = std::move(rules_);
-    d.candidates = uniform_candidates(m_, w_);
+    d.candidates = uniform_candidates(m_, run_as);
     Candidate adaptive{"adaptive", configs_, d.predicted, true};
     d.candidates.push_back(adaptive);
     return d;
   }
 
  private:
+  // Predictions of the decided arrays within this share of the fastest count count as equally fast.
+  static constexpr double thread_tolerance = 0.02;
+
   const ArrayUse& use(std::size_t k) const { return w_.arrays[k]; }
+
+  // The decided arrays' predicted seconds with threads workers pinned as pinning.
+  double seconds_with(unsigned threads, runtime::PinPolicy pinning) const {
+    WorkloadProfile w = w_;
+    w.threads = threads;
+    w.pinning = pinning;
+    return predict(m_, w, configs_).seconds;
+  }
+
+  // Whether every decided array lives on one and the same node (fixed outputs aside).
+  bool data_on_one_node() const {
+    int node = -1;
+    for (std::size_t k = 0; k < configs_.size(); ++k) {
+      if (use(k).fixed) continue;
+      if (configs_[k].placement != Placement::single_node || (node >= 0 && configs_[k].node != node)) return false;
+      node = configs_[k].node;
+    }
+    return node >= 0;
+  }
+
+  // The pinning at threads workers: dense when predicted faster by the tolerance, or as fast when
+  // all the data lives on one node (its workers then read locally, which the study found faster than
+  // the model, blind to the interconnect's coherence traffic, can tell); otherwise sparse.
+  std::pair<runtime::PinPolicy, double> pinning_for(unsigned threads) const {
+    const double sparse = seconds_with(threads, runtime::PinPolicy::sparse);
+    const double dense = seconds_with(threads, runtime::PinPolicy::dense);
+    const bool faster = dense < sparse * (1 - thread_tolerance);
+    const bool as_fast_and_local = dense <= sparse * (1 + thread_tolerance) && data_on_one_node();
+    if (faster || as_fast_and_local) return {runtime::PinPolicy::dense, dense};
+    return {runtime::PinPolicy::sparse, sparse};
+  }
+
+  // Thread counts worth predicting: powers of two, each node boundary of dense pinning, and all CPUs.
+  std::vector<unsigned> thread_counts() const {
+    const unsigned cpus = std::max(m_.total_cpus(), 1u);
+    std::vector<unsigned> counts;
+    for (unsigned t = 1; t < cpus; t *= 2) counts.push_back(t);
+    unsigned filled = 0;
+    for (const NodeProfile& node : m_.nodes) {
+      filled += node.cpus;
+      if (filled > 0 && filled < cpus) counts.push_back(filled);
+    }
+    counts.push_back(cpus);
+    std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+    return counts;
+  }
+
+  // Threads and pinning, beyond the paper: a count the workload gives is kept; otherwise the fewest
+  // threads predicted within thread_tolerance of the fastest count (a memory-bound loop frees CPUs
+  // that add nothing). Pinning is the faster of sparse and dense at that count.
+  void decide_threads(WorkloadProfile& run_as) {
+    const unsigned cpus = std::max(m_.total_cpus(), 1u);
+    if (w_.threads != 0) {
+      run_as.threads = w_.threads;
+      rules_.push_back({"", "threads", "threads_given", std::to_string(w_.threads),
+                        "the workload names " + std::to_string(w_.threads) + " threads",
+                        {{"threads", w_.threads}}});
+    } else {
+      unsigned best_threads = cpus;
+      double fastest = std::numeric_limits<double>::infinity();
+      std::vector<std::pair<unsigned, double>> predicted;
+      for (unsigned t : thread_counts()) {
+        const double s = pinning_for(t).second;
+        predicted.emplace_back(t, s);
+        fastest = std::min(fastest, s);
+      }
+      for (const auto& [t, s] : predicted) {
+        if (s <= fastest * (1 + thread_tolerance)) {
+          best_threads = t;
+          break;
+        }
+      }
+      const double all = predicted.back().second;
+      const double chosen = pinning_for(best_threads).second;
+      run_as.threads = best_threads;
+      rules_.push_back({"", "threads", "fewest_threads_near_fastest", std::to_string(best_threads),
+                        "all " + std::to_string(cpus) + " CPUs predicted " + num(all * 1e3) + " ms, the fastest count " +
+                            num(fastest * 1e3) + " ms; " + std::to_string(best_threads) + " threads predicted " +
+                            num(chosen * 1e3) + " ms, the fewest within " + num(thread_tolerance * 100) + "%",
+                        {{"threads", best_threads}, {"cpus", cpus}, {"all_cpus_s", all}, {"fastest_s", fastest},
+                         {"chosen_s", chosen}}});
+    }
+    const unsigned t = std::min(run_as.threads, cpus);
+    const double sparse = seconds_with(t, runtime::PinPolicy::sparse);
+    const double dense = seconds_with(t, runtime::PinPolicy::dense);
+    run_as.pinning = pinning_for(t).first;
+    rules_.push_back({"", "threads", "pinning", runtime::to_string(run_as.pinning),
+                      "at " + std::to_string(t) + " threads sparse pinning predicted " + num(sparse * 1e3) +
+                          " ms, dense " + num(dense * 1e3) + " ms (dense when faster by " +
+                          num(thread_tolerance * 100) + "%, or as fast with all data on one node: " +
+                          (data_on_one_node() ? "it is" : "it is not") + ")",
+                      {{"threads", t}, {"sparse_s", sparse}, {"dense_s", dense}}});
+  }
 
   void rule(std::size_t k, const char* step, const char* id, std::string outcome, std::string text,
             std::vector<std::pair<std::string, double>> numbers) {
@@ -533,6 +635,9 @@ std::string Decision::json(int indent) const {
                                    {"numbers", numbers}});
   }
   json["predicted"] = prediction_json(predicted);
+  json["threads"] = threads;
+  json["threads_decided"] = threads_decided;
+  json["pinning"] = runtime::to_string(pinning);
   return json.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 

@@ -117,7 +117,7 @@ Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, con
                           const Scale& scale) {
   const std::size_t n = m.node_count();
   const unsigned total_threads = w.threads == 0 ? m.total_cpus() : w.threads;
-  const std::vector<unsigned> tpn = threads_per_node(m, total_threads);
+  const std::vector<unsigned> tpn = threads_per_node(m, total_threads, w.pinning);
   Prediction p;
   std::vector<double> rate(n, 0.0);
   std::vector<double> array_traffic(w.arrays.size(), 0.0);  // bytes each array moves from memory
@@ -190,10 +190,17 @@ Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, con
 
 }  // namespace
 
-std::vector<unsigned> threads_per_node(const MachineProfile& m, unsigned threads) {
+std::vector<unsigned> threads_per_node(const MachineProfile& m, unsigned threads, runtime::PinPolicy pinning) {
   std::vector<unsigned> tpn(m.node_count(), 0);
   const unsigned cpus = m.total_cpus();
   unsigned left = std::min(threads, cpus);
+  if (pinning == runtime::PinPolicy::dense) {
+    for (std::size_t i = 0; i < m.node_count() && left > 0; ++i) {
+      tpn[i] = std::min(left, m.nodes[i].cpus);
+      left -= tpn[i];
+    }
+    return tpn;
+  }
   while (left > 0) {
     for (std::size_t i = 0; i < m.node_count() && left > 0; ++i) {
       if (tpn[i] < m.nodes[i].cpus) {

@@ -52,6 +52,12 @@ WorkloadProfile read_workload(const Field& root) {
     root.at("workload").fail("expected aggregate, degree, pagerank or array, got " + util::quoted(w.workload));
   }
   w.threads = static_cast<unsigned>(root.at("threads").whole(0, 4096));
+  if (root.has("pinning")) {
+    const Field pinning = root.at("pinning");
+    const std::string name = pinning.text();
+    if (name != "sparse" && name != "dense") pinning.fail("expected sparse or dense, got " + util::quoted(name));
+    w.pinning = runtime::parse_pin_policy(name);
+  }
   const Field arrays = root.at("arrays");
   const std::size_t n = arrays.array_size();
   if (n == 0) arrays.fail("expected at least one array");
@@ -136,6 +142,7 @@ std::string to_json(const WorkloadProfile& w, int indent) {
   json["format"] = "smartarrays.workload/1";
   json["workload"] = w.workload;
   json["threads"] = w.threads;
+  json["pinning"] = runtime::to_string(w.pinning);
   if (w.edges > 0) json["edges"] = w.edges;
   json["arrays"] = Json::array();
   for (const ArrayUse& a : w.arrays) {

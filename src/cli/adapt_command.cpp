@@ -185,7 +185,7 @@ AdviseResult advise(const AdviseFlags& f) {
 void print_advice(const AdviseResult& r) {
   const adapt::Decision& d = r.decision;
   std::cout << "workload: " << d.workload.workload << ", "
-            << (d.workload.threads == 0 ? r.machine.total_cpus() : d.workload.threads) << " threads\n";
+            << (d.workload.threads == 0 ? "threads not given" : std::to_string(d.workload.threads) + " threads") << "\n";
   std::cout << "machine: " << r.machine_source << " (" << r.machine.node_count() << " node(s), calibration "
             << r.machine.calibration << ")\n\n";
   std::cout << "choice:\n";
@@ -195,6 +195,8 @@ void print_advice(const AdviseResult& r) {
               << to_string(c.placement) << std::right << std::setw(3) << c.bits << " bits"
               << (c.huge_pages ? ", huge pages" : "") << (d.arrays[k].fixed ? "  (fixed)" : "") << "\n";
   }
+  std::cout << "  " << d.threads << " threads" << (d.threads_decided ? " (decided)" : "") << ", "
+            << runtime::to_string(d.pinning) << " pinning\n";
   std::cout << "  predicted " << fixed(d.predicted.seconds * 1e3, 3) << " ms\n\n";
   std::cout << "candidates (predicted):\n";
   for (const adapt::Candidate& c : d.candidates) {
@@ -273,7 +275,7 @@ void add_adapt_commands(CommandTree& tree) {
   add_value(adv, "--bits", "B", aflags->bits, whole_number<unsigned>(1, 64),
             "bits the values need (aggregate; default 64) or the graph's offsets need");
   add_value(adv, "--threads", "T", aflags->threads, whole_number<unsigned>(1, 4096),
-            "worker threads (default: every CPU of the machine profile)");
+            "worker threads (default: decided, the fewest predicted within 2% of the fastest count)");
   add_value<std::uint64_t>(adv, "--edges", "E", aflags->edges, parse_count, "edges of the graph (degree, pagerank)");
   add_value(adv, "--iterations", "I", aflags->iterations, whole_number<unsigned>(1, 1000000),
             "PageRank iterations (default 15)");

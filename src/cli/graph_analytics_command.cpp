@@ -104,8 +104,8 @@ struct DegreeResult {
 DegreeResult run_degree(const AnalyticsFlags& f) {
   DegreeResult r;
   auto pool = make_pool(f.load);
-  r.graph.threads = pool->size();
-  load_variants(f.load, *pool, [&](graph::Variant v, graph::CsrGraph&& g, double, const graph::LayoutSpec&) {
+  load_variants(f.load, pool, [&](graph::Variant v, graph::CsrGraph&& g, double, const graph::LayoutSpec&) {
+    r.graph.threads = pool->size();
     ArrayOptions out = f.load.layout.for_output("degrees");
     out.bits = v == graph::Variant::U ? 64 : 0;
     // The first call allocates the output array; the timed ones refill it.
@@ -207,10 +207,10 @@ PageRankRun pagerank_run(graph::Variant v, const graph::CsrGraph& g, const algo:
 PageRankResult run_pagerank(const AnalyticsFlags& f) {
   PageRankResult r;
   auto pool = make_pool(f.load);
-  r.graph.threads = pool->size();
   const bool quiet = f.load.quiet || f.load.json_path == "-";
-  load_variants(f.load, *pool, [&](graph::Variant v, graph::CsrGraph&& g, double build_seconds,
+  load_variants(f.load, pool, [&](graph::Variant v, graph::CsrGraph&& g, double build_seconds,
                                    const graph::LayoutSpec& layout) {
+    r.graph.threads = pool->size();
     if (!quiet) {
       std::cerr << "variant " << graph::to_string(v) << ": graph built in " << std::fixed << std::setprecision(2)
                 << build_seconds << " s, running PageRank\n";

@@ -229,7 +229,7 @@ struct InfoResult {
 InfoResult run_info(const LoadFlags& flags) {
   InfoResult r;
   auto pool = graph_cli::make_pool(flags);
-  graph_cli::load_variants(flags, *pool, [&](graph::Variant v, graph::CsrGraph&& g, double, const graph::LayoutSpec&) {
+  graph_cli::load_variants(flags, pool, [&](graph::Variant v, graph::CsrGraph&& g, double, const graph::LayoutSpec&) {
     if (r.variants.empty()) {
       r.graph = graph_cli::graph_json(flags.input, g);
       r.stats = g.degree_stats(*pool);

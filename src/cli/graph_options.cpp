@@ -122,8 +122,13 @@ void add_load_flags(CLI::App& app, LoadFlags& f) {
   add_variant_flags(app, f, group);
   add_layout_flags(app, f, group);
   add_build_flags(app, f, group);
-  add_value<runtime::PinPolicy>(app, "--pinning", "POLICY", f.pinning, runtime::parse_pin_policy,
-                                "none, sparse or dense worker placement (default sparse)")
+  add_value<runtime::PinPolicy>(
+      app, "--pinning", "POLICY", f.pinning,
+      [&f](const std::string& name) {
+        f.pinning_given = true;
+        return runtime::parse_pin_policy(name);
+      },
+      "none, sparse or dense worker placement (default sparse; with --placement auto, decided)")
       ->group(group);
   add_value<std::string>(app, "--json", "FILE", f.json_path, [](const std::string& s) { return s; },
                          "also write the results as JSON to FILE, '-' for stdout instead of the\n"
@@ -186,14 +191,22 @@ graph::GraphSource open_source(const LoadFlags& flags, runtime::ThreadPool& pool
 
 namespace {
 
-// The layout the adaptive layer decides for the graph of source (built once at its fewest widths to
-// learn them), printed with its explanation unless quiet; the variant that names it best.
-std::pair<graph::LayoutSpec, graph::Variant> adaptive_layout(const LoadFlags& flags, const graph::GraphSource& source,
-                                                             runtime::ThreadPool& pool) {
+// What the adaptive layer decides for a graph: its layout, the variant that names it best, and the
+// workers (the count only when --threads was not given).
+struct AdaptiveChoice {
+  graph::LayoutSpec layout;
+  graph::Variant variant = graph::Variant::U;
+  unsigned threads = 0;
+  runtime::PinPolicy pinning = runtime::PinPolicy::sparse;
+};
+
+// The adaptive choice for the graph of source (built once at its fewest widths to learn them),
+// printed with its explanation unless quiet.
+AdaptiveChoice adaptive_layout(const LoadFlags& flags, const graph::GraphSource& source, runtime::ThreadPool& pool) {
   if (flags.adaptive_workload.empty()) throw UsageError("--variant/--placement auto: only degree and pagerank decide");
   graph::BuildOptions probe_options = build_options(flags, graph::Variant::VE);
   const graph::CsrGraph probe = source.build(probe_options, pool);
-  const unsigned threads = static_cast<unsigned>(pool.size());
+  const auto threads = static_cast<unsigned>(flags.threads);  // 0: the decision's to pick
   adapt::WorkloadProfile w = flags.adaptive_workload == "degree"
                                  ? adapt::degree_workload(probe.vertices(), probe.edges(), threads)
                                  : adapt::pagerank_workload(probe.vertices(), probe.edges(), threads, flags.adaptive_iterations);
@@ -201,9 +214,10 @@ std::pair<graph::LayoutSpec, graph::Variant> adaptive_layout(const LoadFlags& fl
     if (a.name == "out_degree") a.value_bits = probe.out_degree().bits();
   }
   const adapt::Decision d = adapt::decide(adapt::current_machine_profile(), w);
-  graph::LayoutSpec layout = flags.layout;
+  AdaptiveChoice choice{flags.layout, graph::Variant::U, d.threads, flags.pinning_given ? flags.pinning : d.pinning};
+  graph::LayoutSpec& layout = choice.layout;
+  graph::Variant& variant = choice.variant;
   std::string placements, bits;
-  graph::Variant variant = graph::Variant::U;
   for (const adapt::ArrayDecision& a : d.arrays) {
     if (a.fixed) continue;
     placements += (placements.empty() ? "" : ",") + a.name + "=" + to_string(a.choice.placement);
@@ -216,17 +230,18 @@ std::pair<graph::LayoutSpec, graph::Variant> adaptive_layout(const LoadFlags& fl
   layout.add_placements(placements);
   layout.add_bits(bits);
   if (!flags.quiet) {
-    std::cerr << "adaptive choice (" << flags.adaptive_workload << ", " << threads << " threads): " << placements
-              << "; bits " << bits << "\n" << d.text();
+    std::cerr << "adaptive choice (" << flags.adaptive_workload << ", " << choice.threads << " threads"
+              << (d.threads_decided ? " decided" : "") << ", " << runtime::to_string(choice.pinning)
+              << " pinning): " << placements << "; bits " << bits << "\n" << d.text();
   }
-  return {std::move(layout), variant};
+  return choice;
 }
 
 }  // namespace
 
-void load_variants(const LoadFlags& flags, runtime::ThreadPool& pool, const VariantVisitor& each) {
+void load_variants(const LoadFlags& flags, std::unique_ptr<runtime::ThreadPool>& pool, const VariantVisitor& each) {
   std::optional<graph::GraphSource> opened;
-  const double open_seconds = measure::time_once([&] { opened.emplace(open_source(flags, pool)); });
+  const double open_seconds = measure::time_once([&] { opened.emplace(open_source(flags, *pool)); });
   if (opened->stored() && uses_stored_graph(flags)) {
     graph::CsrGraph g = std::move(*opened).take_stored();
     const graph::Variant v = g.variant();
@@ -235,14 +250,16 @@ void load_variants(const LoadFlags& flags, runtime::ThreadPool& pool, const Vari
   }
   const graph::GraphSource& source = *opened;
   if (flags.adaptive) {
-    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
-    std::pair<graph::LayoutSpec, graph::Variant> decided = adaptive_layout(flags, source, pool);
-    const graph::Variant variant = decided.second;
+    AdaptiveChoice decided = adaptive_layout(flags, source, *pool);
+    const graph::Variant variant = decided.variant;
     LoadFlags chosen = flags;
-    chosen.layout = std::move(decided.first);
+    chosen.layout = std::move(decided.layout);
+    chosen.threads = decided.threads;
+    chosen.pinning = decided.pinning;
+    if (decided.threads != pool->size() || decided.pinning != flags.pinning) pool = make_pool(chosen);
     std::optional<graph::CsrGraph> g;
     const double seconds =
-        measure::time_once([&] { g.emplace(std::move(*opened).build(build_options(chosen, variant), pool)); });
+        measure::time_once([&] { g.emplace(std::move(*opened).build(build_options(chosen, variant), *pool)); });
     each(variant, std::move(*g), seconds, chosen.layout);
     return;
   }
@@ -251,8 +268,8 @@ void load_variants(const LoadFlags& flags, runtime::ThreadPool& pool, const Vari
     const graph::Variant v = flags.variants[k];
     std::optional<graph::CsrGraph> g;
     const double seconds = measure::time_once([&] {
-      g.emplace(k + 1 < flags.variants.size() ? source.build(build_options(flags, v), pool)
-                                              : std::move(*opened).build(build_options(flags, v), pool));
+      g.emplace(k + 1 < flags.variants.size() ? source.build(build_options(flags, v), *pool)
+                                              : std::move(*opened).build(build_options(flags, v), *pool));
     });
     each(v, std::move(*g), seconds, flags.layout);
   }

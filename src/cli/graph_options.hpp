@@ -34,6 +34,7 @@ struct LoadFlags {
   bool undirected = false;                      ///< --undirected: symmetrise an edge list
   std::size_t threads = 0;                      ///< --threads (0 = default)
   runtime::PinPolicy pinning = runtime::PinPolicy::sparse;  ///< --pinning
+  bool pinning_given = false;                   ///< --pinning was given
   bool quiet = false;                           ///< --quiet
   std::string json_path;                        ///< --json FILE ('-' = stdout)
   std::optional<graph::OpenMode> mode;          ///< --mode (or --load): how a compact file's graph is opened
@@ -85,7 +86,10 @@ using VariantVisitor = std::function<void(graph::Variant, graph::CsrGraph&&, dou
 /// each(variant, graph, build_seconds, layout) for every --variant in order, each graph built in turn on pool;
 /// a compact file's graph used as stored (uses_stored_graph) is passed once, with its own variant
 /// and the seconds opening it took.
-void load_variants(const LoadFlags& flags, runtime::ThreadPool& pool, const VariantVisitor& each);
+/// With --variant/--placement auto, the adaptive decision also picks the thread count (when --threads
+/// is not given) and the pinning (when --pinning is not given): pool is then replaced by a pool of its
+/// choice before the graph is built, so each(...) must reach the pool through it.
+void load_variants(const LoadFlags& flags, std::unique_ptr<runtime::ThreadPool>& pool, const VariantVisitor& each);
 
 /// "12.3 MiB".
 std::string mib(std::uint64_t bytes);

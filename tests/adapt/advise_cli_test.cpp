@@ -89,9 +89,10 @@ TEST(AdviseCli, AMachineFileWithABadFieldIsRefusedNamingIt) {
 }
 
 // graph pagerank --variant auto --placement auto: every array the decision names is placed as decided,
-// the contributions PageRank allocates too. Two fake nodes and no cached profile (an empty cache
+// the contributions PageRank allocates too, and the run takes the decided threads and pinning unless
+// --threads / --pinning name them. Two fake nodes and no cached profile (an empty cache
 // directory): the estimated profile binds small arrays to one node, where the default would not.
-TEST(AdviseCli, AdaptivePageRankPlacesEveryDecidedArrayContributionsToo) {
+TEST(AdviseCli, AdaptivePageRankPlacesEveryDecidedArrayAndRunsOnTheDecidedThreads) {
   const std::string cache = test_file("-cache");
   const test::CliRun r = test::run_cli(
       "graph pagerank " + test::graph_data("tiny.el") + " --variant auto --placement auto --max-iterations 2 --json -",
@@ -105,6 +106,18 @@ TEST(AdviseCli, AdaptivePageRankPlacesEveryDecidedArrayContributionsToo) {
     EXPECT_EQ(placed[name], "single_node") << name << "\n" << r.out;
   }
   EXPECT_EQ(placed["ranks"], "interleaved") << "an output array keeps its fixed placement";
+  // No --threads and no --pinning: both are decided, and the run uses them.
+  EXPECT_NE(r.err.find("[threads] fewest_threads_near_fastest"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("dense pinning"), std::string::npos) << "all data on one node: " << r.err;
+  EXPECT_EQ(j["threads"], 2) << "the fewest within 2% on two fake nodes of one CPU each";
+  const test::CliRun given = test::run_cli(
+      "graph pagerank " + test::graph_data("tiny.el") +
+          " --variant auto --placement auto --max-iterations 2 --threads 1 --pinning sparse --json -",
+      test_file(".err"), "SMARTARRAYS_TOPOLOGY=nodes=2 XDG_CACHE_HOME=" + cache);
+  ASSERT_EQ(given.exit_code, 0) << given.err;
+  EXPECT_EQ(nlohmann::json::parse(given.out)["threads"], 1);
+  EXPECT_NE(given.err.find("[threads] threads_given"), std::string::npos) << given.err;
+  EXPECT_NE(given.err.find("1 threads, sparse pinning"), std::string::npos) << "--pinning wins: " << given.err;
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "adapt/profiles.hpp"
 #include "smartarrays/error.hpp"
@@ -232,6 +234,59 @@ TEST(MultipleArrays, NothingFitsIsOutOfMemory) {
     EXPECT_EQ(e.code(), ErrorCode::out_of_memory);
     EXPECT_NE(std::string(e.what()).find("fits in no configuration"), std::string::npos) << e.what();
   }
+}
+
+// --- Threads and pinning (beyond the paper) ---
+
+TEST(Threads, AMemoryBoundLoopTakesTheFewestThreadsThatSaturateTheBandwidth) {
+  // One node of 8 CPUs reading 10 GB/s with all workers and 5 GB/s with one: 2 threads saturate it;
+  // decoding 64-bit values (16e9 per s per CPU) costs little beside 512 MiB of traffic.
+  const Decision d = decide(test::machine(1, 8, 10, 10, 4e9), one_array(64, true, AccessPattern::sequential, 1));
+  EXPECT_EQ(outcome(d, "fewest_threads_near_fastest", "threads", ""), "2");
+  EXPECT_EQ(d.threads, 2u);
+  EXPECT_TRUE(d.threads_decided);
+  EXPECT_EQ(d.pinning, runtime::PinPolicy::sparse);
+  EXPECT_NE(d.json().find("\"threads\": 2"), std::string::npos) << d.json();
+}
+
+TEST(Threads, AComputeBoundLoopTakesEveryCpu) {
+  // Memory at 100 GB/s takes 5 ms; decoding 64 Mi values at 0.4e9 per s per CPU takes 160 ms / threads.
+  const Decision d = decide(test::machine(1, 8, 100, 100, 0.1e9), one_array(64, true, AccessPattern::sequential, 1));
+  EXPECT_EQ(outcome(d, "fewest_threads_near_fastest", "threads", ""), "8");
+  EXPECT_EQ(d.threads, 8u);
+}
+
+TEST(Threads, ACountTheWorkloadGivesIsKept) {
+  WorkloadProfile w = one_array(64, true, AccessPattern::sequential, 1);
+  w.threads = 3;
+  const Decision d = decide(test::machine(1, 8, 10, 10, 4e9), w);
+  EXPECT_EQ(outcome(d, "threads_given", "threads", ""), "3");
+  EXPECT_EQ(d.threads, 3u);
+  EXPECT_FALSE(d.threads_decided);
+  EXPECT_EQ(d.workload.threads, 3u);
+}
+
+TEST(Pinning, DenseWhenTheDataLivesOnOneNodeAndSparseOtherwise) {
+  // 49 GB/s local, 2 GB/s between the sockets: the array goes to one node, whose controller bounds
+  // either pinning alike; 4 workers there read it locally where sparse pinning would leave 2 of them
+  // reading across the interconnect.
+  WorkloadProfile w = one_array(64, false, AccessPattern::sequential, 1);
+  w.threads = 4;
+  const Decision bound = decide(test::machine(2, 8, 49, 2), w);
+  ASSERT_EQ(bound.arrays[0].choice.placement, Placement::single_node) << bound.text();
+  EXPECT_EQ(outcome(bound, "pinning", "threads", ""), "dense");
+  EXPECT_EQ(bound.pinning, runtime::PinPolicy::dense);
+  // 44 GB/s local, 40 GB/s remote: interleaved, where two nodes' controllers serve more than one.
+  const Decision spread = decide(test::machine(2, 18, 44, 40), w);
+  ASSERT_EQ(spread.arrays[0].choice.placement, Placement::interleaved) << spread.text();
+  EXPECT_EQ(outcome(spread, "pinning", "threads", ""), "sparse");
+}
+
+TEST(Pinning, DenseFillsOneNodeBeforeTheNext) {
+  const MachineProfile m = test::machine(3, 4, 10, 5);
+  EXPECT_EQ(threads_per_node(m, 6, runtime::PinPolicy::dense), (std::vector<unsigned>{4, 2, 0}));
+  EXPECT_EQ(threads_per_node(m, 6, runtime::PinPolicy::sparse), (std::vector<unsigned>{2, 2, 2}));
+  EXPECT_EQ(threads_per_node(m, 100, runtime::PinPolicy::dense), (std::vector<unsigned>{4, 4, 4}));
 }
 
 TEST(Explanation, TextAndJsonCarryTheRulesAndCandidates) {

@@ -146,6 +146,7 @@ std::string workload_rejection(const Json& json) {
 
 TEST(WorkloadProfileJson, RoundTripsDerivedAndMeasuredProfiles) {
   WorkloadProfile w = pagerank_workload(1000, 16000, 2, 15);
+  w.pinning = runtime::PinPolicy::dense;
   w.measured = WorkloadMeasurement{"interleaved", 0.5, 1e9, 2e9, 0.1};
   const std::string text = to_json(w);
   const WorkloadProfile v = parse_workload_profile(text, "w.json");
@@ -157,6 +158,7 @@ TEST(WorkloadProfileJson, RoundTripsDerivedAndMeasuredProfiles) {
   EXPECT_EQ(v.arrays[3].hints.pattern, AccessPattern::random);
   EXPECT_DOUBLE_EQ(v.arrays[3].hints.passes, 15.0 * 16);
   EXPECT_TRUE(v.arrays[4].fixed);
+  EXPECT_EQ(v.pinning, runtime::PinPolicy::dense);
   ASSERT_TRUE(v.measured.has_value());
   EXPECT_DOUBLE_EQ(v.measured->seconds, 0.5);
 }
@@ -197,6 +199,8 @@ TEST(WorkloadProfileJson, RejectsEveryMissingOrBadFieldByName) {
             "w.json: arrays[0].read_only: expected true or false, got '\"yes\"'");
   EXPECT_EQ(with([](Json& j) { j["arrays"] = Json::array(); }), "w.json: arrays: expected at least one array");
   EXPECT_EQ(with([](Json& j) { j["threads"] = 5000; }), "w.json: threads: expected a whole number in 0..4096, got '5000'");
+  EXPECT_EQ(with([](Json& j) { j["pinning"] = "none"; }), "w.json: pinning: expected sparse or dense, got 'none'");
+  EXPECT_EQ(with([](Json& j) { j.erase("pinning"); }), "accepted") << "pinning is optional (sparse)";
   EXPECT_EQ(with([](Json& j) { j["measured"]["placement"] = "numa"; }),
             "w.json: measured.placement: unknown placement 'numa' (expected one of: os_default, single_node, "
             "interleaved, replicated, partitioned)");

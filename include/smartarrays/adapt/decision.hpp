@@ -45,9 +45,12 @@ struct Candidate {
 
 /// The decision for a workload on a machine.
 struct Decision {
-  WorkloadProfile workload;            ///< what was decided for
+  WorkloadProfile workload;            ///< what was decided for (its threads as given: 0 = not given)
+  unsigned threads = 0;                ///< worker threads: the workload's when given, else decided
+  bool threads_decided = false;        ///< whether threads was decided (the workload gave none)
+  runtime::PinPolicy pinning = runtime::PinPolicy::sparse;  ///< where the workers run (decided)
   std::vector<ArrayDecision> arrays;   ///< one per array of the workload, in its order
-  std::vector<Candidate> candidates;   ///< the uniform configurations and the adaptive one, predicted
+  std::vector<Candidate> candidates;   ///< the uniform configurations and the adaptive one, predicted at threads
   std::vector<Rule> explanation;       ///< every rule taken, in order
   Prediction predicted;                ///< the prediction of the choice
 

@@ -68,8 +68,10 @@ struct Prediction {
   std::vector<NodeLoad> nodes;  ///< per node
 };
 
-/// Worker threads per node for threads workers spread over the nodes with CPUs (sparse pinning).
-SMARTARRAYS_API std::vector<unsigned> threads_per_node(const MachineProfile& machine, unsigned threads);
+/// Worker threads per node for threads workers (at most the profile's CPUs) on the nodes with CPUs:
+/// round-robin for sparse pinning, one node's CPUs after another for dense.
+SMARTARRAYS_API std::vector<unsigned> threads_per_node(const MachineProfile& machine, unsigned threads,
+                                                       runtime::PinPolicy pinning = runtime::PinPolicy::sparse);
 
 /// Bytes an array of length values at bits occupies (one copy).
 SMARTARRAYS_API double array_bytes(std::uint64_t length, unsigned bits);

@@ -12,6 +12,7 @@
 
 #include "smartarrays/array/options.hpp"
 #include "smartarrays/export.hpp"
+#include "smartarrays/runtime/thread_pool.hpp"
 
 namespace smartarrays::adapt {
 
@@ -40,6 +41,8 @@ struct WorkloadMeasurement {
 struct WorkloadProfile {
   std::string workload = "array";  ///< "aggregate", "degree", "pagerank" or "array"
   unsigned threads = 0;            ///< worker threads (0 = every CPU of the machine profile)
+  /// Where the workers run: sparse (round-robin over nodes) or dense (one node's CPUs first).
+  runtime::PinPolicy pinning = runtime::PinPolicy::sparse;
   std::vector<ArrayUse> arrays;    ///< the arrays it reads (and writes)
   std::uint64_t edges = 0;         ///< graph workloads: the graph's edges (0 otherwise)
   std::optional<WorkloadMeasurement> measured;  ///< present when the profile was measured by running

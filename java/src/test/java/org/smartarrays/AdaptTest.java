@@ -22,6 +22,7 @@ class AdaptTest {
       assertNotEquals(Placement.AUTO, chosen.placement());
       String json = chosen.decisionJson();
       assertTrue(json.contains("\"explanation\"") && json.contains("\"predicted_s\""), json);
+      assertTrue(json.contains("\"threads\"") && json.contains("\"pinning\""), json);
       ArrayOptions same = ArrayOptions.defaults().withBits(chosen.bits()).withHugePages(chosen.hugePages());
       try (SmartArray explicit = SmartArray.fromLongs(values, same)) {
         for (int i = 0; i < values.length; i++) {
