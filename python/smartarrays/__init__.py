@@ -113,7 +113,7 @@ def array(
 
 
 def allocate_buffer(
-    shape: int | tuple[int, ...],
+    shape: int | tuple[int, ...] | list[int],
     dtype: npt.DTypeLike = "float64",
     placement: Placement = "os_default",
     nodes: Nodes = None,
@@ -126,9 +126,9 @@ def allocate_buffer(
     default, as numpy's own. The array's base is the PlacedBuffer that owns the memory (bytes,
     huge_page_bytes, pages_per_node); it is freed with the last view. For data the program reads and
     writes itself, such as the scores of a caller-driven PageRank."""
-    dims = (shape,) if is_integer(shape) else tuple(shape) if isinstance(shape, tuple) else None
+    dims = (shape,) if is_integer(shape) else tuple(shape) if isinstance(shape, (tuple, list)) else None
     if dims is None or not all(is_integer(d) for d in dims):
-        raise TypeError(f"shape must be an int or a tuple of ints, got {type(shape).__name__} {shape!r}")
+        raise TypeError(f"shape must be an int or a sequence of ints, got {type(shape).__name__} {shape!r}")
     if any(d < 0 for d in dims):
         raise ValueError(f"shape {shape!r} has a negative dimension")
     item = np.dtype(dtype)

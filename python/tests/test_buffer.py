@@ -45,6 +45,7 @@ def test_large_buffers_ask_for_huge_pages_and_live_as_long_as_a_view():
     gc.collect()
     assert tail.tolist() == [7, 7, 7, 7]
     assert sa.allocate_buffer(5, "uint8", huge_pages=False).base.huge_page_bytes == 0
+    assert sa.allocate_buffer([2, 3], np.int32).shape == (2, 3)
 
 
 def test_refuses_what_it_cannot_honour():
@@ -58,6 +59,8 @@ def test_refuses_what_it_cannot_honour():
         sa.allocate_buffer((2, -1))
     with pytest.raises(TypeError, match="shape"):
         sa.allocate_buffer(2.5)
+    with pytest.raises(TypeError, match="shape"):
+        sa.allocate_buffer((2, "3"))
     with pytest.raises(TypeError, match="shape"):
         sa.allocate_buffer(True)
     with pytest.raises(TypeError, match="objects"):
