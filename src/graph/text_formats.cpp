@@ -170,13 +170,19 @@ std::uint64_t count_lines(const char* p, const char* end) {
   return static_cast<std::uint64_t>(std::count(p, end, '\n')) + (end[-1] == '\n' ? 0 : 1);
 }
 
-// Cuts [first, size) of data into line-aligned ranges of about 4 MiB, at least four per worker, and
-// parses them in parallel with parse(begin, end, part), each range's edges kept in its own block
-// (room for one edge per line, so no block grows or is copied into a joined list); the parts in
-// file order, or none when a range was declined or the lines' edges do not fit in memory.
+// The mapped file's bytes.
+const char* text_of(const os::MappedFile& file) { return reinterpret_cast<const char*>(file.data()); }
+
+// Cuts bytes [first, size) of file into line-aligned ranges of about 4 MiB, at least four per
+// worker, and parses them in parallel with parse(begin, end, part), each range's edges kept in its
+// own block (room for one edge per line, so no block grows or is copied into a joined list); the
+// parts in file order, or none when a range was declined or the lines' edges do not fit in memory.
+// A range's pages are dropped once counted and once parsed, so the file is never resident whole.
 template <typename Parse>
-std::optional<std::vector<RangeEdges>> parse_ranges(const char* data, std::uint64_t first, std::uint64_t size,
+std::optional<std::vector<RangeEdges>> parse_ranges(const os::MappedFile& file, std::uint64_t first,
                                                     runtime::ThreadPool& pool, Parse&& parse) {
+  const char* data = text_of(file);
+  const std::uint64_t size = file.size();
   const std::uint64_t bytes = size - first;
   const std::uint64_t ranges = std::max<std::uint64_t>(pool.size() * 4, bytes >> 22);
   std::vector<std::uint64_t> starts(ranges + 1, size);
@@ -194,7 +200,10 @@ std::optional<std::vector<RangeEdges>> parse_ranges(const char* data, std::uint6
   pool.parallel_for(
       0, ranges,
       [&](std::uint64_t lo, std::uint64_t hi) {
-        for (std::uint64_t k = lo; k < hi; ++k) lines[k] = count_lines(data + starts[k], data + starts[k + 1]);
+        for (std::uint64_t k = lo; k < hi; ++k) {
+          lines[k] = count_lines(data + starts[k], data + starts[k + 1]);
+          file.release_pages(starts[k], starts[k + 1] - starts[k]);
+        }
       },
       one_each);
   std::uint64_t total_lines = 0;
@@ -212,6 +221,7 @@ std::optional<std::vector<RangeEdges>> parse_ranges(const char* data, std::uint6
           runtime::check_interrupt();
           parts[k].block.reserve(lines[k]);
           ok = parse(data + starts[k], data + starts[k + 1], parts[k]);
+          file.release_pages(starts[k], starts[k + 1] - starts[k]);
         }
         return ok;
       },
@@ -229,10 +239,10 @@ std::vector<detail::EdgeBlock> blocks_of(std::vector<RangeEdges>& parts) {
 }
 
 // The parallel edge-list read over a mapped file of size bytes, or none (see parallel_text.hpp).
-std::optional<detail::EdgeBlocks> parse_edge_list_parallel(const char* data, std::uint64_t size,
-                                                           runtime::ThreadPool& pool) {
+std::optional<detail::EdgeBlocks> parse_edge_list_parallel(const os::MappedFile& file, runtime::ThreadPool& pool) {
+  const std::uint64_t size = file.size();
   detail::EdgeBlocks list;
-  std::optional<std::vector<RangeEdges>> parts = parse_ranges(data, 0, size, pool, parse_edge_range);
+  std::optional<std::vector<RangeEdges>> parts = parse_ranges(file, 0, pool, parse_edge_range);
   if (!parts) return std::nullopt;
   std::uint64_t total = 0, self_loops = 0, largest = 0;
   std::uint64_t declared = 0;
@@ -291,8 +301,9 @@ bool parse_entry_range(const char* p, const char* end, std::uint64_t rows, std::
 
 // The parallel Matrix Market read: the header and size line read here (declining anything but
 // a well-formed one), the entries in parallel ranges; none when the serial reader must name a problem.
-std::optional<detail::EdgeBlocks> parse_matrix_market_parallel(const char* data, std::uint64_t size,
-                                                               runtime::ThreadPool& pool) {
+std::optional<detail::EdgeBlocks> parse_matrix_market_parallel(const os::MappedFile& file, runtime::ThreadPool& pool) {
+  const char* data = text_of(file);
+  const std::uint64_t size = file.size();
   const char* p = data;
   const char* end = data + size;
   std::string_view line;
@@ -333,7 +344,7 @@ std::optional<detail::EdgeBlocks> parse_matrix_market_parallel(const char* data,
   detail::EdgeBlocks list;
   std::optional<std::vector<RangeEdges>> parts =
       body == size ? std::vector<RangeEdges>{}
-                   : parse_ranges(data, body, size, pool, [&](const char* b, const char* e, RangeEdges& r) {
+                   : parse_ranges(file, body, pool, [&](const char* b, const char* e, RangeEdges& r) {
                        return parse_entry_range(b, e, rows, value_fields, r);
                      });
   if (!parts) return std::nullopt;
@@ -489,9 +500,8 @@ std::optional<detail::EdgeBlocks> detail::read_text_parallel(const std::string& 
   const os::MappedFile file = os::MappedFile::open(path);
   std::optional<EdgeBlocks> list;
   try {
-    const auto* data = reinterpret_cast<const char*>(file.data());
-    list = format == GraphFormat::matrix_market ? parse_matrix_market_parallel(data, file.size(), pool)
-                                                : parse_edge_list_parallel(data, file.size(), pool);
+    list = format == GraphFormat::matrix_market ? parse_matrix_market_parallel(file, pool)
+                                                : parse_edge_list_parallel(file, pool);
   } catch (const std::bad_alloc&) {
     return std::nullopt;  // what was parsed is freed; the serial reader names the line it reaches
   }
