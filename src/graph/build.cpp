@@ -181,6 +181,29 @@ class BlockParts {
   std::vector<std::uint64_t> first_;  // the index of each block's first edge, and the total
 };
 
+// Calls store(from, to) for each direction the CSR stores of every edge of edges' parts, in parallel
+// over the parts, and edges.placed(k) once part k is through when hand_back.
+template <typename Edges, typename Store>
+void for_each_stored(Edges& edges, const BuildOptions& options, bool hand_back, runtime::ThreadPool& pool, Store&& store) {
+  const bool both_ways = !edges.directed();
+  pool.parallel_for(
+      0, edges.parts(),
+      [&](std::uint64_t lo, std::uint64_t hi) {
+        for (std::uint64_t k = lo; k < hi; ++k) {
+          edges.visit(k, [&](auto part) {
+            for (const auto& e : part) {
+              if (options.drop_self_loops && e.src == e.dst) continue;
+              store(e.src, e.dst);
+              // An undirected edge u-v is stored as u->v and v->u; a self-loop only once.
+              if (both_ways && e.src != e.dst) store(e.dst, e.src);
+            }
+          });
+          if (hand_back) edges.placed(k);
+        }
+      },
+      part_per_batch());
+}
+
 // The forward CSR of edges' parts, staged in Parts (CsrParts, or NarrowCsrParts when every id fits
 // 32 bits): a counting pass, a prefix sum and a placement pass, each part handed back (placed())
 // once its edges are in the CSR; then the shared sort, transpose and encoding.
@@ -188,54 +211,24 @@ template <typename Parts, typename Edges>
 CsrGraph build_staged(Edges& edges, const BuildOptions& options, runtime::ThreadPool& pool) {
   using Id = typename decltype(Parts::targets)::value_type;
   const std::uint64_t n = edges.vertices();
-  const bool both_ways = !edges.directed();
-  auto kept = [&](const auto& e) { return !(options.drop_self_loops && e.src == e.dst); };
-  // An undirected edge u-v is stored as u->v and v->u; a self-loop only once.
-  auto mirrored = [&](const auto& e) { return both_ways && e.src != e.dst; };
-
   Parts forward;
   forward.offsets.assign(util::checked_add(n, 1, "the offsets of a graph"), 0);
   std::uint64_t* counts = forward.offsets.data();
-  pool.parallel_for(
-      0, edges.parts(),
-      [&](std::uint64_t lo, std::uint64_t hi) {
-        for (std::uint64_t k = lo; k < hi; ++k) {
-          edges.visit(k, [&](auto part) {
-            for (const auto& e : part) {
-              if (!kept(e)) continue;
-              std::atomic_ref<std::uint64_t>(counts[e.src]).fetch_add(1, std::memory_order_relaxed);
-              if (mirrored(e)) std::atomic_ref<std::uint64_t>(counts[e.dst]).fetch_add(1, std::memory_order_relaxed);
-            }
-          });
-        }
-      },
-      part_per_batch());
+  for_each_stored(edges, options, false, pool, [&](std::uint64_t from, std::uint64_t) {
+    std::atomic_ref<std::uint64_t>(counts[from]).fetch_add(1, std::memory_order_relaxed);
+  });
   detail::exclusive_scan(forward.offsets, pool);
   std::vector<std::uint64_t> cursor(forward.offsets.begin(), forward.offsets.end() - 1);
   forward.targets.resize(forward.offsets[n]);
   Id* out = forward.targets.data();
-  pool.parallel_for(
-      0, edges.parts(),
-      [&](std::uint64_t lo, std::uint64_t hi) {
-        for (std::uint64_t k = lo; k < hi; ++k) {
-          edges.visit(k, [&](auto part) {
-            for (const auto& e : part) {
-              if (!kept(e)) continue;
-              out[std::atomic_ref<std::uint64_t>(cursor[e.src]).fetch_add(1, std::memory_order_relaxed)] = static_cast<Id>(e.dst);
-              if (mirrored(e)) {
-                out[std::atomic_ref<std::uint64_t>(cursor[e.dst]).fetch_add(1, std::memory_order_relaxed)] = static_cast<Id>(e.src);
-              }
-            }
-          });
-          edges.placed(k);
-        }
-      },
-      part_per_batch());
+  for_each_stored(edges, options, true, pool, [&](std::uint64_t from, std::uint64_t to) {
+    out[std::atomic_ref<std::uint64_t>(cursor[from]).fetch_add(1, std::memory_order_relaxed)] = static_cast<Id>(to);
+  });
   detail::release(cursor);
   edges.all_placed();
   detail::normalize(forward, false, options.dedup, pool);
   // Both directions of every undirected edge were placed, so the CSR is symmetric as it stands.
-  if (both_ways) return assemble(forward, nullptr, options.layout, pool);
+  if (!edges.directed()) return assemble(forward, nullptr, options.layout, pool);
   Parts reverse = detail::transpose(forward, n, pool);
   return assemble(forward, &reverse, options.layout, pool);
 }
