@@ -299,26 +299,6 @@ CsrGraph detail::build_csr(EdgeBlocks& blocks, const BuildOptions& options, runt
   return out_of_memory_as_error(blocks.vertices, edges.size(), [&] { return build_edges(edges, options, pool); });
 }
 
-void detail::EdgeBlock::add_wide(std::uint64_t src, std::uint64_t dst) {
-  if (wide_.empty()) {
-    wide_.reserve(std::max(narrow_.capacity(), narrow_.size() + 1));
-    for (const NarrowEdge& e : narrow_) wide_.push_back({e.src, e.dst});
-    detail::release(narrow_);
-  }
-  wide_.push_back({src, dst});
-}
-
-void detail::EdgeBlock::release() noexcept {
-  detail::release(narrow_);
-  detail::release(wide_);
-}
-
-std::uint64_t detail::EdgeBlocks::edges() const noexcept {
-  std::uint64_t total = 0;
-  for (const EdgeBlock& block : blocks) total += block.size();
-  return total;
-}
-
 CsrGraph build_csr(CsrParts forward, bool directed, const BuildOptions& options, runtime::ThreadPool& pool) {
   if (forward.offsets.empty()) throw_error(ErrorCode::invalid_argument, "a CSR needs at least one offset (n + 1 of them)");
   const std::uint64_t n = forward.offsets.size() - 1;

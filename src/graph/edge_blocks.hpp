@@ -1,6 +1,6 @@
 // Owns the edges the parallel text readers parse: one block per line-aligned file range, each held
 // in 32-bit ids while they fit (8 bytes an edge, not an EdgeList's 16) and widened only when an id
-// does not; and the CSR build straight from the blocks (build.cpp's pipeline: a counting pass, a
+// does not; and the CSR build straight from the blocks (defined in build.cpp, its pipeline: a counting pass, a
 // placement pass into the staged neighbour ids, each block freed once placed when the build owns them).
 #pragma once
 
