@@ -69,12 +69,13 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
 }
 
 void MappedFile::release_pages(std::size_t offset, std::size_t bytes) const noexcept {
+  if (data_ == nullptr || offset >= size_) return;
   const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  const std::size_t end = std::min(offset + std::min(bytes, size_ - std::min(offset, size_)), size_);
+  const std::size_t end = offset + std::min(bytes, size_ - offset);
   const std::size_t first = (offset + page - 1) / page * page;
   const std::size_t last = end / page * page;
   // Advice only: a failure leaves the pages resident, which is what not asking would do.
-  if (data_ != nullptr && first < last) ::madvise(const_cast<std::uint8_t*>(data_) + first, last - first, MADV_DONTNEED);
+  if (first < last) ::madvise(const_cast<std::uint8_t*>(data_) + first, last - first, MADV_DONTNEED);
 }
 
 MappedFile::~MappedFile() {
