@@ -107,18 +107,21 @@ void check_parts(const CsrParts& parts, std::uint64_t vertices, const std::strin
   }
 }
 
-void normalize(CsrParts& parts, bool drop_self_loops, bool dedup, runtime::ThreadPool& pool) {
+template <typename Parts>
+void normalize(Parts& parts, bool drop_self_loops, bool dedup, runtime::ThreadPool& pool) {
+  using Id = typename decltype(parts.targets)::value_type;
   const std::uint64_t n = parts.offsets.size() - 1;
   std::vector<std::uint64_t> kept(n + 1, 0);
-  std::uint64_t* targets = parts.targets.data();
+  Id* targets = parts.targets.data();
   const std::uint64_t* offsets = parts.offsets.data();
   pool.parallel_for(0, n, [&](std::uint64_t lo, std::uint64_t hi) {
     for (std::uint64_t v = lo; v < hi; ++v) {
-      std::uint64_t* first = targets + offsets[v];
-      std::uint64_t* last = targets + offsets[v + 1];
+      Id* first = targets + offsets[v];
+      Id* last = targets + offsets[v + 1];
       std::sort(first, last);
       if (drop_self_loops) {
-        auto [self_lo, self_hi] = std::equal_range(first, last, v);
+        // v fits Id: every id of the list is below the vertex count.
+        auto [self_lo, self_hi] = std::equal_range(first, last, static_cast<Id>(v));
         last = std::move(self_hi, last, self_lo);
       }
       if (dedup) last = std::unique(first, last);
@@ -129,7 +132,7 @@ void normalize(CsrParts& parts, bool drop_self_loops, bool dedup, runtime::Threa
   const std::uint64_t total_before = parts.targets.size();
   exclusive_scan(kept, pool);
   if (kept[n] == total_before) return;
-  std::vector<std::uint64_t> compact(kept[n]);
+  std::vector<Id> compact(kept[n]);
   pool.parallel_for(0, n, [&](std::uint64_t lo, std::uint64_t hi) {
     for (std::uint64_t v = lo; v < hi; ++v) {
       std::copy(targets + offsets[v], targets + offsets[v] + (kept[v + 1] - kept[v]), compact.data() + kept[v]);
@@ -139,11 +142,13 @@ void normalize(CsrParts& parts, bool drop_self_loops, bool dedup, runtime::Threa
   parts.targets = std::move(compact);
 }
 
-CsrParts transpose(const CsrParts& parts, std::uint64_t vertices, runtime::ThreadPool& pool) {
-  CsrParts result;
+template <typename Parts>
+Parts transpose(const Parts& parts, std::uint64_t vertices, runtime::ThreadPool& pool) {
+  using Id = typename decltype(parts.targets)::value_type;
+  Parts result;
   result.offsets.assign(util::checked_add(vertices, 1, "the offsets of a transposed graph"), 0);
   const std::uint64_t* offsets = parts.offsets.data();
-  const std::uint64_t* targets = parts.targets.data();
+  const Id* targets = parts.targets.data();
   std::uint64_t* counts = result.offsets.data();
   pool.parallel_for(0, parts.targets.size(), [&](std::uint64_t lo, std::uint64_t hi) {
     for (std::uint64_t e = lo; e < hi; ++e) std::atomic_ref<std::uint64_t>(counts[targets[e]]).fetch_add(1, std::memory_order_relaxed);
@@ -151,17 +156,22 @@ CsrParts transpose(const CsrParts& parts, std::uint64_t vertices, runtime::Threa
   exclusive_scan(result.offsets, pool);
   std::vector<std::uint64_t> cursor(result.offsets.begin(), result.offsets.end() - 1);
   result.targets.resize(parts.targets.size());
-  std::uint64_t* out = result.targets.data();
+  Id* out = result.targets.data();
   pool.parallel_for(0, vertices, [&](std::uint64_t lo, std::uint64_t hi) {
     for (std::uint64_t v = lo; v < hi; ++v) {
       for (std::uint64_t e = offsets[v]; e < offsets[v + 1]; ++e) {
-        out[std::atomic_ref<std::uint64_t>(cursor[targets[e]]).fetch_add(1, std::memory_order_relaxed)] = v;
+        out[std::atomic_ref<std::uint64_t>(cursor[targets[e]]).fetch_add(1, std::memory_order_relaxed)] = static_cast<Id>(v);
       }
     }
   });
   normalize(result, false, false, pool);
   return result;
 }
+
+template void normalize(CsrParts&, bool, bool, runtime::ThreadPool&);
+template void normalize(NarrowCsrParts&, bool, bool, runtime::ThreadPool&);
+template CsrParts transpose(const CsrParts&, std::uint64_t, runtime::ThreadPool&);
+template NarrowCsrParts transpose(const NarrowCsrParts&, std::uint64_t, runtime::ThreadPool&);
 
 std::optional<ListDifference> first_difference(const CsrParts& a, const CsrParts& b, std::uint64_t vertices,
                                                runtime::ThreadPool& pool) {

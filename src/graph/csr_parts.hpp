@@ -29,12 +29,21 @@ void exclusive_scan(std::vector<std::uint64_t>& counts, runtime::ThreadPool& poo
 /// n+1 offsets from 0, never decreasing, ending at targets.size(), every id below vertices.
 void check_parts(const CsrParts& parts, std::uint64_t vertices, const std::string& what, runtime::ThreadPool& pool);
 
-/// Sorts every neighbour list, then drops self-loops and repeated ids as asked, compacting the
-/// arrays when anything was dropped.
-void normalize(CsrParts& parts, bool drop_self_loops, bool dedup, runtime::ThreadPool& pool);
+/// A forward CSR whose neighbour ids are staged in 32 bits (a graph of at most 2^32 vertices), so a
+/// build holds half the bytes per edge of CsrParts; the same steps below apply to both.
+struct NarrowCsrParts {
+  std::vector<std::uint64_t> offsets;  ///< n+1 offsets
+  std::vector<std::uint32_t> targets;  ///< offsets[n] neighbour ids
+};
 
-/// The transpose of a CSR over `vertices` vertices, neighbour lists ascending.
-CsrParts transpose(const CsrParts& parts, std::uint64_t vertices, runtime::ThreadPool& pool);
+/// Sorts every neighbour list, then drops self-loops and repeated ids as asked, compacting the
+/// arrays when anything was dropped. Parts is CsrParts or NarrowCsrParts.
+template <typename Parts>
+void normalize(Parts& parts, bool drop_self_loops, bool dedup, runtime::ThreadPool& pool);
+
+/// The transpose of a CSR over `vertices` vertices, neighbour lists ascending, with the same id width.
+template <typename Parts>
+Parts transpose(const Parts& parts, std::uint64_t vertices, runtime::ThreadPool& pool);
 
 /// Where two CSRs first differ: neighbour `id` appears count_a times in vertex `vertex`'s list of
 /// the first CSR and count_b times in the second's.
@@ -58,6 +67,9 @@ std::optional<std::uint64_t> position_in_list(const CsrParts& parts, std::uint64
 
 /// values encoded in parallel as graph array `which` with options, naming the array in any error.
 SmartArray encode_graph_array(GraphArray which, std::span<const std::uint64_t> values, const ArrayOptions& options,
+                              runtime::ThreadPool& pool);
+/// The same from 32-bit values (a NarrowCsrParts' ids), widened per batch.
+SmartArray encode_graph_array(GraphArray which, std::span<const std::uint32_t> values, const ArrayOptions& options,
                               runtime::ThreadPool& pool);
 
 /// The out_degree array of a CSR's n + 1 offsets (bits 0: the fewest that hold the largest degree).

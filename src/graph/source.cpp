@@ -55,21 +55,20 @@ GraphFormat SourceOptions::format_of(std::string_view path) const {
 
 GraphSource GraphSource::open(const std::string& path, const SourceOptions& options, runtime::ThreadPool& pool) {
   GraphSource source;
-  switch (options.format_of(path)) {
+  const GraphFormat format = options.format_of(path);
+  switch (format) {
     case GraphFormat::edge_list:
-      if (std::optional<EdgeList> list = detail::read_text_parallel(path, GraphFormat::edge_list, options.read, pool)) {
-        source.edges_ = std::move(*list);
-      } else {
-        source.edges_ = read_edge_list(path, options.read);
+    case GraphFormat::matrix_market: {
+      if (std::optional<detail::EdgeBlocks> blocks = detail::read_text_parallel(path, format, options.read, pool)) {
+        if (options.undirected) blocks->directed = false;
+        source.vertices_ = blocks->vertices;
+        source.directed_ = blocks->directed;
+        source.blocks_ = std::make_shared<detail::EdgeBlocks>(std::move(*blocks));
+        return source;
       }
+      source.edges_ = format == GraphFormat::edge_list ? read_edge_list(path, options.read) : read_matrix_market(path, options.read);
       break;
-    case GraphFormat::matrix_market:
-      if (std::optional<EdgeList> list = detail::read_text_parallel(path, GraphFormat::matrix_market, options.read, pool)) {
-        source.edges_ = std::move(*list);
-      } else {
-        source.edges_ = read_matrix_market(path, options.read);
-      }
-      break;
+    }
     case GraphFormat::gap_sg: {
       if (std::optional<detail::SgScan> scan = detail::scan_sg(path, options.read, pool)) {
         source.vertices_ = scan->vertices;
@@ -162,6 +161,7 @@ CsrGraph GraphSource::build(const BuildOptions& options, runtime::ThreadPool& po
     return build_csr(std::move(contents.out), contents.directed, options, pool);
   }
   if (is_csr_) return build_csr(csr_, directed_, options, pool);
+  if (blocks_) return detail::build_csr(*blocks_, options, pool, false);
   return build_csr(edges_, options, pool);
 }
 
@@ -169,6 +169,7 @@ CsrGraph GraphSource::build(const BuildOptions& options, runtime::ThreadPool& po
   if (stored_) return build_csr(forward_parts(*stored_), directed_, options, pool);
   if (sg_) return std::as_const(*this).build(options, pool);
   if (is_csr_) return build_csr(std::move(csr_), directed_, options, pool);
+  if (blocks_) return detail::build_csr(*blocks_, options, pool, true);
   return build_csr(std::move(edges_), options, pool);
 }
 

@@ -132,10 +132,8 @@ EdgeList parse_edge_list(detail::LineReader& reader) {
 
 // What the parallel reader found in one line-aligned range of an edge list.
 struct RangeEdges {
-  Edge* out = nullptr;        // the range's slot in the list being read: one Edge per line it holds
-  std::uint64_t count = 0;    // edges written at out
-  void add(Edge e) noexcept { out[count++] = e; }
-  std::uint64_t largest = 0;  // the largest id (when edges is not empty)
+  detail::EdgeBlock block;    // the range's edges, room reserved for one per line it holds
+  std::uint64_t largest = 0;  // the largest id (when block is not empty)
   std::uint64_t self_loops = 0;
   Counted declared;           // the largest "# Nodes:" count (line numbers are not kept)
   bool directed = true;       // false once a "# Undirected graph" comment is seen
@@ -161,7 +159,7 @@ bool parse_edge_range(const char* p, const char* end, RangeEdges& r) {
     if (!detail::next_field(rest).empty() || src == ~std::uint64_t{0} || dst == ~std::uint64_t{0}) return false;
     r.largest = std::max({r.largest, src, dst});
     r.self_loops += src == dst ? 1 : 0;
-    r.add({src, dst});
+    r.block.add(src, dst);
   }
   return true;
 }
@@ -172,14 +170,19 @@ std::uint64_t count_lines(const char* p, const char* end) {
   return static_cast<std::uint64_t>(std::count(p, end, '\n')) + (end[-1] == '\n' ? 0 : 1);
 }
 
-// Cuts [first, size) of data into line-aligned ranges of about 4 MiB, at least four per worker, and
-// parses them in parallel with parse(begin, end, part), each range's edges written straight into
-// its slot of edges (sized to the lines, so no range's list is copied into a joined one); the parts
-// in file order, or none when a range was declined or the lines' slots do not fit in memory.
+// The mapped file's bytes.
+const char* text_of(const os::MappedFile& file) { return reinterpret_cast<const char*>(file.data()); }
+
+// Cuts bytes [first, size) of file into line-aligned ranges of about 4 MiB, at least four per
+// worker, and parses them in parallel with parse(begin, end, part), each range's edges kept in its
+// own block (room for one edge per line, so no block grows or is copied into a joined list); the
+// parts in file order, or none when a range was declined or the lines' edges do not fit in memory.
+// A range's pages are dropped once counted and once parsed, so the file is never resident whole.
 template <typename Parse>
-std::optional<std::vector<RangeEdges>> parse_ranges(const char* data, std::uint64_t first, std::uint64_t size,
-                                                    runtime::ThreadPool& pool, std::vector<Edge>& edges,
-                                                    Parse&& parse) {
+std::optional<std::vector<RangeEdges>> parse_ranges(const os::MappedFile& file, std::uint64_t first,
+                                                    runtime::ThreadPool& pool, Parse&& parse) {
+  const char* data = text_of(file);
+  const std::uint64_t size = file.size();
   const std::uint64_t bytes = size - first;
   const std::uint64_t ranges = std::max<std::uint64_t>(pool.size() * 4, bytes >> 22);
   std::vector<std::uint64_t> starts(ranges + 1, size);
@@ -193,28 +196,32 @@ std::optional<std::vector<RangeEdges>> parse_ranges(const char* data, std::uint6
   runtime::LoopOptions one_each;
   one_each.alignment = 1;
   one_each.batch = 1;
-  std::vector<std::uint64_t> slots(ranges + 1, 0);
+  std::vector<std::uint64_t> lines(ranges, 0);
   pool.parallel_for(
       0, ranges,
       [&](std::uint64_t lo, std::uint64_t hi) {
-        for (std::uint64_t k = lo; k < hi; ++k) slots[k + 1] = count_lines(data + starts[k], data + starts[k + 1]);
+        for (std::uint64_t k = lo; k < hi; ++k) {
+          lines[k] = count_lines(data + starts[k], data + starts[k + 1]);
+          file.release_pages(starts[k], starts[k + 1] - starts[k]);
+        }
       },
       one_each);
-  for (std::uint64_t k = 0; k < ranges; ++k) slots[k + 1] += slots[k];
+  std::uint64_t total_lines = 0;
+  for (const std::uint64_t count : lines) total_lines += count;
   try {
-    check_build_memory(0, slots[ranges]);  // comments and blank lines have slots too
+    check_build_memory(0, total_lines);  // comments and blank lines have room too
   } catch (const Error&) {
     return std::nullopt;
   }
-  edges.resize(slots[ranges]);
-  for (std::uint64_t k = 0; k < ranges; ++k) parts[k].out = edges.data() + slots[k];
   const bool parsed = pool.parallel_reduce(
       0, ranges, true,
       [&](std::uint64_t lo, std::uint64_t hi) {
         bool ok = true;
         for (std::uint64_t k = lo; k < hi && ok; ++k) {
           runtime::check_interrupt();
+          parts[k].block.reserve(lines[k]);
           ok = parse(data + starts[k], data + starts[k + 1], parts[k]);
+          file.release_pages(starts[k], starts[k + 1] - starts[k]);
         }
         return ok;
       },
@@ -223,28 +230,26 @@ std::optional<std::vector<RangeEdges>> parse_ranges(const char* data, std::uint6
   return parts;
 }
 
-// Closes the gaps the ranges' comment and blank lines left in edges (moving each range's edges down,
-// in file order, in place), so it holds exactly the file's edges.
-void close_gaps(const std::vector<RangeEdges>& parts, std::vector<Edge>& edges) {
-  Edge* to = edges.data();
-  for (const RangeEdges& r : parts) {
-    if (r.count != 0 && r.out != to) std::memmove(to, r.out, r.count * sizeof(Edge));
-    to += r.count;
-  }
-  edges.resize(static_cast<std::size_t>(to - edges.data()));
+// The ranges' blocks, in file order, as the file's edges.
+std::vector<detail::EdgeBlock> blocks_of(std::vector<RangeEdges>& parts) {
+  std::vector<detail::EdgeBlock> blocks;
+  blocks.reserve(parts.size());
+  for (RangeEdges& r : parts) blocks.push_back(std::move(r.block));
+  return blocks;
 }
 
 // The parallel edge-list read over a mapped file of size bytes, or none (see parallel_text.hpp).
-std::optional<EdgeList> parse_edge_list_parallel(const char* data, std::uint64_t size, runtime::ThreadPool& pool) {
-  EdgeList list;
-  std::optional<std::vector<RangeEdges>> parts = parse_ranges(data, 0, size, pool, list.edges, parse_edge_range);
+std::optional<detail::EdgeBlocks> parse_edge_list_parallel(const os::MappedFile& file, runtime::ThreadPool& pool) {
+  const std::uint64_t size = file.size();
+  detail::EdgeBlocks list;
+  std::optional<std::vector<RangeEdges>> parts = parse_ranges(file, 0, pool, parse_edge_range);
   if (!parts) return std::nullopt;
   std::uint64_t total = 0, self_loops = 0, largest = 0;
   std::uint64_t declared = 0;
   for (const RangeEdges& r : *parts) {
-    total += r.count;
+    total += r.block.size();
     self_loops += r.self_loops;
-    if (r.count != 0) largest = std::max(largest, r.largest);
+    if (r.block.size() != 0) largest = std::max(largest, r.largest);
     declared = std::max(declared, r.declared.value);
     list.directed = list.directed && r.directed;
   }
@@ -256,7 +261,7 @@ std::optional<EdgeList> parse_edge_list_parallel(const char* data, std::uint64_t
   } catch (const Error&) {
     return std::nullopt;
   }
-  close_gaps(*parts, list.edges);
+  list.blocks = blocks_of(*parts);
   return list;
 }
 
@@ -289,14 +294,16 @@ bool parse_entry_range(const char* p, const char* end, std::uint64_t rows, std::
     if (!detail::next_field(rest).empty()) return false;
     r.largest = std::max({r.largest, i, j});
     r.self_loops += i == j ? 1 : 0;
-    r.add({i - 1, j - 1});
+    r.block.add(i - 1, j - 1);
   }
   return true;
 }
 
 // The parallel Matrix Market read: the header and size line read here (declining anything but
 // a well-formed one), the entries in parallel ranges; none when the serial reader must name a problem.
-std::optional<EdgeList> parse_matrix_market_parallel(const char* data, std::uint64_t size, runtime::ThreadPool& pool) {
+std::optional<detail::EdgeBlocks> parse_matrix_market_parallel(const os::MappedFile& file, runtime::ThreadPool& pool) {
+  const char* data = text_of(file);
+  const std::uint64_t size = file.size();
   const char* p = data;
   const char* end = data + size;
   std::string_view line;
@@ -334,16 +341,16 @@ std::optional<EdgeList> parse_matrix_market_parallel(const char* data, std::uint
     return std::nullopt;
   }
   const auto body = static_cast<std::uint64_t>(p - data);
-  EdgeList list;
+  detail::EdgeBlocks list;
   std::optional<std::vector<RangeEdges>> parts =
       body == size ? std::vector<RangeEdges>{}
-                   : parse_ranges(data, body, size, pool, list.edges, [&](const char* b, const char* e, RangeEdges& r) {
+                   : parse_ranges(file, body, pool, [&](const char* b, const char* e, RangeEdges& r) {
                        return parse_entry_range(b, e, rows, value_fields, r);
                      });
   if (!parts) return std::nullopt;
   std::uint64_t total = 0, self_loops = 0, ids_end = 0;
   for (const RangeEdges& r : *parts) {
-    total += r.count;
+    total += r.block.size();
     self_loops += r.self_loops;
     ids_end = std::max(ids_end, r.largest);
   }
@@ -355,7 +362,7 @@ std::optional<EdgeList> parse_matrix_market_parallel(const char* data, std::uint
   } catch (const Error&) {
     return std::nullopt;
   }
-  close_gaps(*parts, list.edges);
+  list.blocks = blocks_of(*parts);
   return list;
 }
 
@@ -482,19 +489,19 @@ EdgeList parse_matrix_market(detail::LineReader& reader) {
 
 }  // namespace
 
-std::optional<EdgeList> detail::read_text_parallel(const std::string& path, GraphFormat format, const ReadOptions& options,
-                                                   runtime::ThreadPool& pool, std::uint64_t min_bytes) {
+std::optional<detail::EdgeBlocks> detail::read_text_parallel(const std::string& path, GraphFormat format,
+                                                            const ReadOptions& options, runtime::ThreadPool& pool,
+                                                            std::uint64_t min_bytes) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || static_cast<std::uint64_t>(st.st_size) < min_bytes ||
       st.st_size == 0) {
     return std::nullopt;
   }
   const os::MappedFile file = os::MappedFile::open(path);
-  std::optional<EdgeList> list;
+  std::optional<EdgeBlocks> list;
   try {
-    const auto* data = reinterpret_cast<const char*>(file.data());
-    list = format == GraphFormat::matrix_market ? parse_matrix_market_parallel(data, file.size(), pool)
-                                                : parse_edge_list_parallel(data, file.size(), pool);
+    list = format == GraphFormat::matrix_market ? parse_matrix_market_parallel(file, pool)
+                                                : parse_edge_list_parallel(file, pool);
   } catch (const std::bad_alloc&) {
     return std::nullopt;  // what was parsed is freed; the serial reader names the line it reaches
   }

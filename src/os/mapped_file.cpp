@@ -1,5 +1,5 @@
 // Owns mapping whole files read-only: open, fstat, mmap, and closing the descriptor at once (the
-// mapping keeps the file's pages reachable without it).
+// mapping keeps the file's pages reachable without it), and dropping resident pages of a range read.
 #include "smartarrays/os/mapped_file.hpp"
 
 #include <fcntl.h>
@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -65,6 +66,16 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
     size_ = std::exchange(other.size_, 0);
   }
   return *this;
+}
+
+void MappedFile::release_pages(std::size_t offset, std::size_t bytes) const noexcept {
+  if (data_ == nullptr || offset >= size_) return;
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t end = offset + std::min(bytes, size_ - offset);
+  const std::size_t first = (offset + page - 1) / page * page;
+  const std::size_t last = end / page * page;
+  // Advice only: a failure leaves the pages resident, which is what not asking would do.
+  if (first < last) ::madvise(const_cast<std::uint8_t*>(data_) + first, last - first, MADV_DONTNEED);
 }
 
 MappedFile::~MappedFile() {

@@ -1,7 +1,8 @@
 // Tests the parallel text readers: on edge lists of plain lines, comments and blank lines, and
-// Matrix Market files of every field and symmetry, they give exactly the serial reader's edge list
-// whatever the thread count and however the ranges fall; on anything else they decline, so the
-// serial reader names the problem; GraphSource uses them for large files.
+// Matrix Market files of every field and symmetry, they give exactly the serial reader's edges (in
+// narrow blocks, in file order) whatever the thread count and however the ranges fall; on anything
+// else they decline, so the serial reader names the problem; GraphSource uses them for large files;
+// the blocks widen for large ids and build the edge list's graph.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -17,7 +18,19 @@ namespace {
 
 using test::ScratchDir;
 
-void expect_same(const EdgeList& a, const EdgeList& b) {
+// The blocks' edges in file order, as an edge list.
+EdgeList joined(const detail::EdgeBlocks& blocks) {
+  EdgeList list{blocks.vertices, {}, blocks.directed};
+  for (const detail::EdgeBlock& block : blocks.blocks) {
+    block.visit([&](auto edges) {
+      for (const auto& e : edges) list.edges.push_back({e.src, e.dst});
+    });
+  }
+  return list;
+}
+
+void expect_same(const detail::EdgeBlocks& blocks, const EdgeList& b) {
+  const EdgeList a = joined(blocks);
   EXPECT_EQ(a.vertices, b.vertices);
   EXPECT_EQ(a.directed, b.directed);
   EXPECT_EQ(a.edges, b.edges);
@@ -45,7 +58,7 @@ TEST(ParallelEdgeList, GivesTheSerialReadersListForEveryThreadCount) {
     for (std::size_t threads : {1u, 2u, 3u}) {
       SCOPED_TRACE(path + ", " + std::to_string(threads) + " threads");
       runtime::ThreadPool pool(runtime::PoolOptions{.threads = threads});
-      const std::optional<EdgeList> parallel = detail::read_text_parallel(path, GraphFormat::edge_list, {}, pool, 0);
+      const std::optional<detail::EdgeBlocks> parallel = detail::read_text_parallel(path, GraphFormat::edge_list, {}, pool, 0);
       ASSERT_TRUE(parallel.has_value());
       expect_same(*parallel, serial);
     }
@@ -91,7 +104,7 @@ TEST(ParallelMatrixMarket, GivesTheSerialReadersListAndDeclinesWhatItMustName) {
     for (const char* symmetry : {"general", "symmetric", "skew-symmetric"}) {
       SCOPED_TRACE(std::string(field) + " " + symmetry);
       const std::string path = dir.write("m.mtx", matrix_market(field, symmetry, 6000));
-      const std::optional<EdgeList> parallel = detail::read_text_parallel(path, GraphFormat::matrix_market, {}, pool, 0);
+      const std::optional<detail::EdgeBlocks> parallel = detail::read_text_parallel(path, GraphFormat::matrix_market, {}, pool, 0);
       ASSERT_TRUE(parallel.has_value());
       expect_same(*parallel, read_matrix_market(path));
     }
@@ -130,6 +143,61 @@ TEST(ParallelEdgeList, LargeFilesLoadThroughGraphSourceWithProgress) {
   EXPECT_EQ(reported, text.size());
   const CsrGraph expected = build_csr(read_edge_list(path));
   EXPECT_EQ(test::decode(g), test::decode(expected));
+}
+
+TEST(EdgeBlocks, WidenAtTheFirstIdBeyond32BitsAndBuildTheEdgeListsGraph) {
+  detail::EdgeBlock block;
+  block.reserve(3);
+  block.add(1, 2);
+  block.visit([](auto edges) { EXPECT_EQ(sizeof(edges[0]), sizeof(detail::NarrowEdge)); });
+  block.add(std::uint64_t{1} << 32, 3);
+  block.add(4, 0);
+  block.visit([](auto edges) {
+    ASSERT_EQ(sizeof(edges[0]), sizeof(Edge));
+    ASSERT_EQ(edges.size(), 3u);
+    EXPECT_EQ(edges[0].src, 1u);
+    EXPECT_EQ(edges[0].dst, 2u);
+    EXPECT_EQ(edges[1].src, std::uint64_t{1} << 32);
+    EXPECT_EQ(edges[2].dst, 0u);
+  });
+  // Blocks give build_csr's graph of the same list in the same order, for every option, directed or
+  // not, however the edges are cut into blocks, whether the build consumes the blocks or not.
+  const EdgeList list{6, {{0, 1}, {1, 1}, {5, 0}, {0, 1}, {2, 3}, {3, 2}, {4, 4}, {1, 5}}, true};
+  for (bool directed : {true, false}) {
+    for (bool drop : {false, true}) {
+      for (bool consume : {false, true}) {
+        SCOPED_TRACE(std::to_string(directed) + std::to_string(drop) + std::to_string(consume));
+        detail::EdgeBlocks blocks{6, std::vector<detail::EdgeBlock>(3), directed};
+        for (std::size_t i = 0; i < list.edges.size(); ++i) blocks.blocks[i % 3].add(list.edges[i].src, list.edges[i].dst);
+        detail::EdgeBlocks ordered{6, std::vector<detail::EdgeBlock>(2), directed};
+        for (std::size_t i = 0; i < list.edges.size(); ++i) ordered.blocks[i < 3 ? 0 : 1].add(list.edges[i].src, list.edges[i].dst);
+        BuildOptions options;
+        options.dedup = drop;
+        options.drop_self_loops = drop;
+        EdgeList same = list;
+        same.directed = directed;
+        EXPECT_EQ(test::decode(detail::build_csr(ordered, options, runtime::default_pool(), consume)),
+                  test::decode(build_csr(same, options)));
+        EXPECT_EQ(test::decode(detail::build_csr(blocks, options, runtime::default_pool(), consume)),
+                  test::decode(build_csr(same, options)));
+        EXPECT_EQ(blocks.edges(), consume ? 0u : list.edges.size());
+      }
+    }
+  }
+}
+
+TEST(EdgeBlocks, AnIdNotBelowTheVertexCountIsNamedByItsPlaceInFileOrder) {
+  detail::EdgeBlocks blocks{3, std::vector<detail::EdgeBlock>(2), true};
+  blocks.blocks[0].add(0, 1);
+  blocks.blocks[1].add(1, 2);
+  blocks.blocks[1].add(2, 5);
+  try {
+    detail::build_csr(blocks, {}, runtime::default_pool(), true);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_STREQ(e.what(), "edge 2 (2 -> 5) has a vertex id not below the vertex count 3");
+  }
 }
 
 }  // namespace

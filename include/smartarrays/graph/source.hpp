@@ -23,6 +23,7 @@ namespace smartarrays::graph {
 
 namespace detail {
 struct SgScan;
+struct EdgeBlocks;
 }  // namespace detail
 
 /// How a compact (store) file's graph is opened.
@@ -84,7 +85,7 @@ class SMARTARRAYS_API GraphSource {
   /// A new CsrGraph of the edges, built with options on pool (throws as build_csr does).
   CsrGraph build(const BuildOptions& options = {}, runtime::ThreadPool& pool = runtime::default_pool()) const&;
   /// The same from a source used once: a .sg file's CSR or a text file's edges are moved into the build (the edges
-  /// freed once placed), not copied.
+  /// freed once placed: a large text file's per-range blocks one by one), not copied.
   /// Throws Error(invalid_argument) when a streamed .sg file changed since open().
   CsrGraph build(const BuildOptions& options = {}, runtime::ThreadPool& pool = runtime::default_pool()) &&;
 
@@ -108,6 +109,7 @@ class SMARTARRAYS_API GraphSource {
   std::optional<CsrGraph> stored_;  // a compact file's graph as opened
   bool is_csr_ = false;
   std::shared_ptr<const detail::SgScan> sg_;  // a .sg file checked by the streaming scan (nothing else held)
+  std::shared_ptr<detail::EdgeBlocks> blocks_;  // a text file read in parallel, in narrow blocks (then edges_ is empty)
   std::uint64_t vertices_ = 0;
   bool directed_ = true;
 };

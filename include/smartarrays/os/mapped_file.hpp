@@ -29,6 +29,10 @@ class SMARTARRAYS_API MappedFile {
   const std::uint8_t* data() const noexcept { return data_; }
   /// The file's size when it was mapped.
   std::size_t size() const noexcept { return size_; }
+  /// Drops this process's resident pages that lie wholly in bytes [offset, offset + bytes) of the
+  /// mapping (MADV_DONTNEED), so a file read once in ranges is not held whole in resident memory;
+  /// the file is unchanged and a later read maps its pages again.
+  void release_pages(std::size_t offset, std::size_t bytes) const noexcept;
 
  private:
   const std::uint8_t* data_ = nullptr;
