@@ -248,20 +248,8 @@ void check_advise(const AdviseFlags& f) {
 
 std::string text_value(const std::string& s) { return s; }
 
-}  // namespace
-
-void add_adapt_commands(CommandTree& tree) {
-  auto cflags = std::make_shared<CalibrateFlags>();
-  CLI::App& cal = tree.add(tree.root(), "calibrate", calibrate_header, [cflags] { return calibrate(*cflags); },
-                           calibrate_footer);
-  add_flag(cal, "--quick", cflags->quick, "smaller buffers and shorter runs (about 5 s)");
-  add_value<std::string>(cal, "--output", "FILE", cflags->output, text_value,
-                         "write the profile to FILE ('-' for stdout) instead of the cache");
-  add_flag(cal, "--quiet", cflags->quiet, "no progress line on stderr");
-
-  auto aflags = std::make_shared<AdviseFlags>();
-  CLI::App& adv = tree.add(tree.root(), "advise", advise_header, [aflags] { return run_advise(*aflags); }, advise_footer);
-  add_value<std::string>(adv, "--workload", "NAME", aflags->workload,
+void add_advise_flags(CLI::App& app, AdviseFlags& f) {
+  add_value<std::string>(app, "--workload", "NAME", f.workload,
                          [](const std::string& s) {
                            if (s != "aggregate" && s != "degree" && s != "pagerank") {
                              throw UsageError("unknown workload " + util::quoted(s) +
@@ -270,32 +258,50 @@ void add_adapt_commands(CommandTree& tree) {
                            return s;
                          },
                          "aggregate, degree or pagerank");
-  add_value<std::uint64_t>(adv, "--length", "N", aflags->length, parse_count,
+  add_value<std::uint64_t>(app, "--length", "N", f.length, parse_count,
                            "values per array (aggregate) or vertices (degree, pagerank); K, M, G suffixes");
-  add_value(adv, "--bits", "B", aflags->bits, whole_number<unsigned>(1, 64),
+  add_value(app, "--bits", "B", f.bits, whole_number<unsigned>(1, 64),
             "bits the values need (aggregate; default 64) or the graph's offsets need");
-  add_value(adv, "--threads", "T", aflags->threads, whole_number<unsigned>(1, 4096),
+  add_value(app, "--threads", "T", f.threads, whole_number<unsigned>(1, 4096),
             "worker threads (default: decided, the fewest predicted within 2% of the fastest count)");
-  add_value<std::uint64_t>(adv, "--edges", "E", aflags->edges, parse_count, "edges of the graph (degree, pagerank)");
-  add_value(adv, "--iterations", "I", aflags->iterations, whole_number<unsigned>(1, 1000000),
+  add_value<std::uint64_t>(app, "--edges", "E", f.edges, parse_count, "edges of the graph (degree, pagerank)");
+  add_value(app, "--iterations", "I", f.iterations, whole_number<unsigned>(1, 1000000),
             "PageRank iterations (default 15)");
-  add_value<std::string>(adv, "--hints", "LIST", aflags->hints, text_value,
+  add_value<std::string>(app, "--hints", "LIST", f.hints, text_value,
                          "access hints of the decided arrays: read_only=true|false, pattern=sequential|random|indexed,\n"
                          "passes=X, threads=N, e.g. passes=100");
-  add_value<std::uint64_t>(adv, "--free-memory", "BYTES", aflags->free_memory,
+  add_value<std::uint64_t>(app, "--free-memory", "BYTES", f.free_memory,
                            whole_number<std::uint64_t>(1, ~std::uint64_t{0}),
                            "set every node's free memory to BYTES (a memory scenario)");
-  add_value<std::string>(adv, "--machine", "FILE", aflags->machine, text_value,
+  add_value<std::string>(app, "--machine", "FILE", f.machine, text_value,
                          "machine profile to decide for (default: this machine's cached calibration)");
-  add_value<std::string>(adv, "--profile", "FILE", aflags->profile, text_value,
+  add_value<std::string>(app, "--profile", "FILE", f.profile, text_value,
                          "workload profile (smartarrays.workload/1) instead of the derived one");
-  add_flag(adv, "--measure", aflags->measure,
+  add_flag(app, "--measure", f.measure,
            "run the workload once here in the profiling configuration (interleaved,\n"
            "uncompressed) and decide with the measured profile");
-  add_value<std::string>(adv, "--write-profile", "FILE", aflags->write_profile, text_value,
+  add_value<std::string>(app, "--write-profile", "FILE", f.write_profile, text_value,
                          "write the workload profile used to FILE");
-  add_value<std::string>(adv, "--json", "FILE", aflags->json_path, text_value,
+  add_value<std::string>(app, "--json", "FILE", f.json_path, text_value,
                          "also write the decision as JSON to FILE, '-' for stdout instead of the text");
+}
+
+}  // namespace
+
+void add_adapt_commands(CommandTree& tree) {
+  auto cflags = std::make_shared<CalibrateFlags>();
+  CLI::App& cal = tree.add(tree.root(), "calibrate", calibrate_header, [cflags] { return calibrate(*cflags); },
+                           calibrate_footer);
+  tree.define(cal, [cflags](CLI::App& app) {
+    add_flag(app, "--quick", cflags->quick, "smaller buffers and shorter runs (about 5 s)");
+    add_value<std::string>(app, "--output", "FILE", cflags->output, text_value,
+                           "write the profile to FILE ('-' for stdout) instead of the cache");
+    add_flag(app, "--quiet", cflags->quiet, "no progress line on stderr");
+  });
+
+  auto aflags = std::make_shared<AdviseFlags>();
+  CLI::App& adv = tree.add(tree.root(), "advise", advise_header, [aflags] { return run_advise(*aflags); }, advise_footer);
+  tree.define(adv, [aflags](CLI::App& app) { add_advise_flags(app, *aflags); });
   tree.check(adv, [aflags] { check_advise(*aflags); });
 }
 

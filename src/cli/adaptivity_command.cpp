@@ -190,12 +190,8 @@ int adaptivity(AdaptivityFlags& f) {
 
 std::string text_value(const std::string& s) { return s; }
 
-}  // namespace
-
-void add_bench_adaptivity(CommandTree& tree, CLI::App& bench) {
-  auto flags = std::make_shared<AdaptivityFlags>();
-  CLI::App& app = tree.add(bench, "adaptivity", adaptivity_header, [flags] { return adaptivity(*flags); }, adaptivity_footer);
-  measure::AdaptivityConfig& c = flags->config;
+void add_adaptivity_flags(CLI::App& app, AdaptivityFlags& f) {
+  measure::AdaptivityConfig& c = f.config;
   add_value<std::uint64_t>(app, "--size", "N", c.aggregate_length, parse_count, "values per aggregation array (default 8M)");
   add_value(app, "--widths", "LIST", c.widths, list_of(whole_number<unsigned>(1, 64)),
             "aggregation data widths (default 10,31,32,33,50,63,64)");
@@ -212,16 +208,25 @@ void add_bench_adaptivity(CommandTree& tree, CLI::App& bench) {
             }),
             "aggregate, degree, pagerank (default all)");
   add_value(app, "--repetitions", "N", c.trials.repetitions, whole_number<int>(1, 1000), "timed runs per configuration (default 3)");
-  add_value<std::string>(app, "--statistic", "S", flags->statistic,
+  add_value<std::string>(app, "--statistic", "S", f.statistic,
                          [](const std::string& s) {
                            if (s != "median" && s != "min") throw UsageError("expected median or min, got " + util::quoted(s));
                            return s;
                          },
                          "compare configurations by their median run (default) or fastest run (min)");
-  add_value<std::string>(app, "--machine", "FILE", flags->machine, text_value, "machine profile (default: the cached one)");
-  add_value<std::string>(app, "--json", "FILE", flags->json_path, text_value,
+  add_value<std::string>(app, "--machine", "FILE", f.machine, text_value, "machine profile (default: the cached one)");
+  add_value<std::string>(app, "--json", "FILE", f.json_path, text_value,
                          "also write the results as JSON to FILE, '-' for stdout instead of the tables");
-  add_flag(app, "--quiet", flags->quiet, "no progress line on stderr");
+  add_flag(app, "--quiet", f.quiet, "no progress line on stderr");
+}
+
+}  // namespace
+
+void add_bench_adaptivity(CommandTree& tree, CLI::App& bench) {
+  auto flags = std::make_shared<AdaptivityFlags>();
+  CLI::App& adaptivity_app =
+      tree.add(bench, "adaptivity", adaptivity_header, [flags] { return adaptivity(*flags); }, adaptivity_footer);
+  tree.define(adaptivity_app, [flags](CLI::App& app) { add_adaptivity_flags(app, *flags); });
 }
 
 }  // namespace smartarrays::cli

@@ -351,12 +351,15 @@ void add_aggregate_flags(CLI::App& app, AggregateFlags& f) {
 void add_bench_command(CommandTree& tree) {
   CLI::App& bench = tree.add(
       tree.root(), "bench", bench_header, []() -> int { throw UsageError("which benchmark?"); }, "", "benchmark");
-  auto flags = std::make_shared<AggregateFlags>();
-  CLI::App& app = tree.add(bench, "aggregate", aggregate_header, [flags] { return aggregate(*flags); }, aggregate_footer);
-  add_aggregate_flags(app, *flags);
-  tree.check(app, [flags] { check_aggregate(*flags); });
-  add_bench_adaptivity(tree, bench);
-  add_bench_workload(tree, bench);
+  tree.define(bench, [&tree](CLI::App& app) {
+    auto flags = std::make_shared<AggregateFlags>();
+    CLI::App& aggregate_app =
+        tree.add(app, "aggregate", aggregate_header, [flags] { return aggregate(*flags); }, aggregate_footer);
+    tree.define(aggregate_app, [flags](CLI::App& sub) { add_aggregate_flags(sub, *flags); });
+    tree.check(aggregate_app, [flags] { check_aggregate(*flags); });
+    add_bench_adaptivity(tree, app);
+    add_bench_workload(tree, app);
+  });
 }
 
 }  // namespace smartarrays::cli

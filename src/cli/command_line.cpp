@@ -93,6 +93,19 @@ CLI::App& CommandTree::add(CLI::App& parent, const std::string& name, const std:
   return app;
 }
 
+void CommandTree::define(CLI::App& app, Definition definition) {
+  definitions_[&app] = std::move(definition);
+  app.preparse_callback([this, &app](std::size_t) { complete(app); });
+}
+
+void CommandTree::complete(CLI::App& app) {
+  const auto pending = definitions_.find(&app);
+  if (pending == definitions_.end()) return;
+  const Definition definition = std::move(pending->second);
+  definitions_.erase(pending);
+  definition(app);
+}
+
 std::string CommandTree::help(const CLI::App& app) {
   std::vector<std::string> groups;
   std::map<std::string, std::string> lines;
@@ -122,12 +135,13 @@ std::string CommandTree::path(const CLI::App& app) {
   return "smartarrays" + (w.empty() ? "" : " " + w);
 }
 
-const CLI::App& CommandTree::find(const std::vector<std::string>& words) const {
-  const CLI::App* app = &root_;
+const CLI::App& CommandTree::find(const std::vector<std::string>& words) {
+  CLI::App* app = &root_;
   for (const std::string& word : words) {
-    const auto named = app->get_subcommands([&](const CLI::App* sub) { return sub->get_name() == word; });
+    const auto named = app->get_subcommands([&](CLI::App* sub) { return sub->get_name() == word; });
     if (named.empty()) throw UsageError("unknown command " + util::quoted(word));
     app = named.front();
+    complete(*app);
   }
   return *app;
 }

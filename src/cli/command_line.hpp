@@ -27,8 +27,11 @@ using Runner = std::function<int()>;
 /// What a command checks once its command line is parsed, before any work: ranges, combinations,
 /// sizes against the machine. Throws UsageError naming the flag; returns normally when it may run.
 using Check = std::function<void()>;
+/// What adds a command's flags and subcommands to its app (CommandTree::define).
+using Definition = std::function<void(CLI::App&)>;
 
-/// The commands of `smartarrays` and what each runs.
+/// The commands of `smartarrays` and what each runs. A command's flags and subcommands are added
+/// when the command line reaches it (define), so a command line pays only for the commands it names.
 class CommandTree {
  public:
   /// The root command; header and footer frame its help (the root's runner is set with runner()).
@@ -43,6 +46,9 @@ class CommandTree {
   void runner(CLI::App& app, Runner run) { runners_[&app] = std::move(run); }
   /// Sets what app checks before its runner runs (at most one check per command).
   void check(CLI::App& app, Check check) { checks_[&app] = std::move(check); }
+  /// Sets what adds app's flags and subcommands: it runs once, when the parse enters app (before its
+  /// first argument) or find() walks through it; until then app has its name, header and -h only.
+  void define(CLI::App& app, Definition definition);
   /// Exempts app from the start-up check of every SMARTARRAYS_* setting: for a launcher, whose
   /// program checks its own settings, and whose start time is added to that program's (its check
   /// reads the settings its flags use, e.g. SMARTARRAYS_TOPOLOGY for `run --policy`).
@@ -68,10 +74,12 @@ class CommandTree {
   static std::string path(const CLI::App& app);
   /// The command words after "smartarrays" naming app, as help lists them ("bench aggregate").
   static std::string words(const CLI::App& app);
-  /// The command at words under the root (e.g. {"bench", "aggregate"}); throws UsageError naming an unknown word.
-  const CLI::App& find(const std::vector<std::string>& words) const;
+  /// The command at words under the root (e.g. {"bench", "aggregate"}), defined; throws UsageError
+  /// naming an unknown word.
+  const CLI::App& find(const std::vector<std::string>& words);
 
  private:
+  void complete(CLI::App& app);
   void check_extras(const CLI::App& app) const;
   int usage_failure(const CLI::App& command, const std::string& message) const;
 
@@ -80,6 +88,7 @@ class CommandTree {
   std::ostream* err_ = &std::cerr;
   std::map<const CLI::App*, Runner> runners_;
   std::map<const CLI::App*, Check> checks_;
+  std::map<const CLI::App*, Definition> definitions_;  // of the commands not yet defined
   std::map<const CLI::App*, std::string> nouns_;
   std::set<const CLI::App*> settings_free_;
 };

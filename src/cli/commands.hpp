@@ -9,11 +9,10 @@
 
 namespace smartarrays::cli {
 
-/// The `smartarrays` command tree with every command registered.
+/// The `smartarrays` command tree with every command registered; a command's flags are defined
+/// only when a command line names it (so `smartarrays run` does not pay for the other commands,
+/// docs/tune.md: the start overhead).
 std::unique_ptr<CommandTree> make_command_tree();
-/// The tree `smartarrays run ...` needs: the root and run only, so a launch does not pay for
-/// building every other command (docs/tune.md: the start overhead).
-std::unique_ptr<CommandTree> make_run_tree();
 /// `smartarrays topology [--json]`.
 void add_topology_command(CommandTree& tree);
 /// `smartarrays bench aggregate ...`.

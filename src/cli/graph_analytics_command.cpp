@@ -341,19 +341,18 @@ void add_degree_command(CommandTree& tree, CLI::App& graph) {
   auto f = std::make_shared<AnalyticsFlags>();
   CLI::App& app = tree.add(graph, "degree", degree_header, [f] { return degree(*f); });
   tree.check(app, [f] { finish_load_flags(f->load); });
-  add_top_flag(app, *f, "vertices to list, largest degree first (default 10)");
-  add_value(app, "--repetitions", "N", f->repetitions, whole_number<unsigned>(1, 1000),
-            "timed runs per variant, median reported (default 3)");
-  add_output_flag(app, *f, "write the degree of every vertex, one per line in vertex order");
-  add_load_flags(app, f->load);
-  f->load.adaptive_workload = "degree";
+  tree.define(app, [f](CLI::App& defined) {
+    add_top_flag(defined, *f, "vertices to list, largest degree first (default 10)");
+    add_value(defined, "--repetitions", "N", f->repetitions, whole_number<unsigned>(1, 1000),
+              "timed runs per variant, median reported (default 3)");
+    add_output_flag(defined, *f, "write the degree of every vertex, one per line in vertex order");
+    add_load_flags(defined, f->load);
+    f->load.adaptive_workload = "degree";
+  });
 }
 
-void add_pagerank_command(CommandTree& tree, CLI::App& graph) {
-  auto f = std::make_shared<AnalyticsFlags>();
-  CLI::App& app = tree.add(graph, "pagerank", pagerank_header, [f] { return pagerank(*f); });
-  tree.check(app, [f] { check_pagerank(*f); });
-  algo::PageRankOptions& pr = f->pagerank;
+void add_pagerank_flags(CLI::App& app, AnalyticsFlags& f) {
+  algo::PageRankOptions& pr = f.pagerank;
   add_value(app, "--damping", "D", pr.damping, pagerank_option<double>(&algo::PageRankOptions::damping, parse_real),
             "damping factor, in (0, 1] (default 0.85)");
   add_value(app, "--tolerance", "T", pr.tolerance,
@@ -368,10 +367,17 @@ void add_pagerank_command(CommandTree& tree, CLI::App& graph) {
   add_value<algo::ScorePrecision>(app, "--scores", "PREC", pr.scores, algo::parse_score_precision,
                                   "precision of the rank and contribution arrays: f64 (doubles, exact against\n"
                                   "the references) or f32 (floats, half the bytes, as GAP's reference) (default f64)");
-  add_top_flag(app, *f, "vertices to list, highest rank first (default 10)");
-  add_output_flag(app, *f, "write the rank of every vertex (first variant), one per line in vertex order");
-  add_load_flags(app, f->load);
-  f->load.adaptive_workload = "pagerank";
+  add_top_flag(app, f, "vertices to list, highest rank first (default 10)");
+  add_output_flag(app, f, "write the rank of every vertex (first variant), one per line in vertex order");
+  add_load_flags(app, f.load);
+  f.load.adaptive_workload = "pagerank";
+}
+
+void add_pagerank_command(CommandTree& tree, CLI::App& graph) {
+  auto f = std::make_shared<AnalyticsFlags>();
+  CLI::App& app = tree.add(graph, "pagerank", pagerank_header, [f] { return pagerank(*f); });
+  tree.check(app, [f] { check_pagerank(*f); });
+  tree.define(app, [f](CLI::App& defined) { add_pagerank_flags(defined, *f); });
 }
 
 }  // namespace smartarrays::cli::graph_cli

@@ -147,29 +147,33 @@ std::string graph_kind(const std::string& text) {
   return text;
 }
 
+void add_generate_flags(CLI::App& app, GenerateFlags& f) {
+  add_value<std::string>(app, "--output", "FILE", f.output, [](const std::string& s) { return s; },
+                         "where to write it (format from the extension, or --format)");
+  add_value<std::optional<graph::GraphFormat>>(app, "--format", "FMT", f.format, graph::parse_graph_format,
+                                               "output format: el, mtx, sg or compact");
+  add_value<std::string>(app, "--kind", "KIND", f.kind, graph_kind,
+                         "rmat (Kronecker, Graph500 a=0.57 b=0.19 c=0.19) or uniform (default rmat)");
+  add_value(app, "--scale", "S", f.rmat.scale, whole_number<unsigned>(1, 40), "rmat: 2^S vertices (default 16)");
+  add_value(app, "--edge-factor", "F", f.rmat.edge_factor, whole_number<std::uint64_t>(1, std::uint64_t{1} << 20),
+            "rmat: F * 2^S edges (default 16)");
+  add_flag(app, "--no-scramble", f.no_scramble, "rmat: keep the generator's vertex ids (hubs at small ids)");
+  add_value<std::uint64_t>(app, "--vertices", "N", f.uniform.vertices, parse_count,
+                           "uniform: vertex count, K/M/G suffixes allowed (default 64K)");
+  add_value<double>(app, "--degree", "D", f.uniform.average_degree, parse_real, "uniform: average out-degree (default 16)");
+  add_value(app, "--seed", "N", f.seed, whole_number<std::uint64_t>(0, ~std::uint64_t{0}), "random seed (default 1)");
+  add_flag(app, "--undirected", f.undirected, "store every edge in both directions");
+  add_flag(app, "--dedup", f.build.dedup, "keep one copy of repeated edges");
+  add_flag(app, "--drop-self-loops", f.build.drop_self_loops, "drop edges v -> v");
+  add_value(app, "--threads", "N", f.threads, whole_number<std::size_t>(1, 4096), "worker threads");
+  add_flag(app, "--quiet", f.quiet, "no progress on stderr");
+}
+
 void add_generate(CommandTree& tree, CLI::App& graph) {
   auto f = std::make_shared<GenerateFlags>();
   CLI::App& app = tree.add(graph, "generate", generate_header, [f] { return generate(*f); }, generate_footer);
   tree.check(app, [f] { check_generate(*f); });
-  add_value<std::string>(app, "--output", "FILE", f->output, [](const std::string& s) { return s; },
-                         "where to write it (format from the extension, or --format)");
-  add_value<std::optional<graph::GraphFormat>>(app, "--format", "FMT", f->format, graph::parse_graph_format,
-                                               "output format: el, mtx, sg or compact");
-  add_value<std::string>(app, "--kind", "KIND", f->kind, graph_kind,
-                         "rmat (Kronecker, Graph500 a=0.57 b=0.19 c=0.19) or uniform (default rmat)");
-  add_value(app, "--scale", "S", f->rmat.scale, whole_number<unsigned>(1, 40), "rmat: 2^S vertices (default 16)");
-  add_value(app, "--edge-factor", "F", f->rmat.edge_factor, whole_number<std::uint64_t>(1, std::uint64_t{1} << 20),
-            "rmat: F * 2^S edges (default 16)");
-  add_flag(app, "--no-scramble", f->no_scramble, "rmat: keep the generator's vertex ids (hubs at small ids)");
-  add_value<std::uint64_t>(app, "--vertices", "N", f->uniform.vertices, parse_count,
-                           "uniform: vertex count, K/M/G suffixes allowed (default 64K)");
-  add_value<double>(app, "--degree", "D", f->uniform.average_degree, parse_real, "uniform: average out-degree (default 16)");
-  add_value(app, "--seed", "N", f->seed, whole_number<std::uint64_t>(0, ~std::uint64_t{0}), "random seed (default 1)");
-  add_flag(app, "--undirected", f->undirected, "store every edge in both directions");
-  add_flag(app, "--dedup", f->build.dedup, "keep one copy of repeated edges");
-  add_flag(app, "--drop-self-loops", f->build.drop_self_loops, "drop edges v -> v");
-  add_value(app, "--threads", "N", f->threads, whole_number<std::size_t>(1, 4096), "worker threads");
-  add_flag(app, "--quiet", f->quiet, "no progress on stderr");
+  tree.define(app, [f](CLI::App& defined) { add_generate_flags(defined, *f); });
 }
 
 struct ConvertFlags {
@@ -208,10 +212,12 @@ void add_convert(CommandTree& tree, CLI::App& graph) {
   auto f = std::make_shared<ConvertFlags>();
   CLI::App& app = tree.add(graph, "convert", convert_header, [f] { return convert(*f); });
   tree.check(app, [f] { check_convert(*f); });
-  app.add_option("FILES", f->files);
-  graph_cli::add_read_flags(app, f->load, "options");
-  add_value<std::optional<graph::GraphFormat>>(app, "--to", "FMT", f->to, graph::parse_graph_format,
-                                               "output format: el, mtx, sg or compact");
+  tree.define(app, [f](CLI::App& defined) {
+    defined.add_option("FILES", f->files);
+    graph_cli::add_read_flags(defined, f->load, "options");
+    add_value<std::optional<graph::GraphFormat>>(defined, "--to", "FMT", f->to, graph::parse_graph_format,
+                                                 "output format: el, mtx, sg or compact");
+  });
 }
 
 struct InfoVariant {
@@ -292,14 +298,16 @@ void add_graph_command(CommandTree& tree) {
     std::cerr << CommandTree::help(graph);
     return exit_usage;
   });
-  add_generate(tree, graph);
-  add_convert(tree, graph);
-  auto info_flags = std::make_shared<LoadFlags>();
-  CLI::App& info_app = tree.add(graph, "info", info_header, [info_flags] { return info(*info_flags); });
-  tree.check(info_app, [info_flags] { graph_cli::finish_load_flags(*info_flags); });
-  graph_cli::add_load_flags(info_app, *info_flags);
-  graph_cli::add_degree_command(tree, graph);
-  graph_cli::add_pagerank_command(tree, graph);
+  tree.define(graph, [&tree](CLI::App& app) {
+    add_generate(tree, app);
+    add_convert(tree, app);
+    auto info_flags = std::make_shared<LoadFlags>();
+    CLI::App& info_app = tree.add(app, "info", info_header, [info_flags] { return info(*info_flags); });
+    tree.check(info_app, [info_flags] { graph_cli::finish_load_flags(*info_flags); });
+    tree.define(info_app, [info_flags](CLI::App& defined) { graph_cli::add_load_flags(defined, *info_flags); });
+    graph_cli::add_degree_command(tree, app);
+    graph_cli::add_pagerank_command(tree, app);
+  });
 }
 
 }  // namespace smartarrays::cli

@@ -84,7 +84,7 @@ void add_help(CommandTree& tree) {
     std::cout << CommandTree::help(tree.find(*topic));
     return 0;
   });
-  help.add_option("COMMAND", *topic);
+  tree.define(help, [topic](CLI::App& defined) { defined.add_option("COMMAND", *topic); });
 }
 
 }  // namespace
@@ -102,13 +102,6 @@ std::unique_ptr<CommandTree> make_command_tree() {
   add_run_command(*tree);
   add_tune_command(*tree);
   add_help(*tree);
-  return tree;
-}
-
-std::unique_ptr<CommandTree> make_run_tree() {
-  auto tree = std::make_unique<CommandTree>(main_header, main_footer());
-  add_root(*tree);
-  add_run_command(*tree);
   return tree;
 }
 

@@ -45,8 +45,10 @@ void add_run_command(CommandTree& tree) {
     std::cerr << "smartarrays: run: " << util::printable(why) << "\n";
     return error == ENOENT ? 127 : 126;
   }, run_footer);
-  add_knob_flags(app, flags->options);
-  app.add_option("COMMAND", flags->command, "the command and its arguments");
+  tree.define(app, [flags](CLI::App& defined) {
+    add_knob_flags(defined, flags->options);
+    defined.add_option("COMMAND", flags->command, "the command and its arguments");
+  });
   tree.skip_settings_check(app);
   tree.check(app, [flags] {
     check_command(flags->command, run_usage);

@@ -191,9 +191,11 @@ void add_file_command(CommandTree& tree, CLI::App& parent, const std::string& na
   auto f = std::make_shared<FileFlags>();
   CLI::App& app = tree.add(parent, name, header, [f, run] { return run(*f); });
   tree.check(app, [f] { check_one_file(*f); });
-  app.add_option("FILE", f->files);
-  add_flag(app, "--json", f->json, "print JSON instead of a table (format: docs/cli.md)");
-  if (deep) add_flag(app, "--deep", f->deep, "also check every graph's CSR invariants");
+  tree.define(app, [f, deep](CLI::App& defined) {
+    defined.add_option("FILE", f->files);
+    add_flag(defined, "--json", f->json, "print JSON instead of a table (format: docs/cli.md)");
+    if (deep) add_flag(defined, "--deep", f->deep, "also check every graph's CSR invariants");
+  });
 }
 
 // ---- append ----
@@ -236,18 +238,20 @@ void add_append(CommandTree& tree, CLI::App& parent) {
   auto f = std::make_shared<AppendFlags>();
   CLI::App& app = tree.add(parent, "append", append_header, [f] { return append(*f); }, append_footer);
   tree.check(app, [f] { check_append(*f); });
-  app.add_option("FILES", f->files);
-  add_value<std::string>(app, "--name", "NAME", f->name, [](const std::string& s) { return s; },
-                         "the graph's name in the store (default: INPUT's name without extension)");
-  add_value<std::vector<graph::Variant>>(
-      app, "--variant", "V", f->load.variants,
-      [f](const std::string& text) {
-        f->load.variants_given = true;
-        return std::vector<graph::Variant>{graph::parse_variant(text)};
-      },
-      "the compression variant to store: U, V or V+E (default U; a compact INPUT\n"
-      "keeps its own unless given)");
-  graph_cli::add_read_flags(app, f->load, "options");
+  tree.define(app, [f](CLI::App& defined) {
+    defined.add_option("FILES", f->files);
+    add_value<std::string>(defined, "--name", "NAME", f->name, [](const std::string& s) { return s; },
+                           "the graph's name in the store (default: INPUT's name without extension)");
+    add_value<std::vector<graph::Variant>>(
+        defined, "--variant", "V", f->load.variants,
+        [f](const std::string& text) {
+          f->load.variants_given = true;
+          return std::vector<graph::Variant>{graph::parse_variant(text)};
+        },
+        "the compression variant to store: U, V or V+E (default U; a compact INPUT\n"
+        "keeps its own unless given)");
+    graph_cli::add_read_flags(defined, f->load, "options");
+  });
 }
 
 }  // namespace
@@ -258,10 +262,12 @@ void add_store_command(CommandTree& tree) {
     std::cerr << CommandTree::help(store_app);
     return exit_usage;
   });
-  add_file_command(tree, store_app, "list", list_header, &list, false);
-  add_file_command(tree, store_app, "info", info_header, &info, false);
-  add_file_command(tree, store_app, "verify", verify_header, &verify, true);
-  add_append(tree, store_app);
+  tree.define(store_app, [&tree](CLI::App& app) {
+    add_file_command(tree, app, "list", list_header, &list, false);
+    add_file_command(tree, app, "info", info_header, &info, false);
+    add_file_command(tree, app, "verify", verify_header, &verify, true);
+    add_append(tree, app);
+  });
 }
 
 }  // namespace smartarrays::cli

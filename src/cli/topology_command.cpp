@@ -161,7 +161,9 @@ int topology(const TopologyFlags& flags) {
 void add_topology_command(CommandTree& tree) {
   auto flags = std::make_shared<TopologyFlags>();
   CLI::App& app = tree.add(tree.root(), "topology", topology_header, [flags] { return topology(*flags); });
-  add_flag(app, "--json", flags->json, "print JSON instead of a table (format: docs/cli.md)");
+  tree.define(app, [flags](CLI::App& defined) {
+    add_flag(defined, "--json", flags->json, "print JSON instead of a table (format: docs/cli.md)");
+  });
 }
 
 }  // namespace smartarrays::cli

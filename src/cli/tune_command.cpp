@@ -250,9 +250,11 @@ void check_tune(TuneFlags& f) {
 void add_tune_command(CommandTree& tree) {
   auto flags = std::make_shared<TuneFlags>();
   CLI::App& app = tree.add(tree.root(), "tune", tune_header, [flags] { return run_tune(*flags); }, tune_footer);
-  add_grid_flags(app, *flags);
-  add_run_flags(app, *flags);
-  app.add_option("COMMAND", flags->settings.command, "the command and its arguments");
+  tree.define(app, [flags](CLI::App& defined) {
+    add_grid_flags(defined, *flags);
+    add_run_flags(defined, *flags);
+    defined.add_option("COMMAND", flags->settings.command, "the command and its arguments");
+  });
   tree.check(app, [flags] { check_tune(*flags); });
 }
 

@@ -206,7 +206,7 @@ void add_workload_flags(CLI::App& app, WorkloadFlags& f) {
 void add_bench_workload(CommandTree& tree, CLI::App& bench) {
   auto f = std::make_shared<WorkloadFlags>();
   CLI::App& app = tree.add(bench, "workload", workload_header, [f] { return run_workload(*f); }, workload_footer);
-  add_workload_flags(app, *f);
+  tree.define(app, [f](CLI::App& defined) { add_workload_flags(defined, *f); });
   tree.check(app, [f] { check_workload(*f); });
 }
 

@@ -51,7 +51,6 @@ class Output {
  public:
   explicit Output(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "wb")) {
     if (file_ == nullptr) throw_error(ErrorCode::os_error, "cannot create " + path + ": " + std::strerror(errno));
-    buffer_.reserve(capacity);
   }
   ~Output() {
     if (file_ != nullptr) std::fclose(file_);
@@ -60,8 +59,7 @@ class Output {
   Output& operator=(const Output&) = delete;
 
   void bytes(const void* data, std::size_t size) {
-    const char* p = static_cast<const char*>(data);
-    buffer_.insert(buffer_.end(), p, p + size);
+    buffer_.append(static_cast<const char*>(data), size);
     if (buffer_.size() >= capacity) flush();
   }
   void text(std::string_view s) { bytes(s.data(), s.size()); }
@@ -78,6 +76,7 @@ class Output {
   }
 
  private:
+  // Flushed at this size; the buffer grows to it as a file needs, so a small file stays small.
   static constexpr std::size_t capacity = std::size_t{1} << 20;
   void flush() {
     if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) fail();
@@ -87,14 +86,18 @@ class Output {
 
   std::string path_;
   std::FILE* file_;
-  std::vector<char> buffer_;
+  std::string buffer_;
 };
+
+// Values of a block buffer for an array of length values: a block, or fewer for a short array (a
+// small graph's writer touches no more memory than the graph's size).
+std::uint64_t block_for(std::uint64_t length) { return std::min(block_values, length); }
 
 // Calls f(v, ids, count) for every vertex with its out-neighbours, decoding blocks of the arrays.
 template <typename F>
 void for_each_out_list(const CsrGraph& graph, F&& f) {
   const std::uint64_t n = graph.vertices();
-  std::vector<std::uint64_t> offsets(block_values + 1);
+  std::vector<std::uint64_t> offsets(block_for(n) + 1);
   std::vector<std::uint64_t> ids;
   for (std::uint64_t first = 0; first < n; first += block_values) {
     const std::uint64_t count = std::min(block_values, n - first);
@@ -108,13 +111,13 @@ void for_each_out_list(const CsrGraph& graph, F&& f) {
 }
 
 void write_sg_part(Output& out, const SmartArray& begin, const SmartArray& ids) {
-  std::vector<std::uint64_t> values(block_values);
+  std::vector<std::uint64_t> values(block_for(std::max(begin.length(), ids.length())));
   for (std::uint64_t i = 0; i < begin.length(); i += block_values) {
     const std::uint64_t count = std::min(block_values, begin.length() - i);
     begin.decode(i, count, values.data());
     out.bytes(values.data(), count * sizeof(std::uint64_t));
   }
-  std::vector<std::int32_t> narrow(block_values);
+  std::vector<std::int32_t> narrow(block_for(ids.length()));
   for (std::uint64_t i = 0; i < ids.length(); i += block_values) {
     const std::uint64_t count = std::min(block_values, ids.length() - i);
     ids.decode(i, count, values.data());
@@ -136,7 +139,7 @@ std::uint64_t lines_written(const CsrGraph& graph, Written&& written) {
 // One past the largest vertex with an edge (in or out), 0 without edges: the offsets decoded in
 // blocks from the end, since only an isolated tail is scanned.
 std::uint64_t ids_end_of(const CsrGraph& graph) {
-  std::vector<std::uint64_t> out(block_values + 1), in(block_values + 1);
+  std::vector<std::uint64_t> out(block_for(graph.vertices()) + 1), in(block_for(graph.vertices()) + 1);
   for (std::uint64_t end = graph.vertices(); end > 0;) {
     const std::uint64_t first = end - std::min(block_values, end);
     graph.begin().decode(first, end - first + 1, out.data());

@@ -97,6 +97,9 @@ struct ThreadPool::State {
   std::vector<std::size_t> workers_per_node;
   std::vector<bool> served;                  // node has a pinned worker
   std::vector<std::thread> threads;
+  // One worker the caller can stand in for (unpinned, or on the only node): the caller runs each
+  // loop itself, as worker 0, instead of handing it to the worker and waiting.
+  bool caller_runs = false;
 
   std::mutex submit;  // one loop at a time; other submitters wait here
 
@@ -124,7 +127,7 @@ struct ThreadPool::State {
   void worker_main(std::size_t w);
   bool join_job() noexcept;
   void leave_job() noexcept;
-  void run_job(std::size_t w);
+  void run_job(std::size_t w, bool polls_interrupt = false);
   void shut_down() noexcept;
   void wait_for_change(std::uint64_t state);
 };
@@ -192,7 +195,9 @@ void ThreadPool::State::wait_for_change(std::uint64_t state) {
   if (!loop->stopped() && interrupt_requested(true)) loop->cancel();
 }
 
-void ThreadPool::State::run_job(std::size_t w) {
+// Runs the current job's batches as worker w; a caller standing in for the worker (polls_interrupt)
+// polls its interrupt check between batches, as it would while waiting.
+void ThreadPool::State::run_job(std::size_t w, bool polls_interrupt) {
   WorkerContext context;
   context.worker = w;
   context.node = pinning == PinPolicy::none ? os::current_node() : nodes[w];
@@ -206,6 +211,7 @@ void ThreadPool::State::run_job(std::size_t w) {
       Batch batch;
       std::vector<Batch>* traced = trace != nullptr ? &trace->loops.back().by_worker[w] : nullptr;
       while (loop->next(batch, context.node)) {
+        if (polls_interrupt && interrupt_requested()) loop->cancel();
         if (traced != nullptr) traced->push_back(batch);
         fn(body, batch.lo, batch.hi, context);
         ++batches;
@@ -251,6 +257,8 @@ ThreadPool::ThreadPool(const PoolOptions& options) : state_(std::make_unique<Sta
     // without stealing every part stays open to every worker.
     s.served[static_cast<std::size_t>(node)] = options.pinning != PinPolicy::none;
   }
+  // Where such a caller runs the loop it runs where the worker would: anywhere, or on the one node.
+  s.caller_runs = threads == 1 && (options.pinning == PinPolicy::none || topology.node_count() == 1);
 
   s.threads.reserve(threads);
   try {
@@ -327,6 +335,11 @@ void ThreadPool::run_erased(Loop& loop, BatchFn fn, void* body) {
   s.loop = &loop;
   s.fn = fn;
   s.body = body;
+  if (s.caller_runs) {
+    s.run_job(0, has_interrupt_check());
+    loop.rethrow_if_stopped();
+    return;
+  }
   s.job_state.store(State::job_open, std::memory_order_release);
   s.generation.fetch_add(1, std::memory_order_release);
   s.generation.notify_all();

@@ -241,6 +241,27 @@ TEST(Cli, HelpOfAnyCommandThroughHelp) {
   EXPECT_EQ(run("graph pagerank --help").out, r.out);
 }
 
+// A command's flags are defined when a command line names it: `help WORDS` (which defines the
+// commands it walks through) and `WORDS --help` (which the parse defines) show the same whole help,
+// at every depth of the tree.
+TEST(Cli, EveryCommandShowsTheSameHelpThroughHelpAndDashDashHelp) {
+  const char* const commands[] = {
+      "topology",       "bench",          "bench aggregate", "bench adaptivity", "bench workload",
+      "graph",          "graph generate", "graph convert",   "graph info",       "graph degree",
+      "graph pagerank", "store",          "store list",      "store info",       "store verify",
+      "store append",   "calibrate",      "advise",          "run",              "tune",
+      "help"};
+  for (const char* words : commands) {
+    const CliRun through_help = run(std::string("help ") + words);
+    EXPECT_EQ(through_help.exit_code, 0) << words << ": " << through_help.err;
+    EXPECT_EQ(through_help.out.rfind(std::string("usage: smartarrays ") + words, 0), 0u) << through_help.out;
+    EXPECT_NE(through_help.out.find("  -h, --help"), std::string::npos) << words;
+    const CliRun dash_help = run(std::string(words) + " --help");
+    EXPECT_EQ(dash_help.exit_code, 0) << words << ": " << dash_help.err;
+    EXPECT_EQ(dash_help.out, through_help.out) << words;
+  }
+}
+
 TEST(Cli, FlagsAreCheckedAgainstTheMachineBeforeAnyWork) {
   // A node the machine lacks and arrays larger than its memory: exit 2 at once, naming the flag
   // (before, 1024G spent hours computing the expected sums before failing to map the arrays).

@@ -50,6 +50,27 @@ TEST(Interrupt, AWaitingCallerCancelsTheLoopWhenItsCheckSaysStop) {
   EXPECT_EQ(polls.load(), 3) << "the check is not called again once it said stop";
 }
 
+// On a one-worker pool the caller runs the loop itself and polls its check between batches.
+TEST(Interrupt, ACallerRunningTheLoopItselfCancelsItWhenItsCheckSaysStop) {
+  ThreadPool pool(PoolOptions{.threads = 1, .pinning = PinPolicy::none});
+  constexpr std::uint64_t batches = 100000;  // a millisecond each: minutes if nothing stopped them
+  std::uint64_t ran = 0;
+  int polls = 0;
+  InterruptScope scope([&] { return polls++ >= 2; });
+  expect_cancelled([&] {
+    pool.parallel_for(
+        0, batches,
+        [&](std::uint64_t, std::uint64_t) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          ++ran;
+        },
+        LoopOptions{.batch = 1, .alignment = 1});
+  });
+  EXPECT_TRUE(scope.interrupted());
+  EXPECT_LT(ran, batches);
+  EXPECT_EQ(polls, 3) << "the check is not called again once it said stop";
+}
+
 TEST(Interrupt, AnInterruptedCallerStartsNoLoop) {
   ThreadPool pool(PoolOptions{.threads = 2});
   InterruptScope scope([] { return true; });

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "smartarrays/error.hpp"
+#include "smartarrays/os/topology.hpp"
 #include "smartarrays/runtime/thread_pool.hpp"
 #include "support/fake_topology.hpp"
 
@@ -206,6 +207,65 @@ TEST(ThreadPool, ExceptionInABodyReachesTheCallerAndStopsTheLoop) {
   // Each other worker can start at most the one batch it already took when the loop stopped.
   EXPECT_LE(started_after_throw.load(), pool.size() - 1);
   expect_each_index_once(pool, 0, 1000, {});  // the pool is still usable
+}
+
+// Where each batch of a loop ran: the thread, and the worker context it saw.
+struct RanOn {
+  std::thread::id thread;
+  std::size_t worker = 0;
+  std::size_t workers = 0;
+};
+
+std::vector<RanOn> run_and_record(ThreadPool& pool, std::uint64_t batches) {
+  std::vector<RanOn> ran(batches);
+  pool.parallel_for(
+      0, batches,
+      [&](std::uint64_t lo, std::uint64_t hi, const WorkerContext& ctx) {
+        for (std::uint64_t i = lo; i < hi; ++i) {
+          ran[i] = {std::this_thread::get_id(), ctx.worker, ctx.workers};
+          EXPECT_EQ(current_worker(), &ctx);
+        }
+      },
+      LoopOptions{.batch = 1, .alignment = 1});
+  return ran;
+}
+
+// A one-worker pool whose worker runs wherever the caller may (unpinned, or a one-node topology):
+// the caller runs the loop itself, as worker 0, with the worker's context, stats and errors.
+TEST(ThreadPool, CallerRunsTheLoopsOfAOneWorkerPoolItCanStandInFor) {
+  for (const char* spec : {"", "nodes=1"}) {
+    ScopedFakeTopology fake(spec);
+    for (PinPolicy pinning : {PinPolicy::none, PinPolicy::sparse, PinPolicy::dense}) {
+      if (std::string(spec).empty() && pinning != PinPolicy::none && os::topology().node_count() != 1) continue;
+      ThreadPool pool(PoolOptions{.threads = 1, .pinning = pinning});
+      for (const RanOn& r : run_and_record(pool, 100)) {
+        EXPECT_EQ(r.thread, std::this_thread::get_id()) << spec << " " << to_string(pinning);
+        EXPECT_EQ(r.worker, 0u);
+        EXPECT_EQ(r.workers, 1u);
+      }
+      EXPECT_EQ(current_worker(), nullptr) << "the caller's context is restored";
+      LoopStats stats;
+      pool.parallel_for(0, 6400, [](std::uint64_t, std::uint64_t) {}, LoopOptions{.batch = 640, .stats = &stats});
+      EXPECT_EQ(stats.batches, std::vector<std::uint64_t>{10});
+      EXPECT_EQ(stats.indices, std::vector<std::uint64_t>{6400});
+      EXPECT_THROW(pool.parallel_for(0, 1000,
+                                     [](std::uint64_t lo, std::uint64_t) {
+                                       if (lo == 512) throw std::invalid_argument("bad index 512");
+                                     }),
+                   std::invalid_argument);
+      expect_each_index_once(pool, 0, 1000, {});
+    }
+  }
+}
+
+// A pinned worker on one of several nodes runs its loops itself: the caller may be on another node.
+TEST(ThreadPool, APinnedOneWorkerPoolOnSeveralNodesRunsLoopsOnItsWorker) {
+  ScopedFakeTopology fake("nodes=2");
+  ThreadPool pool(PoolOptions{.threads = 1, .pinning = PinPolicy::sparse});
+  for (const RanOn& r : run_and_record(pool, 100)) {
+    EXPECT_NE(r.thread, std::this_thread::get_id());
+    EXPECT_EQ(r.worker, 0u);
+  }
 }
 
 TEST(ThreadPool, OnlyOneOfManyExceptionsPropagates) {

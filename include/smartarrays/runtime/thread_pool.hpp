@@ -4,7 +4,10 @@
 //
 // The calling thread of parallel_for waits (it does not run batches): a caller is usually not
 // pinned, so letting it take batches would give the loop a worker of unknown node and would put one
-// thread more than there are CPUs on a fully pinned pool. A parallel_for started from inside a loop
+// thread more than there are CPUs on a fully pinned pool. A pool of one worker that the caller can
+// stand in for (unpinned, or on a one-node topology, where any thread runs on the worker's node) is
+// the exception: its caller runs each loop itself as worker 0 while the worker sleeps, saving the
+// two thread hand-offs per loop that dominate short loops. A parallel_for started from inside a loop
 // body (any pool's) runs inline on that thread, batch by batch, with the enclosing worker's context:
 // nested loops never deadlock and never oversubscribe.
 #pragma once
