@@ -404,7 +404,10 @@ SMARTARRAYS_API sa_status sa_pull_part_start(const sa_pull_part *p, double *rank
     from every vertex's contributions[0..n) and the part's previous ranks[0..count), writes the new ranks
     and contributions; *difference = sum of |new - previous| over the part, *new_dangling = the new ranks
     of its dangling vertices summed (SA_DANGLING_UNIFORM; else 0). dangling is the sum of every part's
-    new_dangling from the previous iteration. */
+    new_dangling from the previous iteration. new_ranks may be ranks itself (updated in place); when the
+    part is the whole graph, new_contributions may be contributions itself (rewritten in a second pass
+    once every pull is done, as sa_graph_pagerank does: no second buffer and its memory traffic); every
+    other pair of buffers must not overlap (SA_EINVAL). */
 SMARTARRAYS_API sa_status sa_pull_part_step(const sa_pull_part *p, const sa_pagerank_options *o,
                                             const double *contributions, uint64_t n, const double *ranks,
                                             double dangling, double *new_ranks, double *new_contributions,

@@ -424,6 +424,15 @@ PageRankPartTotals pagerank_part_start(const SmartArray& out_degree, std::uint64
   return totals;
 }
 
+// Refuses two score buffers that share memory: a written buffer overlapping one the iteration reads
+// elsewhere (or writes) would change what other threads read mid-iteration.
+void require_apart(std::span<const double> a, const char* a_name, std::span<const double> b, const char* b_name) {
+  if (a.empty() || b.empty()) return;
+  if (a.data() < b.data() + b.size() && b.data() < a.data() + a.size()) {
+    throw_error(ErrorCode::invalid_argument, std::string(a_name) + " and " + b_name + " overlap");
+  }
+}
+
 PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
                                       std::span<const double> contributions, std::span<const double> ranks,
                                       double dangling, const PageRankOptions& options, std::span<double> new_ranks,
@@ -440,6 +449,18 @@ PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray
   check_part_length("new contributions", new_contributions.size(), count);
   const std::uint64_t n = contributions.size();
   if (count > n) check_part_length("out_degree", count, n);
+  // new_ranks may be ranks itself (each vertex's rank is read, then overwritten, by one thread), and
+  // on the whole graph new_contributions may be contributions itself: they are then rewritten in a
+  // second pass once every pull is done, as pagerank() does; otherwise the pull writes them as it goes.
+  const bool shares_in_place = new_contributions.data() == contributions.data() && count == n;
+  if (!shares_in_place) {
+    require_apart(new_contributions, "new_contributions", contributions,
+                  "contributions (unless the same buffer over the whole graph)");
+  }
+  require_apart(new_contributions, "new_contributions", ranks, "ranks");
+  require_apart(new_contributions, "new_contributions", new_ranks, "new_ranks");
+  require_apart(new_ranks, "new_ranks", contributions, "contributions");
+  if (new_ranks.data() != ranks.data()) require_apart(new_ranks, "new_ranks", ranks, "ranks (unless the same buffer)");
   const double teleport = pagerank_teleport(options, n, dangling);
   const bool redistribute = options.dangling == DanglingRule::uniform;
   PageRankPartTotals totals = pool.parallel_reduce(
@@ -452,11 +473,17 @@ PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray
         batch.difference = pull_batch<double>(redge, offsets, lo, hi, words_of(contributions), teleport,
                                               options.damping, words_of(ranks),
                                               [&](std::uint64_t v, double rank) { new_ranks[v] = rank; });
-        const PageRankPartTotals shared = share_part(out_degree, lo, hi, new_ranks, new_contributions);
-        batch.dangling = redistribute ? shared.dangling : 0.0;
+        if (!shares_in_place) batch.dangling = share_part(out_degree, lo, hi, new_ranks, new_contributions).dangling;
         return batch;
       },
       add_totals, layout_options(vertex_layout(rbegin, redge, out_degree)));
+  if (shares_in_place) {
+    totals.dangling = pool.parallel_reduce(
+        0, count, 0.0,
+        [&](std::uint64_t lo, std::uint64_t hi) { return share_part(out_degree, lo, hi, new_ranks, new_contributions).dangling; },
+        [](double a, double b) { return a + b; }, layout_options(vertex_layout(rbegin, redge, out_degree)));
+  }
+  if (!redistribute) totals.dangling = 0;
   return totals;
 }
 

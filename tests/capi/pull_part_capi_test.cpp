@@ -97,6 +97,7 @@ TEST(PullPartCapi, StepsOverAGraphsOwnArraysGiveItsRanks) {
     const uint64_t n = sa_graph_vertices(g.p);
     for (sa_dangling_rule rule : {SA_DANGLING_NONE, SA_DANGLING_UNIFORM}) {
       for (double tolerance : {0.0, 1e-9}) {
+       for (bool in_place : {false, true}) {
         sa_pagerank_options o;
         sa_pagerank_options_init(&o);
         o.dangling = rule;
@@ -113,19 +114,24 @@ TEST(PullPartCapi, StepsOverAGraphsOwnArraysGiveItsRanks) {
         double difference = 0;
         while (iterations < o.max_iterations) {
           double next = 0;
-          ASSERT_EQ(sa_graph_pagerank_step(g.p, &o, shares.data(), n, ranks.data(), dangling, new_ranks.data(),
-                                           new_shares.data(), n, &difference, &next),
+          // In place, the new ranks and contributions overwrite the previous ones, as the core's own loop.
+          ASSERT_EQ(sa_graph_pagerank_step(g.p, &o, shares.data(), n, ranks.data(), dangling,
+                                           in_place ? ranks.data() : new_ranks.data(),
+                                           in_place ? shares.data() : new_shares.data(), n, &difference, &next),
                     SA_OK)
               << sa_last_error();
-          ranks.swap(new_ranks);
-          shares.swap(new_shares);
+          if (!in_place) {
+            ranks.swap(new_ranks);
+            shares.swap(new_shares);
+          }
           dangling = next;
           ++iterations;
           if (difference < o.tolerance) break;
         }
         EXPECT_EQ(iterations, result.iterations);
         EXPECT_NEAR(difference, result.difference, 1e-12);
-        for (uint64_t v = 0; v < n; ++v) ASSERT_NEAR(ranks[v], expected[v], 1e-12) << v;
+        for (uint64_t v = 0; v < n; ++v) ASSERT_NEAR(ranks[v], expected[v], 1e-12) << v << (in_place ? " in place" : "");
+       }
       }
     }
   }
@@ -135,7 +141,7 @@ TEST(PullPartCapi, GraphStepsCheckTheirBuffers) {
   Graph g;
   ASSERT_EQ(sa_graph_generate_rmat(6, 4, 2, nullptr, &g.p), SA_OK);
   const uint64_t n = sa_graph_vertices(g.p);
-  std::vector<double> all(n), other(n), short_(n - 1);
+  std::vector<double> all(n), other(n), third(n), short_(n - 1);
   uint64_t dangling = 0;
   double d = 0, left = 0;
   expect_failure(sa_graph_pagerank_start(g.p, short_.data(), all.data(), n - 1, &dangling), SA_EINVAL,
@@ -144,20 +150,38 @@ TEST(PullPartCapi, GraphStepsCheckTheirBuffers) {
                  "sa_graph_pagerank_start", "g is NULL");
   expect_failure(sa_graph_pagerank_start(g.p, all.data(), all.data(), n, nullptr), SA_EINVAL, "sa_graph_pagerank_start",
                  "dangling_vertices is NULL");
-  expect_failure(sa_graph_pagerank_step(g.p, nullptr, all.data(), n - 1, all.data(), 0, other.data(), other.data(), n, &d, &left),
+  expect_failure(sa_graph_pagerank_step(g.p, nullptr, all.data(), n - 1, all.data(), 0, other.data(), third.data(), n, &d, &left),
                  SA_EINVAL, "sa_graph_pagerank_step", "contributions holds");
-  expect_failure(sa_graph_pagerank_step(g.p, nullptr, all.data(), n, all.data(), 0, nullptr, other.data(), n, &d, &left),
+  expect_failure(sa_graph_pagerank_step(g.p, nullptr, all.data(), n, all.data(), 0, nullptr, third.data(), n, &d, &left),
                  SA_EINVAL, "sa_graph_pagerank_step", "new_ranks (with n > 0) is NULL");
   sa_pagerank_options o;
   sa_pagerank_options_init(&o);
   o.scores = SA_SCORES_F32;
-  expect_failure(sa_graph_pagerank_step(g.p, &o, all.data(), n, all.data(), 0, other.data(), other.data(), n, &d, &left),
+  expect_failure(sa_graph_pagerank_step(g.p, &o, all.data(), n, all.data(), 0, other.data(), third.data(), n, &d, &left),
                  SA_EINVAL, "sa_graph_pagerank_step", "scores must be f64");
   int32_t bad_rule = 7;
   std::memcpy(&o.dangling, &bad_rule, sizeof bad_rule);
   o.scores = SA_SCORES_F64;
-  expect_failure(sa_graph_pagerank_step(g.p, &o, all.data(), n, all.data(), 0, other.data(), other.data(), n, &d, &left),
+  expect_failure(sa_graph_pagerank_step(g.p, &o, all.data(), n, all.data(), 0, other.data(), third.data(), n, &d, &left),
                  SA_EINVAL, "sa_graph_pagerank_step", "o->dangling 7");
+  // new_ranks may be ranks itself; any other sharing of a written buffer is refused.
+  sa_pagerank_options_init(&o);
+  EXPECT_EQ(sa_graph_pagerank_step(g.p, &o, all.data(), n, other.data(), 0, other.data(), third.data(), n, &d, &left), SA_OK)
+      << sa_last_error();
+  EXPECT_EQ(sa_graph_pagerank_step(g.p, &o, all.data(), n, other.data(), 0, other.data(), all.data(), n, &d, &left), SA_OK)
+      << "both in place over the whole graph: " << sa_last_error();
+  std::vector<double> wider(n + 1);
+  expect_failure(sa_graph_pagerank_step(g.p, &o, wider.data(), n, other.data(), 0, third.data(), wider.data() + 1, n, &d, &left),
+                 SA_EINVAL, "sa_graph_pagerank_step", "new_contributions and contributions (unless the same buffer");
+  expect_failure(sa_graph_pagerank_step(g.p, &o, all.data(), n, other.data(), 0, third.data(), third.data(), n, &d, &left),
+                 SA_EINVAL, "sa_graph_pagerank_step", "new_contributions and new_ranks overlap");
+  expect_failure(sa_graph_pagerank_step(g.p, &o, all.data(), n, other.data(), 0, third.data(), other.data(), n, &d, &left),
+                 SA_EINVAL, "sa_graph_pagerank_step", "new_contributions and ranks overlap");
+  expect_failure(sa_graph_pagerank_step(g.p, &o, all.data(), n, other.data(), 0, all.data(), third.data(), n, &d, &left),
+                 SA_EINVAL, "sa_graph_pagerank_step", "new_ranks and contributions overlap");
+  std::vector<double> wide(n + 1);
+  expect_failure(sa_graph_pagerank_step(g.p, &o, all.data(), n, wide.data(), 0, wide.data() + 1, third.data(), n, &d, &left),
+                 SA_EINVAL, "sa_graph_pagerank_step", "new_ranks and ranks (unless the same buffer) overlap");
 }
 
 TEST(PullPartCapi, BadArgumentsNameTheFunction) {
@@ -172,21 +196,21 @@ TEST(PullPartCapi, BadArgumentsNameTheFunction) {
   uint64_t vertices = 0;
   expect_failure(sa_sg_vertices(dir.write("bad.sg", "xx").c_str(), &vertices), SA_EINVAL, "sa_sg_vertices", "17-byte header");
   ASSERT_EQ(sa_graph_pull_part(g.p, 0, 4, &part.p), SA_OK);
-  std::vector<double> four(4), three(3), all(n);
+  std::vector<double> four(4), four_more(4), three(3), all(n);
   uint64_t dangling = 0;
   double d = 0, left = 0;
   expect_failure(sa_pull_part_start(part.p, three.data(), four.data(), 3, &dangling), SA_EINVAL, "sa_pull_part_start",
                  "ranks holds 3 values, expected 4");
-  expect_failure(sa_pull_part_step(part.p, nullptr, all.data(), n - 1, four.data(), 0, four.data(), four.data(), 4, &d, &left),
+  expect_failure(sa_pull_part_step(part.p, nullptr, all.data(), n - 1, four.data(), 0, four.data(), four_more.data(), 4, &d, &left),
                  SA_EINVAL, "sa_pull_part_step", "contributions holds");
   sa_pagerank_options o;
   sa_pagerank_options_init(&o);
   o.scores = SA_SCORES_F32;
-  expect_failure(sa_pull_part_step(part.p, &o, all.data(), n, four.data(), 0, four.data(), four.data(), 4, &d, &left),
+  expect_failure(sa_pull_part_step(part.p, &o, all.data(), n, four.data(), 0, four.data(), four_more.data(), 4, &d, &left),
                  SA_EINVAL, "sa_pull_part_step", "scores must be f64");
   o.scores = SA_SCORES_F64;
   o.damping = 3;
-  expect_failure(sa_pull_part_step(part.p, &o, all.data(), n, four.data(), 0, four.data(), four.data(), 4, &d, &left),
+  expect_failure(sa_pull_part_step(part.p, &o, all.data(), n, four.data(), 0, four.data(), four_more.data(), 4, &d, &left),
                  SA_EINVAL, "sa_pull_part_step", "damping");
   EXPECT_EQ(sa_pull_part_count(nullptr), 0u);
   sa_pull_part_free(nullptr);

@@ -124,7 +124,10 @@ SMARTARRAYS_API PageRankPartTotals pagerank_part_start(const SmartArray& out_deg
 /// graph's reverse CSR (graph::PullPart: rbegin from 0, redge of whole-graph ids, out-degrees), given
 /// every vertex's contributions from the previous iteration, the part's previous ranks, and the
 /// dangling rank every part reported: writes the part's new ranks and contributions exactly as
-/// pagerank() computes them. Throws Error(invalid_argument) for mismatched lengths or bad options.
+/// pagerank() computes them. new_ranks may be ranks itself (updated in place); on the whole graph
+/// (count = vertices) new_contributions may be contributions itself (rewritten after the pull, as
+/// pagerank() does); every other pair of buffers must not overlap. Throws Error(invalid_argument) for mismatched lengths, overlapping
+/// buffers or bad options.
 SMARTARRAYS_API PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray& redge,
                                                       const SmartArray& out_degree, std::span<const double> contributions,
                                                       std::span<const double> ranks, double dangling,

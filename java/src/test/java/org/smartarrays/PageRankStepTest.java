@@ -28,12 +28,14 @@ class PageRankStepTest {
   private record Run(double[] ranks, int iterations, double difference) {}
 
   // Iterates step from the start already in ranks and shares until the difference drops below the
-  // tolerance or the iteration cap, swapping the segments: what a Java driver of PageRank does.
+  // tolerance or the iteration cap, swapping the segments: what a Java driver of PageRank does. In
+  // place, the ranks and contributions are overwritten (newRanks = ranks, newContributions =
+  // contributions) and nothing swaps.
   private static Run drive(PageRankOptions options, Stepper step, long danglingVertices, Arena arena, MemorySegment ranks,
-      MemorySegment shares) {
+      MemorySegment shares, boolean inPlace) {
     long n = ranks.byteSize() / Double.BYTES;
-    MemorySegment newRanks = arena.allocate(JAVA_DOUBLE, n);
-    MemorySegment newShares = arena.allocate(JAVA_DOUBLE, n);
+    MemorySegment newRanks = inPlace ? ranks : arena.allocate(JAVA_DOUBLE, n);
+    MemorySegment newShares = inPlace ? shares : arena.allocate(JAVA_DOUBLE, n);
     double dangling = options.dangling() == PageRankOptions.Dangling.UNIFORM ? danglingVertices * (1.0 / n) : 0;
     int iterations = 0;
     double difference = 0;
@@ -77,8 +79,13 @@ class PageRankStepTest {
         long danglingVertices = g.pagerankStart(ranks, shares);
         assertEquals(1.0 / n, ranks.getAtIndex(JAVA_DOUBLE, n - 1));
         Run run = drive(options, (c, r, d, nr, nc) -> g.pagerankStep(options, c, r, d, nr, nc), danglingVertices, arena,
-            ranks, shares);
+            ranks, shares, false);
         assertSameRun(g.pagerank(options), run);
+        MemorySegment inPlaceRanks = arena.allocate(JAVA_DOUBLE, n);
+        MemorySegment inPlaceShares = arena.allocate(JAVA_DOUBLE, n);
+        g.pagerankStart(inPlaceRanks, inPlaceShares);
+        assertSameRun(g.pagerank(options), drive(options, (c, r, d, nr, nc) -> g.pagerankStep(options, c, r, d, nr, nc),
+            danglingVertices, arena, inPlaceRanks, inPlaceShares, true));
       }
     }
   }
@@ -100,7 +107,7 @@ class PageRankStepTest {
             PageRankTotals a = low.step(options, c, r.asSlice(0, lowBytes), d, nr.asSlice(0, lowBytes), nc.asSlice(0, lowBytes));
             PageRankTotals b = high.step(options, c, r.asSlice(lowBytes), d, nr.asSlice(lowBytes), nc.asSlice(lowBytes));
             return new PageRankTotals(a.difference() + b.difference(), a.dangling() + b.dangling());
-          }, danglingVertices, arena, ranks, shares);
+          }, danglingVertices, arena, ranks, shares, false);
           assertSameRun(g.pagerank(options), run);
         }
       }
@@ -127,6 +134,9 @@ class PageRankStepTest {
       IllegalArgumentException ragged = assertThrows(IllegalArgumentException.class,
           () -> g.pagerankStep(options, a, b, 0, c, d.asSlice(1)));
       assertTrue(ragged.getMessage().contains("newContributions must be 8-byte aligned"), ragged.getMessage());
+      IllegalArgumentException overlap = assertThrows(IllegalArgumentException.class,
+          () -> g.pagerankStep(options, a, b, 0, c, b));
+      assertTrue(overlap.getMessage().contains("new_contributions and ranks overlap"), overlap.getMessage());
       IllegalArgumentException sizes = assertThrows(IllegalArgumentException.class,
           () -> g.pagerankStep(options, a, b, 0, c.asSlice(8), d));
       assertTrue(sizes.getMessage().contains("as many doubles"), sizes.getMessage());

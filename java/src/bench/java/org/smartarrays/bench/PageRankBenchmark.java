@@ -38,33 +38,24 @@ final class PageRankBenchmark {
 
   /**
    * The Java-driven PageRank: the start, then options.maxIterations() iterations of one native step
-   * each over the graph's own arrays, on four placed buffers of n doubles (huge pages, as the core's
-   * own score arrays) swapped in place, then the ranks copied out once, as Graph.pagerank hands them out.
+   * each over the graph's own arrays, on two placed buffers of n doubles (huge pages, as the core's own
+   * score arrays) updated in place as the core's own loop updates its arrays (the contributions in a
+   * second pass once the pull is done); then the ranks copied out once, as Graph.pagerank hands them out.
    */
   static JavaRun javaDriven(Graph g, PageRankOptions options) {
     long bytes = g.vertices() * Double.BYTES;
     List<Double> stepMs = new ArrayList<>(options.maxIterations());
     try (PlacedBuffer b1 = PlacedBuffer.allocate(bytes, ArrayOptions.defaults());
-        PlacedBuffer b2 = PlacedBuffer.allocate(bytes, ArrayOptions.defaults());
-        PlacedBuffer b3 = PlacedBuffer.allocate(bytes, ArrayOptions.defaults());
-        PlacedBuffer b4 = PlacedBuffer.allocate(bytes, ArrayOptions.defaults())) {
+        PlacedBuffer b2 = PlacedBuffer.allocate(bytes, ArrayOptions.defaults())) {
       long n = g.vertices();
       MemorySegment ranks = b1.segment();
       MemorySegment shares = b2.segment();
-      MemorySegment newRanks = b3.segment();
-      MemorySegment newShares = b4.segment();
       long danglingVertices = g.pagerankStart(ranks, shares);
       double dangling = options.dangling() == PageRankOptions.Dangling.UNIFORM ? danglingVertices * (1.0 / n) : 0;
       for (int iteration = 0; iteration < options.maxIterations(); iteration++) {
         long start = System.nanoTime();
-        PageRankTotals totals = g.pagerankStep(options, shares, ranks, dangling, newRanks, newShares);
+        PageRankTotals totals = g.pagerankStep(options, shares, ranks, dangling, ranks, shares);
         stepMs.add((System.nanoTime() - start) / 1e6);
-        MemorySegment t = ranks;
-        ranks = newRanks;
-        newRanks = t;
-        t = shares;
-        shares = newShares;
-        newShares = t;
         dangling = totals.dangling();
         if (totals.difference() < options.tolerance()) break;
       }
