@@ -120,17 +120,23 @@ void print_profile(const adapt::MachineProfile& p) {
   std::cout << "plain 64-bit sum: " << fixed(p.decode.plain_scan_values_per_s_per_cpu / 1e9, 2) << " Gvalues/s/CPU\n";
 }
 
-int calibrate(const CalibrateFlags& flags) {
-  const measure::Progress progress(!flags.quiet);
+// Calibrates with a progress line (none when quiet).
+adapt::MachineProfile calibrate_with_progress(bool quick, bool quiet) {
+  const measure::Progress progress(!quiet);
   adapt::CalibrationOptions options;
-  options.quick = flags.quick;
+  options.quick = quick;
   options.progress = [&](const std::string& what, double fraction) {
-    progress.show("calibrating (" + std::string(flags.quick ? "quick" : "full") + ") " + fixed(fraction * 100, 0) +
-                      "%  " + fixed(progress.elapsed_seconds(), 1) + " s  " + what,
+    progress.show("calibrating (" + std::string(quick ? "quick" : "full") + ") " + fixed(fraction * 100, 0) + "%  " +
+                      fixed(progress.elapsed_seconds(), 1) + " s  " + what,
                   false);
   };
-  const adapt::MachineProfile profile = adapt::calibrate(options);
+  adapt::MachineProfile profile = adapt::calibrate(options);
   progress.finish("calibrated in " + fixed(progress.elapsed_seconds(), 1) + " s");
+  return profile;
+}
+
+int calibrate(const CalibrateFlags& flags) {
+  const adapt::MachineProfile profile = calibrate_with_progress(flags.quick, flags.quiet);
   const std::string path = flags.output.empty() ? adapt::cached_profile_path() : flags.output;
   if (path == "-") {
     std::cout << adapt::to_json(profile) << "\n";
@@ -287,6 +293,13 @@ void add_advise_flags(CLI::App& app, AdviseFlags& f) {
 }
 
 }  // namespace
+
+adapt::MachineProfile calibrate_and_cache(bool quick, bool quiet) {
+  adapt::MachineProfile profile = calibrate_with_progress(quick, quiet);
+  adapt::write_machine_profile(profile, adapt::cached_profile_path());
+  adapt::set_machine_profile(profile);
+  return profile;
+}
 
 void add_adapt_commands(CommandTree& tree) {
   auto cflags = std::make_shared<CalibrateFlags>();

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/command_line.hpp"
+#include "smartarrays/adapt/machine_profile.hpp"
 
 namespace smartarrays::cli {
 
@@ -23,6 +24,9 @@ void add_bench_adaptivity(CommandTree& tree, CLI::App& bench);
 void add_bench_workload(CommandTree& tree, CLI::App& bench);
 /// `smartarrays calibrate ...` and `smartarrays advise ...` (the adaptive choice).
 void add_adapt_commands(CommandTree& tree);
+/// Calibrates this machine (quick or full) with a progress line on stderr unless quiet, and caches
+/// the profile for the auto options and the adaptive commands; returns it.
+adapt::MachineProfile calibrate_and_cache(bool quick, bool quiet);
 /// `smartarrays graph generate|convert|info|degree|pagerank ...`.
 void add_graph_command(CommandTree& tree);
 /// `smartarrays store list|info|verify|append ...`.
