@@ -126,8 +126,8 @@ SMARTARRAYS_API PageRankPartTotals pagerank_part_start(const SmartArray& out_deg
 /// dangling rank every part reported: writes the part's new ranks and contributions exactly as
 /// pagerank() computes them. new_ranks may be ranks itself (updated in place); on the whole graph
 /// (count = vertices) new_contributions may be contributions itself (rewritten after the pull, as
-/// pagerank() does); every other pair of buffers must not overlap. Throws Error(invalid_argument) for mismatched lengths, overlapping
-/// buffers or bad options.
+/// pagerank() does); every other pair of buffers must not overlap. Throws Error(invalid_argument)
+/// for mismatched lengths, overlapping buffers or bad options.
 SMARTARRAYS_API PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray& redge,
                                                       const SmartArray& out_degree, std::span<const double> contributions,
                                                       std::span<const double> ranks, double dangling,
