@@ -24,6 +24,12 @@ harnesses=("$@")
 if ((${#harnesses[@]} == 0)); then
   for corpus in "$root"/fuzz/corpus/*/; do harnesses+=("$(basename "$corpus")"); done
 fi
+for name in "${harnesses[@]}"; do
+  [ -d "$root/fuzz/corpus/$name" ] || {
+    echo "no harness $name (harnesses: $(ls "$root/fuzz/corpus" | tr '\n' ' '))" >&2
+    exit 2
+  }
+done
 "$root/scripts/configure-asan.sh" "$fuzz_build"
 cmake --build "$fuzz_build" -j "${JOBS:-2}" --target "${harnesses[@]/#/fuzz_}"
 limits=(-rss_limit_mb="$rss_limit_mb" -malloc_limit_mb="$rss_limit_mb" -timeout="$timeout_s")
