@@ -143,16 +143,24 @@ class Decider {
     return node >= 0;
   }
 
+  // Both pinnings' predictions at a thread count, and the one chosen.
+  struct Pinned {
+    double sparse = 0, dense = 0;
+    runtime::PinPolicy pinning = runtime::PinPolicy::sparse;
+    double seconds() const { return pinning == runtime::PinPolicy::dense ? dense : sparse; }
+  };
+
   // The pinning at threads workers: dense when predicted faster by the tolerance, or as fast when
   // all the data lives on one node (its workers then read locally, which the study found faster than
   // the model, blind to the interconnect's coherence traffic, can tell); otherwise sparse.
-  std::pair<runtime::PinPolicy, double> pinning_for(unsigned threads) const {
-    const double sparse = seconds_with(threads, runtime::PinPolicy::sparse);
-    const double dense = seconds_with(threads, runtime::PinPolicy::dense);
-    const bool faster = dense < sparse * (1 - thread_tolerance);
-    const bool as_fast_and_local = dense <= sparse * (1 + thread_tolerance) && data_on_one_node();
-    if (faster || as_fast_and_local) return {runtime::PinPolicy::dense, dense};
-    return {runtime::PinPolicy::sparse, sparse};
+  Pinned pinning_for(unsigned threads) const {
+    Pinned p;
+    p.sparse = seconds_with(threads, runtime::PinPolicy::sparse);
+    p.dense = seconds_with(threads, runtime::PinPolicy::dense);
+    const bool faster = p.dense < p.sparse * (1 - thread_tolerance);
+    const bool as_fast_and_local = p.dense <= p.sparse * (1 + thread_tolerance) && data_on_one_node();
+    if (faster || as_fast_and_local) p.pinning = runtime::PinPolicy::dense;
+    return p;
   }
 
   // Thread counts worth predicting: powers of two, each node boundary of dense pinning, and all CPUs.
@@ -176,28 +184,27 @@ class Decider {
   // that add nothing). Pinning is the faster of sparse and dense at that count.
   void decide_threads(WorkloadProfile& run_as) {
     const unsigned cpus = std::max(m_.total_cpus(), 1u);
+    Pinned at;  // the predictions at the count run_as takes
     if (w_.threads != 0) {
       run_as.threads = w_.threads;
+      at = pinning_for(std::min(w_.threads, cpus));
       rules_.push_back({"", "threads", "threads_given", std::to_string(w_.threads),
                         "the workload names " + std::to_string(w_.threads) + " threads",
                         {{"threads", w_.threads}}});
     } else {
-      unsigned best_threads = cpus;
       double fastest = std::numeric_limits<double>::infinity();
-      std::vector<std::pair<unsigned, double>> predicted;
+      std::vector<std::pair<unsigned, Pinned>> predicted;
       for (unsigned t : thread_counts()) {
-        const double s = pinning_for(t).second;
-        predicted.emplace_back(t, s);
-        fastest = std::min(fastest, s);
+        predicted.emplace_back(t, pinning_for(t));
+        fastest = std::min(fastest, predicted.back().second.seconds());
       }
-      for (const auto& [t, s] : predicted) {
-        if (s <= fastest * (1 + thread_tolerance)) {
-          best_threads = t;
-          break;
-        }
-      }
-      const double all = predicted.back().second;
-      const double chosen = pinning_for(best_threads).second;
+      const auto best = std::find_if(predicted.begin(), predicted.end(), [&](const std::pair<unsigned, Pinned>& p) {
+        return p.second.seconds() <= fastest * (1 + thread_tolerance);
+      });
+      const unsigned best_threads = best->first;
+      const double all = predicted.back().second.seconds();
+      const double chosen = best->second.seconds();
+      at = best->second;
       run_as.threads = best_threads;
       rules_.push_back({"", "threads", "fewest_threads_near_fastest", std::to_string(best_threads),
                         "all " + std::to_string(cpus) + " CPUs predicted " + num(all * 1e3) + " ms, the fastest count " +
@@ -207,15 +214,13 @@ class Decider {
                          {"chosen_s", chosen}}});
     }
     const unsigned t = std::min(run_as.threads, cpus);
-    const double sparse = seconds_with(t, runtime::PinPolicy::sparse);
-    const double dense = seconds_with(t, runtime::PinPolicy::dense);
-    run_as.pinning = pinning_for(t).first;
+    run_as.pinning = at.pinning;
     rules_.push_back({"", "threads", "pinning", runtime::to_string(run_as.pinning),
-                      "at " + std::to_string(t) + " threads sparse pinning predicted " + num(sparse * 1e3) +
-                          " ms, dense " + num(dense * 1e3) + " ms (dense when faster by " +
+                      "at " + std::to_string(t) + " threads sparse pinning predicted " + num(at.sparse * 1e3) +
+                          " ms, dense " + num(at.dense * 1e3) + " ms (dense when faster by " +
                           num(thread_tolerance * 100) + "%, or as fast with all data on one node: " +
                           (data_on_one_node() ? "it is" : "it is not") + ")",
-                      {{"threads", t}, {"sparse_s", sparse}, {"dense_s", dense}}});
+                      {{"threads", t}, {"sparse_s", at.sparse}, {"dense_s", at.dense}}});
   }
 
   void rule(std::size_t k, const char* step, const char* id, std::string outcome, std::string text,

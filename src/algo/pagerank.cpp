@@ -463,6 +463,7 @@ PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray
   if (new_ranks.data() != ranks.data()) require_apart(new_ranks, "new_ranks", ranks, "ranks (unless the same buffer)");
   const double teleport = pagerank_teleport(options, n, dangling);
   const bool redistribute = options.dangling == DanglingRule::uniform;
+  const std::vector<runtime::LoopPart> layout = vertex_layout(rbegin, redge, out_degree);
   PageRankPartTotals totals = pool.parallel_reduce(
       0, count, PageRankPartTotals{},
       [&](std::uint64_t lo, std::uint64_t hi) {
@@ -476,12 +477,12 @@ PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray
         if (!shares_in_place) batch.dangling = share_part(out_degree, lo, hi, new_ranks, new_contributions).dangling;
         return batch;
       },
-      add_totals, layout_options(vertex_layout(rbegin, redge, out_degree)));
+      add_totals, layout_options(layout));
   if (shares_in_place) {
     totals.dangling = pool.parallel_reduce(
         0, count, 0.0,
         [&](std::uint64_t lo, std::uint64_t hi) { return share_part(out_degree, lo, hi, new_ranks, new_contributions).dangling; },
-        [](double a, double b) { return a + b; }, layout_options(vertex_layout(rbegin, redge, out_degree)));
+        [](double a, double b) { return a + b; }, layout_options(layout));
   }
   if (!redistribute) totals.dangling = 0;
   return totals;
