@@ -3,6 +3,7 @@
 #include "smartarrays/adapt/model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
 
@@ -72,12 +73,23 @@ double compute_cost_s(const MachineProfile& m, const ArrayUse& a, unsigned bits)
   return 1.0 / m.decode.scan_values_per_s_per_cpu[bits - 1];
 }
 
-bool cache_resident(const MachineProfile& m, const ArrayUse& a, unsigned bits) {
-  return array_bytes(a.length, bits) * 2 <= static_cast<double>(m.llc_bytes);
+// Whether the workload's arrays at their configured widths fit in the last-level cache together,
+// with room to spare: then only the first pass of a run (which starts cold) reads memory.
+bool workload_resident(const MachineProfile& m, const WorkloadProfile& w, const std::vector<ArrayConfig>& configs) {
+  double footprint = 0;
+  for (std::size_t k = 0; k < w.arrays.size(); ++k) footprint += array_bytes(w.arrays[k].length, configs[k].bits);
+  return footprint * 2 <= static_cast<double>(m.llc_bytes);
 }
 
+// The range a measured profile may scale memory time over: a run that the model cannot explain
+// within it is mostly compute or mostly waiting, and the model keeps its own figures at the bound.
+constexpr double min_memory_scale = 1.0 / 16, max_memory_scale = 16;
+
+// What a measured profile corrects: compute at natural widths, compute of the arrays at fewer bits
+// (this loop body's decoding against the calibrated fused decode+sum), and memory time.
 struct Scale {
   double compute = 1;
+  double compressed = 1;
   double memory = 1;
 };
 
@@ -121,6 +133,7 @@ Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, con
   Prediction p;
   std::vector<double> rate(n, 0.0);
   std::vector<double> array_traffic(w.arrays.size(), 0.0);  // bytes each array moves from memory
+  const bool resident = workload_resident(m, w, configs);
   // Per reading node: compute seconds and memory seconds for all of the work.
   for (std::size_t i = 0; i < n; ++i) {
     NodeLoad load;
@@ -134,11 +147,17 @@ Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, con
     const double accesses = a.accesses();
     p.accesses += accesses;
     const bool random = a.hints.pattern == AccessPattern::random;
-    const bool resident = cache_resident(m, a, c.bits);
     const double size = array_bytes(a.length, c.bits);
-    double miss = resident ? 0.0 : 1.0;
-    if (random && !resident) miss = std::max(0.0, 1.0 - static_cast<double>(m.llc_bytes) / size);
-    const double bytes = random ? accesses * miss * 64.0 : (resident ? 0.0 : accesses * c.bits / 8.0);
+    // Random accesses that miss the cache: each line once when everything is resident, else the
+    // share of the array the cache cannot hold. Sequential reads: every pass, or only the first.
+    double misses = 0, bytes = 0;
+    if (random) {
+      misses = resident ? std::min(accesses, size / 64.0)
+                        : accesses * std::max(0.0, 1.0 - static_cast<double>(m.llc_bytes) / size);
+      bytes = misses * 64.0;
+    } else {
+      bytes = (resident ? std::min(accesses, static_cast<double>(a.length)) : accesses) * c.bits / 8.0;
+    }
     // Written arrays cost a read for ownership and a write back.
     const double traffic = a.hints.read_only || random ? bytes : 2 * bytes;
     p.bytes += traffic;
@@ -147,7 +166,8 @@ Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, con
       NodeLoad& load = p.nodes[i];
       if (load.threads == 0) continue;
       const double t = load.threads;
-      load.compute_s += accesses * compute_cost_s(m, a, c.bits) * scale.compute / t;
+      const double correction = c.bits < a.natural_bits ? scale.compressed : scale.compute;
+      load.compute_s += accesses * compute_cost_s(m, a, c.bits) * correction / t;
       const std::vector<double> f = sources(m, c, i);
       for (std::size_t j = 0; j < n; ++j) {
         if (f[j] == 0) continue;
@@ -155,7 +175,7 @@ Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, con
         load.memory_s += traffic * f[j] / bw;
         if (random) {
           const double latency = m.latency_ns[i][j] * 1e-9 * (c.huge_pages ? m.huge_page_latency_ratio : 1.0);
-          load.memory_s += accesses * miss * f[j] * latency * scale.memory / (t * m.memory_parallelism);
+          load.memory_s += misses * f[j] * latency * scale.memory / (t * m.memory_parallelism);
         }
       }
     }
@@ -225,21 +245,41 @@ Prediction predict(const MachineProfile& machine, const WorkloadProfile& workloa
   Scale scale;
   if (workload.measured) {
     // The profiling configuration: every array at its natural width where the run placed it.
+    const WorkloadMeasurement& measured = *workload.measured;
     std::vector<ArrayConfig> profiled(configs.size());
-    const Placement placement = parse_placement(workload.measured->placement);
+    const Placement placement = parse_placement(measured.placement);
     for (std::size_t k = 0; k < configs.size(); ++k) {
       profiled[k].placement = placement;
       profiled[k].bits = workload.arrays[k].natural_bits;
     }
     const Prediction base = predict_scaled(machine, workload, profiled, scale);
-    if (workload.measured->compute_seconds > 0 && base.compute_seconds > 0) {
-      scale.compute = workload.measured->compute_seconds / base.compute_seconds;
+    if (measured.compute_seconds > 0 && base.compute_seconds > 0) {
+      scale.compute = measured.compute_seconds / base.compute_seconds;
     }
-    const Prediction rescaled = predict_scaled(machine, workload, profiled, scale);
-    if (rescaled.loop_seconds > 0 && workload.measured->seconds > rescaled.loop_seconds &&
-        rescaled.memory_seconds >= rescaled.compute_seconds) {
-      // Bandwidth values scaled to what the workload achieved (the paper's utilisation scaling).
-      scale.memory = workload.measured->seconds / rescaled.loop_seconds;
+    scale.compressed = scale.compute;
+    if (measured.compressed_compute_seconds > 0) {
+      // The measured compressed compute, less its natural-width part, over what the calibrated decode
+      // rates predict for the compressed arrays (compute time is linear in each part's correction).
+      std::vector<ArrayConfig> fewest = profiled;
+      for (std::size_t k = 0; k < configs.size(); ++k) {
+        if (!workload.arrays[k].fixed) fewest[k].bits = workload.arrays[k].value_bits;
+      }
+      const double natural_part = predict_scaled(machine, workload, fewest, {scale.compute, 0, 1}).compute_seconds;
+      const double compressed_part = predict_scaled(machine, workload, fewest, {0, 1, 1}).compute_seconds;
+      if (compressed_part > 0) {
+        scale.compressed = std::max(0.0, measured.compressed_compute_seconds - natural_part) / compressed_part;
+      }
+    }
+    if (measured.seconds > 0 && predict_scaled(machine, workload, profiled, scale).memory_seconds > 0) {
+      // Memory time scaled so that the profiling configuration predicts what the run measured (the
+      // paper's utilisation scaling, both ways): the loop time grows with it, so bisect its log.
+      double low = std::log(min_memory_scale), high = std::log(max_memory_scale);
+      for (int step = 0; step < 40; ++step) {
+        const double mid = (low + high) / 2;
+        const Scale trial{scale.compute, scale.compressed, std::exp(mid)};
+        (predict_scaled(machine, workload, profiled, trial).loop_seconds < measured.seconds ? low : high) = mid;
+      }
+      scale.memory = std::exp((low + high) / 2);
     }
   }
   return predict_scaled(machine, workload, configs, scale);

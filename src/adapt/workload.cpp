@@ -76,6 +76,9 @@ WorkloadProfile read_workload(const Field& root) {
     r.bytes_read = m.at("bytes_read").number(0, false);
     r.accesses_per_s = m.at("accesses_per_s").number(0, false);
     r.compute_seconds = m.at("compute_seconds").number(0, false);
+    if (m.has("compressed_compute_seconds")) {
+      r.compressed_compute_seconds = m.at("compressed_compute_seconds").number(0, false);
+    }
     w.measured = r;
   }
   return w;
@@ -162,6 +165,7 @@ std::string to_json(const WorkloadProfile& w, int indent) {
                         {"bytes_read", m.bytes_read},
                         {"accesses_per_s", m.accesses_per_s},
                         {"compute_seconds", m.compute_seconds}};
+    if (m.compressed_compute_seconds > 0) json["measured"]["compressed_compute_seconds"] = m.compressed_compute_seconds;
   }
   return json.dump(indent, ' ', false, Json::error_handler_t::replace);
 }

@@ -28,7 +28,10 @@ const char* const adaptivity_header =
     "choice are timed side by side; prints per case the choice, the measured best and the loss, then\n"
     "how often the choice was the best within the spread, the mean and worst loss, and the gain over\n"
     "the best static configuration. The machine profile is --machine FILE, else the cached one (calibrated\n"
-    "first when none is cached: an estimate would judge default numbers, not the model).\n";
+    "first when none is cached: an estimate would judge default numbers, not the model). Each workload's\n"
+    "profile is measured first at each thread count (interleaved, uncompressed, and its loop body on a\n"
+    "cache-resident slice at natural and fewest bits), as `advise --measure` does; --derived decides\n"
+    "with the profiles derived from the definitions instead.\n";
 
 const char* const adaptivity_footer =
     "example:\n"
@@ -39,6 +42,7 @@ struct AdaptivityFlags {
   std::string machine;
   std::string json_path;
   std::string statistic = "median";
+  bool derived = false;  // --derived: profiles from the definitions, not measured
   bool quiet = false;
 };
 
@@ -54,9 +58,9 @@ std::string ms(double s) {
   return out.str();
 }
 
-void print_result(const measure::AdaptivityResult& r, const std::string& machine, const std::string& statistic) {
-  std::cout << "adaptive choice vs every static configuration (machine profile: " << machine << "; times: "
-            << statistic << " of the runs)\n\n";
+void print_result(const measure::AdaptivityResult& r, const AdaptivityFlags& f) {
+  std::cout << "adaptive choice vs every static configuration (machine profile: " << f.machine << "; workload profiles: "
+            << (f.derived ? "derived" : "measured") << "; times: " << f.statistic << " of the runs)\n\n";
   std::cout << "workload        threads  scenario                      best static         best ms  adaptive ms    loss  "
                "in spread  choice\n";
   for (const measure::AdaptivityCase& c : r.cases) {
@@ -110,6 +114,7 @@ measure::Report report(const measure::AdaptivityResult& r, const AdaptivityFlags
                              {"repetitions", f.config.trials.repetitions},
                              {"warmup", f.config.trials.warmup},
                              {"statistic", f.statistic},
+                             {"profiles", f.config.measure_profiles ? "measured" : "derived"},
                              {"machine_profile", f.machine}};
   report.fields["cases"] = measure::Json::array();
   for (const measure::AdaptivityCase& c : r.cases) {
@@ -118,6 +123,7 @@ measure::Report report(const measure::AdaptivityResult& r, const AdaptivityFlags
                        {"feasible", c.feasible}};
     if (c.feasible) {
       j["choice"] = c.choice;
+      j["profile"] = measure::Json::parse(adapt::to_json(c.profile, -1));
       j["adaptive"] = {{"configs", configs_json(c.adaptive.configs)},
                        {"timing", measure::timing_json(c.adaptive.timing)},
                        {"predicted_s", c.adaptive.predicted_s}};
@@ -176,6 +182,7 @@ int adaptivity(AdaptivityFlags& f) {
     f.machine = adapt::cached_profile_path();
   }
   f.config.compare_min = f.statistic == "min";
+  f.config.measure_profiles = !f.derived;
   const measure::Progress progress(!f.quiet);
   const measure::AdaptivityResult result = measure::run_adaptivity_bench(f.config, [&](const measure::AdaptivityProgress& p) {
     std::ostringstream line;
@@ -187,7 +194,7 @@ int adaptivity(AdaptivityFlags& f) {
     measure::write_report(report(result, f), "-");
     return 0;
   }
-  print_result(result, f.machine, f.statistic);
+  print_result(result, f);
   if (!f.json_path.empty()) {
     measure::write_report(report(result, f), f.json_path);
     std::cout << "\nresults: " << f.json_path << "\n";
@@ -224,6 +231,9 @@ void add_adaptivity_flags(CLI::App& app, AdaptivityFlags& f) {
   add_value<std::string>(app, "--machine", "FILE", f.machine, text_value, "machine profile (default: the cached one)");
   add_value<std::string>(app, "--json", "FILE", f.json_path, text_value,
                          "also write the results as JSON to FILE, '-' for stdout instead of the tables");
+  add_flag(app, "--derived", f.derived,
+           "decide with profiles derived from the workloads' definitions (default: measured here first, as "
+           "`advise --measure` does)");
   add_flag(app, "--quiet", f.quiet, "no progress line on stderr");
 }
 

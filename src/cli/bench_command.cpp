@@ -329,7 +329,8 @@ void add_aggregate_flags(CLI::App& app, AggregateFlags& f) {
       "os_default, single_node, interleaved, replicated, partitioned, or auto (the\n"
       "adaptive choice) (default os_default,single_node,interleaved,replicated)");
   add_value(app, "--threads", "LIST", c.threads, list_of(whole_number<std::size_t>(1, 4096)),
-            "worker counts (default: SMARTARRAYS_THREADS, else every usable CPU)");
+            "worker counts (default: SMARTARRAYS_THREADS, else every usable CPU; with\n"
+            "--placement auto, the adaptive choice of threads and pinning)");
   add_value(app, "--repetitions", "N", c.trials.repetitions, whole_number<int>(1, 1000000),
             "timed runs per combination, median reported (default 5)");
   add_value(app, "--warmup", "N", c.trials.warmup, whole_number<int>(0, 1000000), "untimed runs before them (default 1)");

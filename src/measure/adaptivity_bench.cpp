@@ -3,6 +3,8 @@
 // timed at every thread count that needs it, and the summary.
 #include "measure/adaptivity_bench.hpp"
 
+#include "measure/workload_profile.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -310,17 +312,24 @@ std::vector<Family> make_families(const AdaptivityConfig& config, runtime::Threa
 // The cases of family f (threads x memory scenarios), each with the adaptive decision; adds every
 // configuration to time (the statics' and the decisions') to needed, keyed by signature.
 std::vector<AdaptivityCase> decide_cases(const AdaptivityConfig& config, const Family& f, const std::vector<std::size_t>& threads,
-                                         std::map<std::string, std::vector<ArrayConfig>>& needed) {
+                                         std::map<std::string, std::vector<ArrayConfig>>& needed, AdaptivityProgress& state,
+                                         const std::function<void(const AdaptivityProgress&)>& progress) {
   std::vector<AdaptivityCase> cases;
   for (std::size_t t : threads) {
+    adapt::WorkloadProfile w = f.workload;
+    w.threads = static_cast<unsigned>(t);
+    if (config.measure_profiles) {
+      state.what = f.name + ": measuring its profile on " + std::to_string(t) + " thread(s)";
+      if (progress) progress(state);
+      w = measure_workload(w);
+    }
     for (const char* scenario : scenarios) {
       AdaptivityCase c;
       c.family = f.family;
       c.workload = f.name;
       c.threads = t;
       c.scenario = scenario;
-      adapt::WorkloadProfile w = f.workload;
-      w.threads = static_cast<unsigned>(t);
+      c.profile = w;
       c.free_bytes_per_node = scenario_free(config, w, scenario);
       const adapt::MachineProfile m = adapt::with_free_memory(config.machine, c.free_bytes_per_node);
       c.feasible = c.free_bytes_per_node > 0;
@@ -386,8 +395,7 @@ bool evaluate_case(const AdaptivityConfig& config, const Family& f,
     return found == timings.end() ? Timing{} : found->second;
   };
   const adapt::MachineProfile m = adapt::with_free_memory(config.machine, c.free_bytes_per_node);
-  adapt::WorkloadProfile w = f.workload;
-  w.threads = static_cast<unsigned>(c.threads);
+  const adapt::WorkloadProfile& w = c.profile;
   for (const auto& [label, configs] : f.statics) {
     if (!adapt::fits(m, w, configs)) continue;
     const auto keys = f.keys.find(label);
@@ -533,7 +541,7 @@ AdaptivityResult run_adaptivity_bench(const AdaptivityConfig& config,
     // Decide every case first, so each distinct configuration is built once.
     std::map<std::string, std::vector<ArrayConfig>> needed;  // signature -> configs
     for (const auto& [label, configs] : f.statics) needed[signature(configs)] = configs;
-    std::vector<AdaptivityCase> cases = decide_cases(config, f, threads, needed);
+    std::vector<AdaptivityCase> cases = decide_cases(config, f, threads, needed, state, progress);
     const auto timings = time_configs(config, f, needed, threads, pools, builder, state, progress);
     for (AdaptivityCase& c : cases) {
       if (c.feasible) c.feasible = evaluate_case(config, f, timings, c);

@@ -13,6 +13,7 @@
 #include "measure/timing.hpp"
 #include "smartarrays/adapt/decision.hpp"
 #include "smartarrays/adapt/machine_profile.hpp"
+#include "smartarrays/adapt/workload.hpp"
 
 namespace smartarrays::measure {
 
@@ -30,6 +31,9 @@ struct AdaptivityConfig {
   /// Compare runs by their fastest time instead of the median: on a loaded shared machine the
   /// fastest run is the least disturbed one.
   bool compare_min = false;
+  /// Decide with profiles measured here (each workload run once per thread count in the profiling
+  /// configuration, as `advise --measure` does) rather than derived from the definitions alone.
+  bool measure_profiles = true;
 };
 
 /// One timed configuration of a case.
@@ -48,6 +52,7 @@ struct AdaptivityCase {
   std::size_t threads = 0;
   std::string scenario;   ///< "enough", "no-uncompressed-replication", "no-compressed-replication"
   std::uint64_t free_bytes_per_node = 0;  ///< the scenario's free memory
+  adapt::WorkloadProfile profile;         ///< the profile the choice was made with (measured or derived)
   bool feasible = true;   ///< some configuration fits (else the case is skipped)
   std::vector<ConfigTiming> statics;      ///< every static configuration that fits
   ConfigTiming adaptive;                  ///< the adaptive choice, timed

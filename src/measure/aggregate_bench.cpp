@@ -159,15 +159,18 @@ std::vector<AdaptiveAggregateCell> run_adaptive_aggregate(const AggregateBenchCo
       return expected_sum(config, width, pool);
     }();
     for (std::size_t t : threads) {
-      runtime::ThreadPool pool(runtime::PoolOptions{t, config.pinning});
-      adapt::WorkloadProfile w = adapt::aggregate_workload(config.length, width, static_cast<unsigned>(t));
+      // With placement auto and no thread counts given, the decision picks the threads and pinning too.
+      const bool decide_threads = auto_placement && config.threads.empty();
+      adapt::WorkloadProfile w = adapt::aggregate_workload(config.length, width, decide_threads ? 0 : static_cast<unsigned>(t));
       if (!auto_bits) {
         for (adapt::ArrayUse& a : w.arrays) a.natural_bits = width;
       }
       AdaptiveAggregateCell cell;
       cell.data_bits = width;
-      cell.threads = t;
       cell.decision = adapt::decide(machine, w);
+      cell.threads = decide_threads ? cell.decision.threads : t;
+      runtime::ThreadPool pool(
+          runtime::PoolOptions{cell.threads, decide_threads ? cell.decision.pinning : config.pinning});
       ArrayOptions chosen[2];
       for (std::size_t k = 0; k < 2; ++k) {
         const adapt::ArrayConfig& c = cell.decision.arrays[k].choice;
@@ -180,7 +183,7 @@ std::vector<AdaptiveAggregateCell> run_adaptive_aggregate(const AggregateBenchCo
       cell.a2 = chosen[1];
       state.bits = width;
       state.placement = chosen[0].placement;
-      state.threads = t;
+      state.threads = cell.threads;
       state.phase = "building";
       if (progress) progress(state);
       std::vector<SmartArray> arrays;

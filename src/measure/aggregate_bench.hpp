@@ -81,7 +81,8 @@ struct AdaptiveAggregateCell {
 /// The aggregation with placement and/or bits chosen by the adaptive layer on machine: for every
 /// width of config.bits (the data's width) and thread count, the decision for the aggregate
 /// workload, arrays built as it says (placement auto: placement and huge pages; bits auto: the
-/// width; otherwise config.placements[0] / the data's width), timed with every sum checked.
+/// width; otherwise config.placements[0] / the data's width), timed with every sum checked. With
+/// placement auto and no config.threads, the decision's thread count and pinning run it.
 std::vector<AdaptiveAggregateCell> run_adaptive_aggregate(
     const AggregateBenchConfig& config, const adapt::MachineProfile& machine, bool auto_placement, bool auto_bits,
     const std::function<void(const AggregateBenchProgress&)>& progress = {});

@@ -1,7 +1,7 @@
 // Owns measuring a built-in workload's profile by running it (the paper's runtime characteristics,
-// without counters): the workload runs once in the profiling configuration (every array interleaved
-// at its natural width), and again on a cache-resident instance for its compute-only cost; the
-// result fills adapt::WorkloadProfile::measured.
+// without counters): the workload runs in the profiling configuration (every array interleaved at its
+// natural width), each run cold, then on a cache-resident instance for its compute-only cost, at
+// natural widths and at the fewest bits; the result fills adapt::WorkloadProfile::measured.
 #pragma once
 
 #include "measure/timing.hpp"

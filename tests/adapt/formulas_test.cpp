@@ -71,6 +71,40 @@ TEST(Predict, ReplicasCostTheirCopyOnTwoNodes) {
   EXPECT_NEAR(s.loop_seconds, bytes / 40e9, 1e-9);
 }
 
+TEST(Predict, AResidentWorkloadReadsMemoryOnlyOnItsFirstPass) {
+  // 1 Mi values of 64 bits = 8 MiB, twice that fits the 32 MiB cache: ten passes read memory once.
+  const MachineProfile m = test::machine(1, 2, 10, 10, 1e9);
+  const auto bytes_of = [&](std::uint64_t length, double passes) {
+    const WorkloadProfile w = array_workload(length, 64, AccessHints{true, AccessPattern::sequential, passes, 2});
+    return predict(m, w, {ArrayConfig{Placement::os_default, 0, 64, false}}).bytes;
+  };
+  EXPECT_NEAR(bytes_of(1 << 20, 10), 8.0 * (1 << 20), 1e-3);
+  EXPECT_NEAR(bytes_of(1 << 20, 1), 8.0 * (1 << 20), 1e-3);
+  // 8 Mi values = 64 MiB does not fit: every pass reads memory.
+  EXPECT_NEAR(bytes_of(8 << 20, 10), 10 * 64.0 * (1 << 20), 1e-3);
+}
+
+TEST(Predict, AMeasuredProfileReproducesWhatItMeasured) {
+  // A profile measured at 64 bits (0.1 s, 0.01 s of compute) and on a cache-resident slice at its
+  // 20 bits (0.05 s of compute, far more than the calibrated fused decode predicts): the prediction
+  // of the profiling configuration is the measured time, and the compressed compute is the measured one.
+  const MachineProfile m = test::machine(1, 2, 10, 10, 1e9);
+  WorkloadProfile w = aggregate_workload(64ull << 20, 20, 2);
+  w.measured = WorkloadMeasurement{"interleaved", 0.1, 0, 0, 0.01, 0.05};
+  const std::vector<ArrayConfig> natural(2, ArrayConfig{Placement::interleaved, 0, 64, false});
+  const std::vector<ArrayConfig> fewest(2, ArrayConfig{Placement::interleaved, 0, 20, false});
+  EXPECT_NEAR(predict(m, w, natural).loop_seconds, 0.1, 1e-6);
+  EXPECT_NEAR(predict(m, w, natural).compute_seconds, 0.01, 1e-9);
+  EXPECT_NEAR(predict(m, w, fewest).compute_seconds, 0.05, 1e-9);
+  // Without the compressed measurement, decoding is priced at the calibrated rate scaled like the
+  // natural width's compute: cheaper than measured here.
+  w.measured->compressed_compute_seconds = 0;
+  EXPECT_LT(predict(m, w, fewest).compute_seconds, 0.05);
+  // A run faster than the model's bandwidth explains scales memory down (the old scaling went up only).
+  w.measured->seconds = 0.02;
+  EXPECT_NEAR(predict(m, w, natural).loop_seconds, 0.02, 1e-6);
+}
+
 TEST(Predict, RejectsAConfigurationCountThatDiffers) {
   const MachineProfile m = test::machine(1, 2, 10, 10);
   const WorkloadProfile w = aggregate_workload(1024, 10, 1);

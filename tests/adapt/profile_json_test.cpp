@@ -147,7 +147,7 @@ std::string workload_rejection(const Json& json) {
 TEST(WorkloadProfileJson, RoundTripsDerivedAndMeasuredProfiles) {
   WorkloadProfile w = pagerank_workload(1000, 16000, 2, 15);
   w.pinning = runtime::PinPolicy::dense;
-  w.measured = WorkloadMeasurement{"interleaved", 0.5, 1e9, 2e9, 0.1};
+  w.measured = WorkloadMeasurement{"interleaved", 0.5, 1e9, 2e9, 0.1, 0.3};
   const std::string text = to_json(w);
   const WorkloadProfile v = parse_workload_profile(text, "w.json");
   EXPECT_EQ(to_json(v), text);
@@ -161,6 +161,13 @@ TEST(WorkloadProfileJson, RoundTripsDerivedAndMeasuredProfiles) {
   EXPECT_EQ(v.pinning, runtime::PinPolicy::dense);
   ASSERT_TRUE(v.measured.has_value());
   EXPECT_DOUBLE_EQ(v.measured->seconds, 0.5);
+  EXPECT_DOUBLE_EQ(v.measured->compressed_compute_seconds, 0.3);
+  // The compressed compute cost is optional: a profile written before it reads as not measured.
+  Json older = Json::parse(text);
+  older["measured"].erase("compressed_compute_seconds");
+  EXPECT_EQ(parse_workload_profile(older.dump(), "w.json").measured->compressed_compute_seconds, 0);
+  older["measured"]["compressed_compute_seconds"] = -1;
+  EXPECT_EQ(workload_rejection(older), "w.json: measured.compressed_compute_seconds: expected a number >= 0, got '-1'");
 }
 
 TEST(WorkloadProfileJson, RejectsEveryMissingOrBadFieldByName) {

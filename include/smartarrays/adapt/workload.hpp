@@ -35,6 +35,8 @@ struct WorkloadMeasurement {
   double bytes_read = 0;                  ///< bytes of arrays read (from widths and elements touched)
   double accesses_per_s = 0;              ///< array accesses per second
   double compute_seconds = 0;             ///< the same loop body over a cache-resident slice, scaled to the whole
+  /// The same with every array the model chooses at its fewest bits (0: not measured, or nothing to compress).
+  double compressed_compute_seconds = 0;
 };
 
 /// A workload as the model sees it.
