@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <thread>
 #include <vector>
@@ -101,13 +103,14 @@ void link_lines(const os::MemoryRegion& buffer, std::uint64_t seed) {
   for (std::size_t i = 0; i < lines; ++i) words[order[i] * 8] = order[(i + 1) % lines] * 8ull;
 }
 
-// ns per dependent load from reader over a linked buffer.
-double chase_ns(const os::Node& reader, const os::MemoryRegion& buffer, std::uint64_t steps) {
+// ns per dependent load from reader over a linked buffer, after warm untimed loads (by default an
+// eighth of steps: the TLB and caches a little).
+double chase_ns(const os::Node& reader, const os::MemoryRegion& buffer, std::uint64_t steps, std::uint64_t warm = 0) {
   const auto* words = static_cast<const std::uint64_t*>(buffer.data());
   double ns = 0;
   on_node(reader, 1, [&](unsigned) {
     std::uint64_t at = 0;
-    for (std::uint64_t i = 0; i < steps / 8; ++i) at = words[at];  // warm the TLB and caches a little
+    for (std::uint64_t i = 0; i < (warm != 0 ? warm : steps / 8); ++i) at = words[at];
     const Clock::time_point start = Clock::now();
     for (std::uint64_t i = 0; i < steps; ++i) at = words[at];
     ns = seconds_since(start) * 1e9 / static_cast<double>(steps);
@@ -134,6 +137,38 @@ double independent_ns(const os::Node& reader, const os::MemoryRegion& buffer, st
     sink = sum;
   });
   return ns;
+}
+
+// The cache random loads see on node: dependent loads over buffers from 256 KiB to twice the
+// last-level cache, each latency normalised between the smallest buffer's and memory's, fitted by
+// the model's miss share max(0, 1 - C / size) (least squares over C on a grid of 2^(1/8) steps).
+std::uint64_t random_cache_bytes(const os::Node& node, std::uint64_t llc, std::uint64_t steps, double memory_latency_ns) {
+  std::vector<std::pair<double, double>> curve;  // (buffer bytes, latency ns)
+  for (std::size_t bytes = std::size_t{256} << 10; bytes <= 2 * llc; bytes *= 2) {
+    os::MemoryRegion buffer = region_on(bytes, node.id, false);
+    link_lines(buffer, bytes);
+    // Warmed by one whole cycle through the lines, so that what stays cached is cached.
+    curve.emplace_back(static_cast<double>(bytes), chase_ns(node, buffer, steps, bytes / 64));
+  }
+  if (curve.size() < 2) return llc;
+  // Memory's latency from the same pass (the largest buffer) unless the separate measurement is higher.
+  const double memory_ns = std::max(curve.back().second, memory_latency_ns);
+  const double cached_ns = curve.front().second;
+  if (memory_ns <= cached_ns) return llc;
+  double best_c = static_cast<double>(llc), best_error = std::numeric_limits<double>::infinity();
+  for (double c = 64.0 * 1024; c <= 4.0 * static_cast<double>(llc); c *= std::exp2(0.125)) {
+    double error = 0;
+    for (const auto& [bytes, ns] : curve) {
+      const double measured = std::clamp((ns - cached_ns) / (memory_ns - cached_ns), 0.0, 1.0);
+      const double modelled = std::max(0.0, 1.0 - c / bytes);
+      error += (measured - modelled) * (measured - modelled);
+    }
+    if (error < best_error) {
+      best_error = error;
+      best_c = c;
+    }
+  }
+  return static_cast<std::uint64_t>(best_c);
 }
 
 // GB/s of node's workers copying source into a buffer bound to node (a replica's initialisation).
@@ -322,6 +357,13 @@ MachineProfile calibrate(const CalibrationOptions& options) {
   if (!huge_ratio.empty()) {
     p.huge_page_latency_ratio = std::accumulate(huge_ratio.begin(), huge_ratio.end(), 0.0) /
                                 static_cast<double>(huge_ratio.size());
+  }
+  for (std::size_t j = 0; j < n; ++j) {
+    const os::Node& node = topology.node(j);
+    if (node.cpus.empty() || node.memory_total == 0) continue;
+    progress("random-load cache, node " + std::to_string(j), 0.5);
+    p.random_cache_bytes = random_cache_bytes(node, p.llc_bytes, sizes.chase_steps / 4, p.latency_ns[j][j]);
+    break;
   }
   measure_decode(p, sizes, options);
   progress("compute and memory overlap", 0.97);

@@ -66,7 +66,7 @@ std::vector<double> footprint(const MachineProfile& m, const ArrayUse& a, const 
 
 class Decider {
  public:
-  Decider(const MachineProfile& m, const WorkloadProfile& w) : m_(m), w_(w) {
+  Decider(const MachineProfile& m, const WorkloadProfile& w) : m_(m), w_(w), fit_(fit_model(m, w)) {
     configs_.resize(w.arrays.size());
     decided_.assign(w.arrays.size(), false);
     for (std::size_t k = 0; k < w.arrays.size(); ++k) {
@@ -80,6 +80,7 @@ class Decider {
     Decision d;
     d.workload = w_;
     d.arrays.resize(w_.arrays.size());
+    if (w_.measured) explain_fit();
     // Fixed arrays first (they take their memory whatever happens), then the others by accesses, largest first.
     std::vector<std::size_t> order(w_.arrays.size());
     for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
@@ -110,9 +111,9 @@ class Decider {
     d.threads = run_as.threads;
     d.threads_decided = w_.threads == 0;
     d.pinning = run_as.pinning;
-    d.predicted = predict(m_, run_as, configs_);
+    d.predicted = predict(m_, run_as, configs_, fit_);
     d.explanation = std::move(rules_);
-    d.candidates = uniform_candidates(m_, run_as);
+    d.candidates = uniform_candidates(m_, run_as, fit_);
     Candidate adaptive{"adaptive", configs_, d.predicted, true};
     d.candidates.push_back(adaptive);
     return d;
@@ -129,7 +130,22 @@ class Decider {
     WorkloadProfile w = w_;
     w.threads = threads;
     w.pinning = pinning;
-    return predict(m_, w, configs_).seconds;
+    return predict(m_, w, configs_, fit_).seconds;
+  }
+
+  // The corrections a measured profile makes to the calibrated model, first in the explanation.
+  void explain_fit() {
+    std::ostringstream text;
+    text << std::setprecision(3) << "measured in " << w_.measured->placement << " at natural widths"
+         << (w_.measured->compressed_seconds > 0 ? " and at the fewest bits" : "") << ": compute x" << fit_.compute
+         << ", compressed compute x" << fit_.compressed << ", memory x" << fit_.memory << ", overlap "
+         << (fit_.serial_fraction >= 0 ? "fitted " : "the machine's ")
+         << (fit_.serial_fraction >= 0 ? fit_.serial_fraction : m_.serial_fraction);
+    rules_.push_back({"", "profile", "measured_fit", "fitted", text.str(),
+                      {{"compute_scale", fit_.compute},
+                       {"compressed_compute_scale", fit_.compressed},
+                       {"memory_scale", fit_.memory},
+                       {"serial_fraction", fit_.serial_fraction >= 0 ? fit_.serial_fraction : m_.serial_fraction}}});
   }
 
   // Whether every decided array lives on one and the same node (fixed outputs aside).
@@ -252,7 +268,7 @@ class Decider {
   Prediction predict_as(std::size_t k, const ArrayConfig& c) const {
     std::vector<ArrayConfig> configs = configs_;
     configs[k] = c;
-    return predict(m_, w_, configs);
+    return predict(m_, w_, configs, fit_);
   }
 
   std::size_t first_memory_node() const {
@@ -487,7 +503,7 @@ class Decider {
       rule(k, "huge pages", "huge_pages", "no", "transparent huge pages are off (never) on this machine", {});
       return false;
     }
-    if (a.hints.pattern == AccessPattern::random && static_cast<double>(m_.llc_bytes) < bytes) {
+    if (a.hints.pattern == AccessPattern::random && static_cast<double>(m_.random_cache()) < bytes) {
       const bool yes = m_.huge_page_latency_ratio < 0.95;
       rule(k, "huge pages", "huge_pages", yes ? "yes" : "no",
            "random accesses beyond the cache: huge pages change load latency by x" + num(m_.huge_page_latency_ratio) +
@@ -506,6 +522,7 @@ class Decider {
 
   const MachineProfile& m_;
   const WorkloadProfile& w_;
+  const ModelFit fit_;  // the measured profile's corrections, fitted once
   std::vector<ArrayConfig> configs_;
   std::vector<bool> decided_;
   std::vector<Rule> rules_;
@@ -547,7 +564,8 @@ bool fits(const MachineProfile& machine, const WorkloadProfile& workload, const 
   return true;
 }
 
-std::vector<Candidate> uniform_candidates(const MachineProfile& machine, const WorkloadProfile& workload) {
+std::vector<Candidate> uniform_candidates(const MachineProfile& machine, const WorkloadProfile& workload,
+                                          const ModelFit& fit) {
   std::vector<Candidate> out;
   for (Placement p : {Placement::os_default, Placement::single_node, Placement::interleaved, Placement::replicated}) {
     for (bool compressed : {false, true}) {
@@ -571,12 +589,16 @@ std::vector<Candidate> uniform_candidates(const MachineProfile& machine, const W
       Candidate cand;
       cand.label = std::string(to_string(p)) + (compressed ? "/compressed" : "/uncompressed");
       cand.configs = configs;
-      cand.prediction = predict(machine, workload, configs);
+      cand.prediction = predict(machine, workload, configs, fit);
       cand.fits = fits(machine, workload, configs);
       out.push_back(std::move(cand));
     }
   }
   return out;
+}
+
+std::vector<Candidate> uniform_candidates(const MachineProfile& machine, const WorkloadProfile& workload) {
+  return uniform_candidates(machine, workload, fit_model(machine, workload));
 }
 
 Decision decide(const MachineProfile& machine, const WorkloadProfile& workload) {

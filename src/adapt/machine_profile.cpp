@@ -89,6 +89,7 @@ MachineProfile read_profile(const Field& root) {
   p.decode.plain_scan_values_per_s_per_cpu = decode.at("plain_scan_values_per_s_per_cpu").number(0, true);
   if (model.has("memory_parallelism")) p.memory_parallelism = model.at("memory_parallelism").number(1, false);
   if (model.has("llc_bytes")) p.llc_bytes = model.at("llc_bytes").whole(0, ~std::uint64_t{0});
+  if (model.has("random_cache_bytes")) p.random_cache_bytes = model.at("random_cache_bytes").whole(0, ~std::uint64_t{0});
   if (model.has("huge_page_latency_ratio")) p.huge_page_latency_ratio = model.at("huge_page_latency_ratio").number(0, true);
   if (model.has("serial_fraction")) {
     p.serial_fraction = model.at("serial_fraction").number(0, false);
@@ -149,6 +150,7 @@ std::string to_json(const MachineProfile& p, int indent) {
                      {"plain_scan_values_per_s_per_cpu", p.decode.plain_scan_values_per_s_per_cpu}};
   model["memory_parallelism"] = p.memory_parallelism;
   model["llc_bytes"] = p.llc_bytes;
+  model["random_cache_bytes"] = p.random_cache_bytes;
   model["huge_page_latency_ratio"] = p.huge_page_latency_ratio;
   model["serial_fraction"] = p.serial_fraction;
   model["calibration"] = p.calibration;

@@ -84,14 +84,8 @@ bool workload_resident(const MachineProfile& m, const WorkloadProfile& w, const 
 // The range a measured profile may scale memory time over: a run that the model cannot explain
 // within it is mostly compute or mostly waiting, and the model keeps its own figures at the bound.
 constexpr double min_memory_scale = 1.0 / 16, max_memory_scale = 16;
-
-// What a measured profile corrects: compute at natural widths, compute of the arrays at fewer bits
-// (this loop body's decoding against the calibrated fused decode+sum), and memory time.
-struct Scale {
-  double compute = 1;
-  double compressed = 1;
-  double memory = 1;
-};
+// The overlaps 0, 1/overlap_steps, ..., 1 a two-run profile is fitted over.
+constexpr int overlap_steps = 20;
 
 // The extra seconds of initialising replicas of size bytes: the slowest node's copy against the
 // copy spread over every memory node.
@@ -126,7 +120,7 @@ double controller_bound_s(const MachineProfile& m, const std::vector<ArrayConfig
 }
 
 Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, const std::vector<ArrayConfig>& configs,
-                          const Scale& scale) {
+                          const ModelFit& scale) {
   const std::size_t n = m.node_count();
   const unsigned total_threads = w.threads == 0 ? m.total_cpus() : w.threads;
   const std::vector<unsigned> tpn = threads_per_node(m, total_threads, w.pinning);
@@ -153,7 +147,7 @@ Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, con
     double misses = 0, bytes = 0;
     if (random) {
       misses = resident ? std::min(accesses, size / 64.0)
-                        : accesses * std::max(0.0, 1.0 - static_cast<double>(m.llc_bytes) / size);
+                        : accesses * std::max(0.0, 1.0 - static_cast<double>(m.random_cache()) / size);
       bytes = misses * 64.0;
     } else {
       bytes = (resident ? std::min(accesses, static_cast<double>(a.length)) : accesses) * c.bits / 8.0;
@@ -185,7 +179,8 @@ Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, con
   for (std::size_t i = 0; i < n; ++i) {
     NodeLoad& load = p.nodes[i];
     if (load.threads == 0) continue;
-    const double tau = std::max(load.compute_s, load.memory_s) + m.serial_fraction * std::min(load.compute_s, load.memory_s);
+    const double serial = scale.serial_fraction >= 0 ? scale.serial_fraction : m.serial_fraction;
+    const double tau = std::max(load.compute_s, load.memory_s) + serial * std::min(load.compute_s, load.memory_s);
     rate[i] = tau > 0 ? 1.0 / tau : 0;
     total_rate += rate[i];
   }
@@ -237,52 +232,86 @@ double array_bytes(std::uint64_t length, unsigned bits) {
   return chunks * bits * 8.0;
 }
 
-Prediction predict(const MachineProfile& machine, const WorkloadProfile& workload, const std::vector<ArrayConfig>& configs) {
+namespace {
+
+// Every array where the measured run placed it, at its natural width, or (fewest) every array the
+// model chooses at its fewest bits.
+std::vector<ArrayConfig> profiled_configs(const WorkloadProfile& w, bool fewest) {
+  std::vector<ArrayConfig> configs(w.arrays.size());
+  const Placement placement = parse_placement(w.measured->placement);
+  for (std::size_t k = 0; k < configs.size(); ++k) {
+    configs[k].placement = placement;
+    configs[k].bits = fewest && !w.arrays[k].fixed ? w.arrays[k].value_bits : w.arrays[k].natural_bits;
+  }
+  return configs;
+}
+
+// The memory scale (within its bounds) at which configs predicts seconds: the loop time grows with
+// it, so bisect its logarithm.
+double solve_memory(const MachineProfile& m, const WorkloadProfile& w, const std::vector<ArrayConfig>& configs,
+                    ModelFit fit, double seconds) {
+  double low = std::log(min_memory_scale), high = std::log(max_memory_scale);
+  for (int step = 0; step < 40; ++step) {
+    const double mid = (low + high) / 2;
+    fit.memory = std::exp(mid);
+    (predict_scaled(m, w, configs, fit).loop_seconds < seconds ? low : high) = mid;
+  }
+  return std::exp((low + high) / 2);
+}
+
+}  // namespace
+
+ModelFit fit_model(const MachineProfile& machine, const WorkloadProfile& workload) {
+  ModelFit fit;
+  if (!workload.measured) return fit;
+  const WorkloadMeasurement& measured = *workload.measured;
+  const std::vector<ArrayConfig> natural = profiled_configs(workload, false);
+  const std::vector<ArrayConfig> fewest = profiled_configs(workload, true);
+  const Prediction base = predict_scaled(machine, workload, natural, fit);
+  if (measured.compute_seconds > 0 && base.compute_seconds > 0) fit.compute = measured.compute_seconds / base.compute_seconds;
+  fit.compressed = fit.compute;
+  if (measured.compressed_compute_seconds > 0) {
+    // The measured compressed compute, less its natural-width part, over what the calibrated decode
+    // rates predict for the compressed arrays (compute time is linear in each part's scale).
+    const double natural_part = predict_scaled(machine, workload, fewest, {fit.compute, 0, 1, -1}).compute_seconds;
+    const double compressed_part = predict_scaled(machine, workload, fewest, {0, 1, 1, -1}).compute_seconds;
+    if (compressed_part > 0) fit.compressed = std::max(0.0, measured.compressed_compute_seconds - natural_part) / compressed_part;
+  }
+  if (measured.seconds <= 0 || predict_scaled(machine, workload, natural, fit).memory_seconds <= 0) return fit;
+  if (measured.compressed_seconds <= 0) {
+    // One run: memory scaled so that the profiling configuration predicts it (the paper's
+    // utilisation scaling, up or down), at the machine's overlap.
+    fit.memory = solve_memory(machine, workload, natural, fit, measured.seconds);
+    return fit;
+  }
+  // Two runs (natural widths and fewest bits): the workload's own overlap of compute and memory too,
+  // the one whose memory scale for the first run best predicts the second.
+  double best_error = std::numeric_limits<double>::infinity();
+  ModelFit trial = fit;
+  for (int step = 0; step <= overlap_steps; ++step) {
+    trial.serial_fraction = static_cast<double>(step) / overlap_steps;
+    trial.memory = solve_memory(machine, workload, natural, trial, measured.seconds);
+    const double error = std::abs(predict_scaled(machine, workload, fewest, trial).loop_seconds - measured.compressed_seconds);
+    if (error < best_error) {
+      best_error = error;
+      fit.serial_fraction = trial.serial_fraction;
+      fit.memory = trial.memory;
+    }
+  }
+  return fit;
+}
+
+Prediction predict(const MachineProfile& machine, const WorkloadProfile& workload, const std::vector<ArrayConfig>& configs,
+                   const ModelFit& fit) {
   if (configs.size() != workload.arrays.size()) {
     throw_error(ErrorCode::invalid_argument, "predict: " + std::to_string(configs.size()) + " configurations for " +
                                                  std::to_string(workload.arrays.size()) + " arrays");
   }
-  Scale scale;
-  if (workload.measured) {
-    // The profiling configuration: every array at its natural width where the run placed it.
-    const WorkloadMeasurement& measured = *workload.measured;
-    std::vector<ArrayConfig> profiled(configs.size());
-    const Placement placement = parse_placement(measured.placement);
-    for (std::size_t k = 0; k < configs.size(); ++k) {
-      profiled[k].placement = placement;
-      profiled[k].bits = workload.arrays[k].natural_bits;
-    }
-    const Prediction base = predict_scaled(machine, workload, profiled, scale);
-    if (measured.compute_seconds > 0 && base.compute_seconds > 0) {
-      scale.compute = measured.compute_seconds / base.compute_seconds;
-    }
-    scale.compressed = scale.compute;
-    if (measured.compressed_compute_seconds > 0) {
-      // The measured compressed compute, less its natural-width part, over what the calibrated decode
-      // rates predict for the compressed arrays (compute time is linear in each part's correction).
-      std::vector<ArrayConfig> fewest = profiled;
-      for (std::size_t k = 0; k < configs.size(); ++k) {
-        if (!workload.arrays[k].fixed) fewest[k].bits = workload.arrays[k].value_bits;
-      }
-      const double natural_part = predict_scaled(machine, workload, fewest, {scale.compute, 0, 1}).compute_seconds;
-      const double compressed_part = predict_scaled(machine, workload, fewest, {0, 1, 1}).compute_seconds;
-      if (compressed_part > 0) {
-        scale.compressed = std::max(0.0, measured.compressed_compute_seconds - natural_part) / compressed_part;
-      }
-    }
-    if (measured.seconds > 0 && predict_scaled(machine, workload, profiled, scale).memory_seconds > 0) {
-      // Memory time scaled so that the profiling configuration predicts what the run measured (the
-      // paper's utilisation scaling, both ways): the loop time grows with it, so bisect its log.
-      double low = std::log(min_memory_scale), high = std::log(max_memory_scale);
-      for (int step = 0; step < 40; ++step) {
-        const double mid = (low + high) / 2;
-        const Scale trial{scale.compute, scale.compressed, std::exp(mid)};
-        (predict_scaled(machine, workload, profiled, trial).loop_seconds < measured.seconds ? low : high) = mid;
-      }
-      scale.memory = std::exp((low + high) / 2);
-    }
-  }
-  return predict_scaled(machine, workload, configs, scale);
+  return predict_scaled(machine, workload, configs, fit);
+}
+
+Prediction predict(const MachineProfile& machine, const WorkloadProfile& workload, const std::vector<ArrayConfig>& configs) {
+  return predict(machine, workload, configs, fit_model(machine, workload));
 }
 
 }  // namespace smartarrays::adapt

@@ -79,6 +79,7 @@ WorkloadProfile read_workload(const Field& root) {
     if (m.has("compressed_compute_seconds")) {
       r.compressed_compute_seconds = m.at("compressed_compute_seconds").number(0, false);
     }
+    if (m.has("compressed_seconds")) r.compressed_seconds = m.at("compressed_seconds").number(0, false);
     w.measured = r;
   }
   return w;
@@ -166,6 +167,7 @@ std::string to_json(const WorkloadProfile& w, int indent) {
                         {"accesses_per_s", m.accesses_per_s},
                         {"compute_seconds", m.compute_seconds}};
     if (m.compressed_compute_seconds > 0) json["measured"]["compressed_compute_seconds"] = m.compressed_compute_seconds;
+    if (m.compressed_seconds > 0) json["measured"]["compressed_seconds"] = m.compressed_seconds;
   }
   return json.dump(indent, ' ', false, Json::error_handler_t::replace);
 }

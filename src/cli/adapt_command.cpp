@@ -110,7 +110,8 @@ void print_profile(const adapt::MachineProfile& p) {
   for (double v : p.copy_gbs) std::cout << " " << fixed(v, 2);
   std::cout << "\nmemory parallelism: " << fixed(p.memory_parallelism, 1)
             << "   huge-page latency ratio: " << fixed(p.huge_page_latency_ratio, 3)
-            << "   last-level cache: " << (p.llc_bytes >> 20) << " MiB   serial fraction: "
+            << "   last-level cache: " << (p.llc_bytes >> 20) << " MiB (random loads see "
+            << fixed(static_cast<double>(p.random_cache()) / (1 << 20), 1) << " MiB)   serial fraction: "
             << fixed(p.serial_fraction, 2) << "\n\n";
   std::cout << " bits  scan Gvalues/s/CPU  get ns\n";
   for (unsigned b : {1u, 8u, 10u, 16u, 31u, 32u, 33u, 50u, 63u, 64u}) {

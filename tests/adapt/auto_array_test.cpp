@@ -113,6 +113,9 @@ TEST(Calibration, QuickRunWritesAProfileThatValidatesIntoTheCache) {
   EXPECT_EQ(cached->calibration, "quick");
   EXPECT_EQ(cached->machine_key, machine_key());
   EXPECT_NO_THROW(validate(*cached));
+  // The cache random loads see is calibrated: somewhere from 64 KiB to four times the last-level cache.
+  EXPECT_GE(cached->random_cache_bytes, 64u << 10);
+  EXPECT_LE(cached->random_cache_bytes, 4 * cached->llc_bytes);
   EXPECT_NE(run.out.find("profile: " + cached_profile_path()), std::string::npos) << run.out;
   const test::CliRun topology = test::run_cli("topology", dir + ".err", "XDG_CACHE_HOME=" + dir);
   EXPECT_NE(topology.out.find("machine profile: " + cached_profile_path()), std::string::npos) << topology.out;

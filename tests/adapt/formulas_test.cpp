@@ -84,6 +84,21 @@ TEST(Predict, AResidentWorkloadReadsMemoryOnlyOnItsFirstPass) {
   EXPECT_NEAR(bytes_of(8 << 20, 10), 10 * 64.0 * (1 << 20), 1e-3);
 }
 
+TEST(Predict, RandomLoadsMissBeyondTheCalibratedRandomCache) {
+  // 2 Mi values of 64 bits = 16 MiB read at random, 16 times each; the sequential stream makes
+  // the workload too large to be resident. With the whole 32 MiB last-level cache every load hits;
+  // with a calibrated 4 MiB, three in four miss.
+  MachineProfile m = test::machine(1, 2, 10, 10, 1e9);
+  WorkloadProfile w = array_workload(2 << 20, 64, AccessHints{true, AccessPattern::random, 16, 2});
+  w.arrays.push_back(array_workload(16 << 20, 64, AccessHints{true, AccessPattern::sequential, 1, 2}).arrays[0]);
+  w.arrays.back().name = "stream";
+  const std::vector<ArrayConfig> configs(2, ArrayConfig{Placement::os_default, 0, 64, false});
+  const double stream_bytes = 16.0 * (1 << 20) * 8;
+  EXPECT_NEAR(predict(m, w, configs).bytes, stream_bytes, 1e-3);
+  m.random_cache_bytes = 4 << 20;
+  EXPECT_NEAR(predict(m, w, configs).bytes, stream_bytes + 16.0 * (2 << 20) * 0.75 * 64, 1e-3);
+}
+
 TEST(Predict, AMeasuredProfileReproducesWhatItMeasured) {
   // A profile measured at 64 bits (0.1 s, 0.01 s of compute) and on a cache-resident slice at its
   // 20 bits (0.05 s of compute, far more than the calibrated fused decode predicts): the prediction
@@ -103,6 +118,31 @@ TEST(Predict, AMeasuredProfileReproducesWhatItMeasured) {
   // A run faster than the model's bandwidth explains scales memory down (the old scaling went up only).
   w.measured->seconds = 0.02;
   EXPECT_NEAR(predict(m, w, natural).loop_seconds, 0.02, 1e-6);
+}
+
+TEST(Predict, TwoMeasuredRunsRecoverTheWorkloadsOwnOverlap) {
+  // Runs made up by the model itself with known corrections (compute x1.5, compressed compute x3,
+  // memory x0.8, overlap 0.5 where the machine says 0): the fit finds them again.
+  const MachineProfile m = test::machine(1, 2, 10, 10, 1e9);
+  WorkloadProfile w = aggregate_workload(64ull << 20, 20, 2);
+  const std::vector<ArrayConfig> natural(2, ArrayConfig{Placement::interleaved, 0, 64, false});
+  const std::vector<ArrayConfig> fewest(2, ArrayConfig{Placement::interleaved, 0, 20, false});
+  const ModelFit truth{1.5, 3, 0.8, 0.5};
+  const Prediction n = predict(m, w, natural, truth), c = predict(m, w, fewest, truth);
+  w.measured = WorkloadMeasurement{"interleaved", n.loop_seconds, 0, 0, n.compute_seconds, c.compute_seconds, c.loop_seconds};
+  const ModelFit fit = fit_model(m, w);
+  EXPECT_NEAR(fit.compute, 1.5, 1e-9);
+  EXPECT_NEAR(fit.compressed, 3, 1e-9);
+  EXPECT_NEAR(fit.memory, 0.8, 1e-6);
+  EXPECT_NEAR(fit.serial_fraction, 0.5, 1e-9);
+  EXPECT_NEAR(predict(m, w, fewest).loop_seconds, c.loop_seconds, 1e-6 * c.loop_seconds);
+  // A derived profile is not corrected at all.
+  w.measured.reset();
+  const ModelFit none = fit_model(m, w);
+  EXPECT_EQ(none.compute, 1);
+  EXPECT_EQ(none.compressed, 1);
+  EXPECT_EQ(none.memory, 1);
+  EXPECT_LT(none.serial_fraction, 0);
 }
 
 TEST(Predict, RejectsAConfigurationCountThatDiffers) {

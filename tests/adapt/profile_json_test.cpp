@@ -35,6 +35,7 @@ TEST(MachineProfileJson, RoundTripsEveryField) {
   MachineProfile p = test::machine(2, 4, 40, 10);
   p.memory_parallelism = 6.5;
   p.llc_bytes = 12345678;
+  p.random_cache_bytes = 3456789;
   p.huge_page_latency_ratio = 0.75;
   p.calibration = "quick";
   p.calibration_seconds = 4.5;
@@ -147,7 +148,7 @@ std::string workload_rejection(const Json& json) {
 TEST(WorkloadProfileJson, RoundTripsDerivedAndMeasuredProfiles) {
   WorkloadProfile w = pagerank_workload(1000, 16000, 2, 15);
   w.pinning = runtime::PinPolicy::dense;
-  w.measured = WorkloadMeasurement{"interleaved", 0.5, 1e9, 2e9, 0.1, 0.3};
+  w.measured = WorkloadMeasurement{"interleaved", 0.5, 1e9, 2e9, 0.1, 0.3, 0.6};
   const std::string text = to_json(w);
   const WorkloadProfile v = parse_workload_profile(text, "w.json");
   EXPECT_EQ(to_json(v), text);
@@ -162,10 +163,13 @@ TEST(WorkloadProfileJson, RoundTripsDerivedAndMeasuredProfiles) {
   ASSERT_TRUE(v.measured.has_value());
   EXPECT_DOUBLE_EQ(v.measured->seconds, 0.5);
   EXPECT_DOUBLE_EQ(v.measured->compressed_compute_seconds, 0.3);
-  // The compressed compute cost is optional: a profile written before it reads as not measured.
+  EXPECT_DOUBLE_EQ(v.measured->compressed_seconds, 0.6);
+  // The compressed costs are optional: a profile written before them reads as not measured.
   Json older = Json::parse(text);
   older["measured"].erase("compressed_compute_seconds");
+  older["measured"].erase("compressed_seconds");
   EXPECT_EQ(parse_workload_profile(older.dump(), "w.json").measured->compressed_compute_seconds, 0);
+  EXPECT_EQ(parse_workload_profile(older.dump(), "w.json").measured->compressed_seconds, 0);
   older["measured"]["compressed_compute_seconds"] = -1;
   EXPECT_EQ(workload_rejection(older), "w.json: measured.compressed_compute_seconds: expected a number >= 0, got '-1'");
 }

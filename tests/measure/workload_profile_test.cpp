@@ -20,6 +20,7 @@ TEST(MeasureWorkload, FillsTheMeasurementOfEveryBuiltInWorkload) {
     EXPECT_GT(m.measured->bytes_read, 0) << w.workload;
     EXPECT_GT(m.measured->accesses_per_s, 0) << w.workload;
     EXPECT_GT(m.measured->compressed_compute_seconds, 0) << w.workload << ": every one has arrays to compress";
+    EXPECT_GT(m.measured->compressed_seconds, 0) << w.workload;
     EXPECT_EQ(adapt::to_json(adapt::parse_workload_profile(adapt::to_json(m), "m.json")), adapt::to_json(m));
   }
 }
@@ -28,6 +29,7 @@ TEST(MeasureWorkload, NothingToCompressMeasuresNoCompressedCost) {
   const adapt::WorkloadProfile m = measure_workload(adapt::aggregate_workload(1 << 16, 64, 1), Trials{0, 1});
   ASSERT_TRUE(m.measured.has_value());
   EXPECT_EQ(m.measured->compressed_compute_seconds, 0);
+  EXPECT_EQ(m.measured->compressed_seconds, 0);
 }
 
 TEST(MeasureWorkload, RefusesAWorkloadItCannotRun) {

@@ -72,7 +72,10 @@ SMARTARRAYS_API bool fits(const MachineProfile& machine, const WorkloadProfile& 
 
 /// The uncompressed and compressed configurations every array may take: for each placement of
 /// os_default, single_node, interleaved, replicated and width natural or fewest (the candidates of
-/// bench adaptivity). Fixed arrays keep theirs.
+/// bench adaptivity). Fixed arrays keep theirs. Predicted with fit.
+SMARTARRAYS_API std::vector<Candidate> uniform_candidates(const MachineProfile& machine, const WorkloadProfile& workload,
+                                                          const ModelFit& fit);
+/// uniform_candidates() with fit_model(machine, workload).
 SMARTARRAYS_API std::vector<Candidate> uniform_candidates(const MachineProfile& machine, const WorkloadProfile& workload);
 
 }  // namespace smartarrays::adapt

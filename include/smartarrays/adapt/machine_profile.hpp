@@ -45,6 +45,12 @@ struct MachineProfile {
   DecodeProfile decode;               ///< per-width decode costs
   double memory_parallelism = 8;      ///< independent misses one CPU keeps in flight (latency / independent-load time)
   std::uint64_t llc_bytes = 32ull << 20;  ///< last-level cache: arrays at most half this size stay cache-resident
+  /// The cache random loads see, calibrated (0: llc_bytes): an array of s bytes read at random misses
+  /// a share max(0, 1 - random_cache_bytes / s) of its loads. Below llc_bytes when the last-level
+  /// cache is shared with other tenants, sliced per core complex, or when TLB misses cost like cache misses.
+  std::uint64_t random_cache_bytes = 0;
+  /// random_cache_bytes, or llc_bytes where it was not calibrated.
+  std::uint64_t random_cache() const noexcept { return random_cache_bytes != 0 ? random_cache_bytes : llc_bytes; }
   double huge_page_latency_ratio = 1;     ///< random-load latency with huge pages / without (< 1: they help)
   /// The share of the shorter of a loop's compute and memory times that does not overlap the
   /// longer: a node's time is max(c, m) + serial_fraction * min(c, m). 0 is the paper's model

@@ -76,9 +76,24 @@ SMARTARRAYS_API std::vector<unsigned> threads_per_node(const MachineProfile& mac
 /// Bytes an array of length values at bits occupies (one copy).
 SMARTARRAYS_API double array_bytes(std::uint64_t length, unsigned bits);
 
+/// How a measured workload profile corrects the model (all 1 and the machine's overlap for a derived
+/// one): fitted so that the profiling configurations predict what the runs measured.
+struct ModelFit {
+  double compute = 1;            ///< scale of the compute cost of arrays at their natural width
+  double compressed = 1;         ///< scale of the compute cost of arrays stored in fewer bits
+  double memory = 1;             ///< scale of memory time (bandwidth and latency)
+  double serial_fraction = -1;   ///< the workload's own overlap of compute and memory (-1: the machine's)
+};
+
+/// The fit of workload's measurement on machine (docs/adaptivity.md, "The workload profile").
+SMARTARRAYS_API ModelFit fit_model(const MachineProfile& machine, const WorkloadProfile& workload);
+
 /// The predicted time of workload with configs[k] for its array k (fixed arrays keep theirs: pass
-/// them too). A measured workload scales compute and bandwidth so that its profiling configuration
-/// predicts the time measured. Throws Error(invalid_argument) if configs and arrays differ in count.
+/// them too), corrected by fit. Throws Error(invalid_argument) if configs and arrays differ in count.
+SMARTARRAYS_API Prediction predict(const MachineProfile& machine, const WorkloadProfile& workload,
+                                   const std::vector<ArrayConfig>& configs, const ModelFit& fit);
+
+/// predict() with fit_model(machine, workload).
 SMARTARRAYS_API Prediction predict(const MachineProfile& machine, const WorkloadProfile& workload,
                                    const std::vector<ArrayConfig>& configs);
 

@@ -37,6 +37,8 @@ struct WorkloadMeasurement {
   double compute_seconds = 0;             ///< the same loop body over a cache-resident slice, scaled to the whole
   /// The same with every array the model chooses at its fewest bits (0: not measured, or nothing to compress).
   double compressed_compute_seconds = 0;
+  /// Wall time of the workload with every array the model chooses at its fewest bits (0: not measured).
+  double compressed_seconds = 0;
 };
 
 /// A workload as the model sees it.
