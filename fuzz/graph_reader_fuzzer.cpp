@@ -25,10 +25,13 @@ using fuzz::MemoryFile;
 
 // The memory the library may assume (SMARTARRAYS_MEMORY_LIMIT_MB): far below -rss_limit_mb even
 // with ASan's overhead and two graphs alive during a round trip, and small enough that the largest
-// graph an input may describe builds in milliseconds, so executions stay fast: at 8 MiB an edge list
-// of a few bytes naming an id near a million built arrays that large, and the edge-list harness ran
-// its corpus 10x slower (for 1940 coverage edges instead of 1896; 1, 2 and 4 MiB cost the same).
-constexpr const char* memory_limit_mib = "4";
+// graph an input may describe builds in milliseconds, so executions stay fast. An edge list of a few
+// bytes naming a large id builds arrays as large as the limit allows, through a dozen whole-graph
+// passes that the coverage instrumentation slows most: at 8 MiB the edge-list harness ran its corpus
+// 10x slower than at 4 MiB; at 4 MiB it ran 61 exec/s against 367-568 at 2 MiB (30 s each from the
+// same corpus and seed, alternating), which also reached more coverage in that time (2155-2171
+// edges against 2143). 1 MiB was no faster than 2 and starts with less coverage.
+constexpr const char* memory_limit_mib = "2";
 
 // One worker: the harness runs one input at a time, and a single thread keeps runs repeatable.
 runtime::ThreadPool& pool() {
