@@ -25,14 +25,15 @@ ArrayOptions interleaved(unsigned bits) {
   return o;
 }
 
-// Writes a buffer twice the last-level cache before each timed run of a full-size workload, so every
-// run starts cold, as a workload run once does (and as runs taken in turn with others do).
+// Reads a buffer twice the last-level cache before each timed run of a full-size workload, so every
+// run starts cold, as a workload run once does (and as runs taken in turn with others do). Reads, not
+// writes: dirty lines left in the cache would be written back during the timed run.
 class Evictor {
  public:
-  explicit Evictor(std::uint64_t llc_bytes) : lines_(2 * llc_bytes / sizeof(std::uint64_t), 0) {}
+  explicit Evictor(std::uint64_t llc_bytes) : lines_(2 * llc_bytes / sizeof(std::uint64_t), 1) {}
   void evict() {
     std::uint64_t sum = 0;
-    for (std::size_t i = 0; i < lines_.size(); i += 8) sum += ++lines_[i];
+    for (std::size_t i = 0; i < lines_.size(); i += 8) sum += lines_[i];
     sink_ = sum;
   }
 
@@ -41,16 +42,20 @@ class Evictor {
   volatile std::uint64_t sink_ = 0;
 };
 
-// The median seconds of trials of kernel, each after evictor->evict() when evictor is set.
+// The seconds of trials of kernel: with an evictor (each run cold, after evictor->evict()) their
+// median; without (a cache-resident slice, whose runs take microseconds) their fastest, since what
+// disturbs so short a run (a late worker wake-up on a busy machine) only adds, and scaled to the
+// whole workload it would be multiplied.
 template <typename Kernel>
-double median_seconds(const Trials& trials, Evictor* evictor, Kernel&& kernel) {
+double typical_seconds(const Trials& trials, Evictor* evictor, Kernel&& kernel) {
   std::vector<double> seconds;
   for (int run = 0; run < trials.warmup + trials.repetitions; ++run) {
     if (evictor != nullptr) evictor->evict();
     const double s = time_once(kernel);
     if (run >= trials.warmup) seconds.push_back(s);
   }
-  return summarize(std::move(seconds)).median;
+  const Timing t = summarize(std::move(seconds));
+  return evictor != nullptr ? t.median : t.min;
 }
 
 // The width an array runs at: its fewest bits when compressed and the model chooses it, else its natural width.
@@ -88,7 +93,7 @@ double run_once(const adapt::WorkloadProfile& w, double scale, bool compressed, 
           pool));
     }
     const double passes = w.arrays[0].hints.passes;
-    return passes * median_seconds(trials, evictor, [&] { algo::aggregate(arrays[0], arrays[1], pool); });
+    return passes * typical_seconds(trials, evictor, [&] { algo::aggregate(arrays[0], arrays[1], pool); });
   }
   const std::uint64_t all_vertices = std::max<std::uint64_t>(1, w.arrays[0].length - 1);
   graph::UniformOptions u;
@@ -101,13 +106,13 @@ double run_once(const adapt::WorkloadProfile& w, double scale, bool compressed, 
   if (w.workload == "degree") {
     SmartArray out = SmartArray::allocate(g.vertices(), interleaved(adapt::bits_for(2 * g.edges())));
     return w.arrays[0].hints.passes *
-           median_seconds(trials, evictor, [&] { algo::degree_centrality(g.begin(), g.rbegin(), out, pool); });
+           typical_seconds(trials, evictor, [&] { algo::degree_centrality(g.begin(), g.rbegin(), out, pool); });
   }
   algo::PageRankOptions pr;
   pr.tolerance = 0;
   pr.max_iterations = std::max(1u, static_cast<unsigned>(w.arrays[0].hints.passes));
   pr.contributions = interleaved(0);
-  return median_seconds(trials, evictor, [&] { algo::pagerank(g.rbegin(), g.redge(), g.out_degree(), pr, pool); });
+  return typical_seconds(trials, evictor, [&] { algo::pagerank(g.rbegin(), g.redge(), g.out_degree(), pr, pool); });
 }
 
 }  // namespace
@@ -122,7 +127,7 @@ adapt::WorkloadProfile measure_workload(adapt::WorkloadProfile profile, const Tr
   Evictor evictor(adapt::estimated_profile().llc_bytes);
   m.seconds = run_once(profile, 1.0, false, trials, &evictor, pool);
   // The compute-only cost: the same loops over an instance small enough to stay in the caches
-  // (about 1 MiB of arrays), scaled to the whole.
+  // (about 4 MiB of arrays), the fastest of many runs, scaled to the whole.
   double bytes = 0, accesses = 0;
   for (const adapt::ArrayUse& a : profile.arrays) {
     bytes += a.accesses() * a.natural_bits / 8.0;
@@ -130,15 +135,16 @@ adapt::WorkloadProfile measure_workload(adapt::WorkloadProfile profile, const Tr
   }
   double footprint = 0;
   for (const adapt::ArrayUse& a : profile.arrays) footprint += static_cast<double>(a.length) * a.natural_bits / 8.0;
-  const double scale = std::min(1.0, (1 << 20) / std::max(footprint, 1.0));
-  m.compute_seconds = run_once(profile, scale, false, trials, nullptr, pool) / scale;
+  const double scale = std::min(1.0, (4 << 20) / std::max(footprint, 1.0));
+  const Trials slice_trials{2, std::max(15, trials.repetitions)};
+  m.compute_seconds = run_once(profile, scale, false, slice_trials, nullptr, pool) / scale;
   // The same at the fewest bits, when any array the model chooses has fewer bits than its natural
   // width: what decoding costs in this loop body, which the calibrated fused decode+sum rate does not say.
   const bool compressible = std::any_of(profile.arrays.begin(), profile.arrays.end(), [](const adapt::ArrayUse& a) {
     return !a.fixed && a.value_bits < a.natural_bits;
   });
   if (compressible) {
-    m.compressed_compute_seconds = run_once(profile, scale, true, trials, nullptr, pool) / scale;
+    m.compressed_compute_seconds = run_once(profile, scale, true, slice_trials, nullptr, pool) / scale;
     // And the whole workload at the fewest bits, cold: with the first run, how this loop's compute
     // and memory overlap, which the machine's calibrated overlap (a fused decode+sum) does not say.
     m.compressed_seconds = run_once(profile, 1.0, true, trials, &evictor, pool);
