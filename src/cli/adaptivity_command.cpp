@@ -12,6 +12,7 @@
 #include "measure/progress.hpp"
 #include "measure/report.hpp"
 #include "smartarrays/adapt/calibrate.hpp"
+#include "smartarrays/adapt/model.hpp"
 #include "smartarrays/util/text.hpp"
 
 namespace smartarrays::cli {
@@ -124,6 +125,11 @@ measure::Report report(const measure::AdaptivityResult& r, const AdaptivityFlags
     if (c.feasible) {
       j["choice"] = c.choice;
       j["profile"] = measure::Json::parse(adapt::to_json(c.profile, -1));
+      const adapt::ModelFit fit = adapt::fit_model(f.config.machine, c.profile);
+      j["fit"] = {{"compute_scale", fit.compute},
+                  {"compressed_compute_scale", fit.compressed},
+                  {"memory_scale", fit.memory},
+                  {"serial_fraction", fit.serial_fraction >= 0 ? fit.serial_fraction : f.config.machine.serial_fraction}};
       j["adaptive"] = {{"configs", configs_json(c.adaptive.configs)},
                        {"timing", measure::timing_json(c.adaptive.timing)},
                        {"predicted_s", c.adaptive.predicted_s}};
