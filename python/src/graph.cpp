@@ -100,7 +100,7 @@ nb::object pagerank(const GraphHandle& self, double tolerance, double damping, u
   options.scores = algo::parse_score_precision(scores);
   const algo::PageRankResult result = [&] {
     nb::gil_scoped_release release;
-    return algo::pagerank(g->rbegin(), g->redge(), g->out_degree(), options);
+    return algo::pagerank(g->rbegin(), g->redge(), g->begin(), options);
   }();
   // The ranks are doubles (or floats) stored as 64-bit (32-bit) patterns: decoded as uint64, viewed
   // as float64 (narrowed to uint32, viewed as float32).
@@ -151,7 +151,7 @@ void bind_graph(nb::module_& m) {
            "PageRank of every vertex (pull, Jacobi; GIL released).")
       .def("memory", &memory,
            "Per-array (name, length, bits, placement, replicas, bytes, shared_with) lines and the total bytes.")
-      .def("array", &array, "name"_a, "One of the graph's arrays (begin, edge, rbegin, redge, out_degree) as a SmartArray.");
+      .def("array", &array, "name"_a, "One of the graph's arrays (begin, edge, rbegin, redge) as a SmartArray.");
 
   m.def("_graph_from_edges", &from_edges, "src"_a.noconvert(), "dst"_a.noconvert(), "vertices"_a, "directed"_a, "build"_a,
         "A graph from edge arrays src[i] -> dst[i] (vertices 0 = the largest id + 1).");

@@ -58,7 +58,7 @@ double run_once(const adapt::WorkloadProfile& w, double scale, const Trials& tri
   pr.tolerance = 0;
   pr.max_iterations = std::max(1u, static_cast<unsigned>(w.arrays[0].hints.passes));
   pr.contributions = interleaved(0);
-  return run_trials(trials, [&] { algo::pagerank(g.rbegin(), g.redge(), g.out_degree(), pr, pool); }).median;
+  return run_trials(trials, [&] { algo::pagerank(g.rbegin(), g.redge(), g.begin(), pr, pool); }).median;
 }
 
 }  // namespace

@@ -102,7 +102,7 @@ TEST(AdviseCli, AdaptivePageRankPlacesEveryDecidedArrayAndRunsOnTheDecidedThread
   ASSERT_EQ(j["runs"].size(), 1u);
   std::map<std::string, std::string> placed;
   for (const auto& a : j["runs"][0]["memory"]["arrays"]) placed[a["name"]] = a["placement"];
-  for (const char* name : {"rbegin", "redge", "out_degree", "contributions"}) {
+  for (const char* name : {"rbegin", "redge", "begin", "contributions"}) {
     EXPECT_EQ(placed[name], "single_node") << name << "\n" << r.out;
   }
   EXPECT_EQ(placed["ranks"], "interleaved") << "an output array keeps its fixed placement";

@@ -128,7 +128,7 @@ int capi_c_graph_round_trip(const char *path, char *error, size_t error_size) {
   if (sa_graph_vertices(g) != 6 || sa_graph_edges(g) != 7 || sa_graph_directed(g) != 1) {
     return graph_fail(g, error, error_size, 3, "counts");
   }
-  if (sa_graph_memory(g, memory, 5, &count, &total) != SA_OK || count != 5 || strcmp(memory[1].name, "edge") != 0 ||
+  if (sa_graph_memory(g, memory, 5, &count, &total) != SA_OK || count != 4 || strcmp(memory[1].name, "edge") != 0 ||
       memory[1].bits != 9 || memory[0].bits != 64 || memory[0].placement != SA_INTERLEAVED ||
       memory[3].placement != SA_OS_DEFAULT || total == 0) {
     return graph_fail(g, error, error_size, 4, "sa_graph_memory");
