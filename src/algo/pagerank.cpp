@@ -26,21 +26,25 @@ namespace smartarrays::algo {
 
 namespace {
 
-// Vertices per out-degree block (8 KiB of offsets and degrees on the stack).
+// Vertices per out-degree block (4 KiB of decoded offsets on the stack).
 constexpr std::uint64_t degree_block = 512;
+
+// The out-degrees of a block of vertices: differences of its count + 1 forward offsets, taken
+// where they are read.
+struct BlockDegrees {
+  const std::uint64_t* offsets;
+  std::uint64_t operator[](std::uint64_t k) const noexcept { return offsets[k + 1] - offsets[k]; }
+};
 
 // Calls f(first, count, degrees) over vertices [lo, hi) in blocks of out-degrees, each block's
 // count + 1 forward offsets read once from the local replica (in place when 64-bit, else decoded
-// by one sequential kernel call) and differenced in L1.
+// by one sequential kernel call).
 template <typename F>
 void for_degree_blocks(const SmartArray& begin, std::uint64_t lo, std::uint64_t hi, F&& f) {
   std::uint64_t scratch[degree_block + 1];
-  std::uint64_t degrees[degree_block];
   for (std::uint64_t first = lo; first < hi; first += degree_block) {
     const std::uint64_t count = std::min(degree_block, hi - first);
-    const std::uint64_t* offsets = detail::read_values(begin, first, count + 1, scratch);
-    for (std::uint64_t k = 0; k < count; ++k) degrees[k] = offsets[k + 1] - offsets[k];
-    f(first, count, static_cast<const std::uint64_t*>(degrees));
+    f(first, count, BlockDegrees{detail::read_values(begin, first, count + 1, scratch)});
   }
 }
 
@@ -269,7 +273,7 @@ void share_ranks(const std::uint64_t* rank_words, const SmartArray& begin, Smart
   build::fill_array(
       contributions,
       [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
-        for_degree_blocks(begin, lo, hi, [&](std::uint64_t first, std::uint64_t count, const std::uint64_t* degrees) {
+        for_degree_blocks(begin, lo, hi, [&](std::uint64_t first, std::uint64_t count, BlockDegrees degrees) {
           for (std::uint64_t k = 0; k < count; ++k) {
             const Score rank = score_at<Score>(rank_words, first + k);
             const Score share = degrees[k] == 0 ? Score(0) : rank / static_cast<Score>(degrees[k]);
@@ -304,7 +308,7 @@ std::uint64_t dangling_vertices(const SmartArray& begin, runtime::ThreadPool& po
       0, begin.length() - 1, std::uint64_t{0},
       [&](std::uint64_t lo, std::uint64_t hi) {
         std::uint64_t count = 0;
-        for_degree_blocks(begin, lo, hi, [&](std::uint64_t, std::uint64_t c, const std::uint64_t* degrees) {
+        for_degree_blocks(begin, lo, hi, [&](std::uint64_t, std::uint64_t c, BlockDegrees degrees) {
           for (std::uint64_t k = 0; k < c; ++k) count += degrees[k] == 0 ? 1 : 0;
         });
         return count;
@@ -354,7 +358,7 @@ void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray
           double batch_dangling = 0;
           difference.fetch_add(batch_difference, std::memory_order_relaxed);
           if (redistribute) {
-            for_degree_blocks(begin, lo, hi, [&](std::uint64_t first, std::uint64_t count, const std::uint64_t* degrees) {
+            for_degree_blocks(begin, lo, hi, [&](std::uint64_t first, std::uint64_t count, BlockDegrees degrees) {
               for (std::uint64_t k = 0; k < count; ++k) {
                 if (degrees[k] == 0) {
                   batch_dangling += static_cast<double>(std::bit_cast<Score>(static_cast<ScoreWord<Score>>(out[first + k - lo])));
@@ -404,7 +408,7 @@ const std::uint64_t* words_of(std::span<const double> scores) {
 PageRankPartTotals share_part(const SmartArray& begin, std::uint64_t lo, std::uint64_t hi,
                               std::span<const double> ranks, std::span<double> contributions) {
   PageRankPartTotals totals;
-  for_degree_blocks(begin, lo, hi, [&](std::uint64_t first, std::uint64_t count, const std::uint64_t* degrees) {
+  for_degree_blocks(begin, lo, hi, [&](std::uint64_t first, std::uint64_t count, BlockDegrees degrees) {
     for (std::uint64_t k = 0; k < count; ++k) {
       const double rank = ranks[first + k];
       contributions[first + k] = degrees[k] == 0 ? 0.0 : rank / static_cast<double>(degrees[k]);
