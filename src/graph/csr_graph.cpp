@@ -41,7 +41,7 @@ GraphArray parse_graph_array(std::string_view name) {
   if (name == "out_degree") {
     throw_error(ErrorCode::invalid_argument,
                 "graph array \"out_degree\" is no longer stored: out-degrees are derived from begin "
-                "(begin[v+1] - begin[v]); expected begin, edge, rbegin or redge");
+                "(begin[v+1] - begin[v])");
   }
   throw_error(ErrorCode::invalid_argument,
               "unknown graph array " + util::quoted(name) + " (expected begin, edge, rbegin or redge)");
