@@ -332,6 +332,9 @@ SMARTARRAYS_API sa_status sa_graph_memory(const sa_graph *g, sa_graph_array_memo
 
 /** degrees[v] = out-degree + in-degree of vertex v; n must be sa_graph_vertices(g) (degrees may be NULL when 0). */
 SMARTARRAYS_API sa_status sa_graph_degree_centrality(const sa_graph *g, uint64_t *degrees, uint64_t n);
+/** degrees[v] = out-degree of vertex v, begin[v+1] - begin[v] (derived: no array holds them); n must be
+    sa_graph_vertices(g) (degrees may be NULL when 0). */
+SMARTARRAYS_API sa_status sa_graph_out_degrees(const sa_graph *g, uint64_t *degrees, uint64_t n);
 
 /** What happens to the rank of vertices without out-edges. */
 typedef enum {

@@ -165,6 +165,10 @@ class Graph:
         """Out-degree plus in-degree of every vertex."""
         return self._native.degree_centrality()
 
+    def out_degrees(self) -> npt.NDArray[np.uint64]:
+        """The out-degree of every vertex, begin[v+1] - begin[v] (derived: no array holds them)."""
+        return self._native.out_degrees()
+
     def pagerank(
         self,
         tol: float = 1e-3,

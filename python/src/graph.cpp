@@ -89,6 +89,14 @@ U64Array degree_centrality(const GraphHandle& self) {
   return decode_to_numpy(degrees, 0, degrees.length());
 }
 
+U64Array out_degrees(const GraphHandle& self) {
+  const GraphHandle::Shared g = self.get();
+  U64Array degrees = new_numpy_array(g->vertices());
+  nb::gil_scoped_release release;
+  g->out_degrees({degrees.data(), degrees.shape(0)});
+  return degrees;
+}
+
 nb::object pagerank(const GraphHandle& self, double tolerance, double damping, unsigned max_iterations,
                     std::string_view dangling, std::string_view scores) {
   const GraphHandle::Shared g = self.get();
@@ -145,6 +153,7 @@ void bind_graph(nb::module_& m) {
       .def_prop_ro("variant", [](const GraphHandle& self) { return std::string(to_string(self.get()->variant())); },
                    "The compression variant of the arrays' widths: U, V or V+E.")
       .def("degree_centrality", &degree_centrality, "Out-degree plus in-degree of every vertex (GIL released).")
+      .def("out_degrees", &out_degrees, "begin[v+1] - begin[v] of every vertex (GIL released).")
       .def("pagerank", &pagerank, "tolerance"_a, "damping"_a, "max_iterations"_a, "dangling"_a, "scores"_a,
            nb::sig("def pagerank(self, tolerance: float, damping: float, max_iterations: int, dangling: str, "
                    "scores: str) -> numpy.typing.NDArray[numpy.floating]"),

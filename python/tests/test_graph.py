@@ -123,6 +123,7 @@ def test_csr_arrays_and_properties():
     assert g.array("redge").to_numpy().tolist() == [2, 0, 0, 0, 1, 3, 4]
     # Out-degrees are begin's differences: no array holds them.
     assert np.diff(g.array("begin").to_numpy().astype(np.int64)).tolist() == [3, 1, 1, 1, 1, 0]
+    assert g.out_degrees().tolist() == [3, 1, 1, 1, 1, 0] and g.out_degrees().dtype == np.uint64
     with pytest.raises(ValueError, match="out_degree.*no longer stored.*derived from begin"):
         g.array("out_degree")
     assert [g.array(a).bits for a in ("begin", "edge", "rbegin", "redge")] == [64, 32, 64, 32]
@@ -131,6 +132,19 @@ def test_csr_arrays_and_properties():
     assert (deduped.vertices, deduped.edges, deduped.variant) == (5, 5, "V")
     undirected = sa.Graph.from_edges([0, 1], [1, 2], directed=False)
     assert (undirected.edges, undirected.directed) == (4, False)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("directed", [True, False])
+def test_out_degrees_count_each_vertex_edges(variant, directed):
+    rng = np.random.default_rng(3)
+    src, dst = rng.integers(0, 3000, 20_000), rng.integers(0, 3000, 20_000)
+    g = sa.Graph.from_edges(src, dst, variant, vertices=3000, directed=directed)
+    expected = np.bincount(src, minlength=3000)
+    if not directed:  # both directions of each edge, a self-loop once
+        expected = expected + np.bincount(dst[src != dst], minlength=3000)
+    np.testing.assert_array_equal(g.out_degrees(), expected)
+    assert sa.Graph.from_edges([], [], vertices=0).out_degrees().size == 0
 
 
 def test_memory_report():

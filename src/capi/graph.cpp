@@ -326,6 +326,14 @@ sa_status sa_graph_degree_centrality(const sa_graph* g, uint64_t* degrees, uint6
   });
 }
 
+sa_status sa_graph_out_degrees(const sa_graph* g, uint64_t* degrees, uint64_t n) {
+  return guarded(__func__, [&] {
+    const graph::CsrGraph& csr = graph_of(g);
+    require_vertex_buffer(csr, degrees, n, "degrees");
+    csr.out_degrees({degrees, static_cast<std::size_t>(n)});
+  });
+}
+
 void sa_pagerank_options_init(sa_pagerank_options* o) {
   if (o == nullptr) return;
   const algo::PageRankOptions defaults;

@@ -131,6 +131,22 @@ std::uint64_t CsrGraph::in_degree(std::uint64_t v) const {
   return offsets[1] - offsets[0];
 }
 
+void CsrGraph::out_degrees(std::span<std::uint64_t> out, runtime::ThreadPool& pool) const {
+  if (out.size() != vertices_) {
+    throw_error(ErrorCode::invalid_argument, "out_degrees: the buffer holds " + std::to_string(out.size()) +
+                                                 " values for " + std::to_string(vertices_) + " vertices");
+  }
+  pool.parallel_for(0, vertices_, [&](std::uint64_t lo, std::uint64_t hi) {
+    constexpr std::uint64_t block = 512;
+    std::uint64_t offsets[block + 1];
+    for (std::uint64_t first = lo; first < hi; first += block) {
+      const std::uint64_t count = std::min(block, hi - first);
+      begin().decode(first, count + 1, offsets);
+      for (std::uint64_t k = 0; k < count; ++k) out[first + k] = offsets[k + 1] - offsets[k];
+    }
+  });
+}
+
 std::vector<std::uint64_t> CsrGraph::out_neighbours(std::uint64_t v) const {
   if (v >= vertices_) smartarrays::detail::throw_index_out_of_range(v, vertices_);
   const std::uint64_t lo = begin().get(v);

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -205,6 +206,14 @@ TEST(GraphCapi, VariantsPlacementsAndBits) {
   EXPECT_EQ(u_total, sum);
   EXPECT_LT(ve_total, u_total);
   EXPECT_EQ(degrees_of(u.g), degrees_of(ve.g)) << "the same graph in other widths";
+  // Out-degrees, derived from 64-bit (U) and 12-bit (V+E) offsets, are the same and sum to m.
+  std::vector<uint64_t> u_out(1000), ve_out(1000);
+  ASSERT_EQ(sa_graph_out_degrees(u.g, u_out.data(), u_out.size()), SA_OK) << sa_last_error();
+  ASSERT_EQ(sa_graph_out_degrees(ve.g, ve_out.data(), ve_out.size()), SA_OK) << sa_last_error();
+  EXPECT_EQ(u_out, ve_out);
+  EXPECT_EQ(std::accumulate(u_out.begin(), u_out.end(), uint64_t{0}), 4000u);
+  EXPECT_EQ(sa_graph_out_degrees(u.g, nullptr, 1000), SA_EINVAL);
+  EXPECT_EQ(sa_graph_out_degrees(nullptr, u_out.data(), 1000), SA_EINVAL);
   uint32_t count = 0;
   uint64_t total = 0;
   ASSERT_EQ(sa_graph_memory(u.g, nullptr, 0, &count, &total), SA_OK) << "asking for the count only";

@@ -268,6 +268,33 @@ TEST(GraphLayout, VariantsPickThePapersWidths) {
   EXPECT_GT(gve.paper_saving(), gv.paper_saving());
 }
 
+TEST(CsrGraph, OutDegreesAreDerivedFromBeginAtEveryOffsetWidth) {
+  RmatOptions r;
+  r.scale = 12;
+  r.edge_factor = 5;
+  const EdgeList list = generate_rmat(r);
+  const DecodedGraph expected = reference_csr(list, false, false);  // degrees counted from the edge list
+  const unsigned narrowest = codec::min_bits(list.edges.size());
+  for (unsigned bits = narrowest; bits <= 64; ++bits) {
+    SCOPED_TRACE(bits);
+    BuildOptions options;
+    options.layout = GraphLayout::for_variant(Variant::VE);
+    options.layout[GraphArray::begin].bits = bits;
+    const CsrGraph g = build_csr(list, options);
+    ASSERT_EQ(g.begin().bits(), bits);
+    // n + 1 = 4097 offsets: the last chunk holds one value; the parallel blocks cross chunks.
+    std::vector<std::uint64_t> degrees(g.vertices());
+    g.out_degrees(degrees);
+    ASSERT_EQ(degrees, expected.out_degree);
+    for (std::uint64_t v : {std::uint64_t{0}, std::uint64_t{63}, std::uint64_t{64}, g.vertices() - 1}) {
+      ASSERT_EQ(g.out_degree(v), expected.out_degree[v]) << v;
+    }
+  }
+  const CsrGraph g = build_csr(list);
+  std::vector<std::uint64_t> short_buffer(g.vertices() - 1);
+  test::expect_error([&] { g.out_degrees(short_buffer); }, {"out_degrees: the buffer holds 4095 values for 4096 vertices"});
+}
+
 TEST(GraphLayout, NamesRoundTrip) {
   for (Variant v : {Variant::U, Variant::V, Variant::VE}) EXPECT_EQ(parse_variant(to_string(v)), v);
   EXPECT_EQ(parse_variant("VE"), Variant::VE);

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -135,6 +136,9 @@ class SMARTARRAYS_API CsrGraph {
   std::uint64_t out_degree(std::uint64_t v) const;
   /// The in-degree of v, rbegin[v+1] - rbegin[v] (checked v).
   std::uint64_t in_degree(std::uint64_t v) const;
+  /// Every vertex's out-degree into out, from begin decoded block by block in parallel on pool.
+  /// Throws Error(invalid_argument) unless out holds vertices() values.
+  void out_degrees(std::span<std::uint64_t> out, runtime::ThreadPool& pool = runtime::default_pool()) const;
 
   /// Out-neighbours of v, ascending (checked v).
   std::vector<std::uint64_t> out_neighbours(std::uint64_t v) const;

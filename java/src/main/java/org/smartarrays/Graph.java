@@ -196,11 +196,25 @@ public final class Graph implements AutoCloseable {
 
   /** Out-degree plus in-degree of every vertex. */
   public long[] degreeCentrality() {
+    return vertexLongs(GraphNative::degreeCentrality);
+  }
+
+  /** The out-degree of every vertex, begin[v+1] - begin[v] (derived: no array holds them). */
+  public long[] outDegrees() {
+    return vertexLongs(GraphNative::outDegrees);
+  }
+
+  // A native call filling one long per vertex: (graph, buffer, n) -> sa_status.
+  private interface VertexFill {
+    int fill(MemorySegment graph, MemorySegment values, long n);
+  }
+
+  private long[] vertexLongs(VertexFill call) {
     int n = vertexArrayLength();
     try (Arena scratch = Arena.ofConfined()) {
-      MemorySegment degrees = scratch.allocate(JAVA_LONG, Math.max(n, 1));
-      Native.check(GraphNative.degreeCentrality(handle, degrees, n));
-      return degrees.asSlice(0, (long) n * Long.BYTES).toArray(JAVA_LONG);
+      MemorySegment values = scratch.allocate(JAVA_LONG, Math.max(n, 1));
+      Native.check(call.fill(handle, values, n));
+      return values.asSlice(0, (long) n * Long.BYTES).toArray(JAVA_LONG);
     }
   }
 

@@ -26,6 +26,8 @@ class GraphTest {
   private static final long[] TINY_SRC = {0, 0, 1, 2, 3, 4, 0};
   private static final long[] TINY_DST = {1, 2, 2, 0, 2, 4, 1};
   private static final long[] TINY_DEGREES = {4, 3, 4, 1, 2, 0};
+  // tiny.el's out-degrees: 0 -> 1 (twice), 0 -> 2, 1 -> 2, 2 -> 0, 3 -> 2, 4 -> 4.
+  private static final long[] TINY_OUT_DEGREES = {3, 1, 1, 1, 1, 0};
 
   @TempDir
   Path dir;
@@ -81,6 +83,7 @@ class GraphTest {
         assertEquals(7, g.edges());
         assertTrue(g.directed());
         assertArrayEquals(TINY_DEGREES, g.degreeCentrality());
+        assertArrayEquals(TINY_OUT_DEGREES, g.outDegrees());
         Graph.PageRankResult result = g.pagerank(pr);
         assertTrue(result.converged() && result.difference() < 1e-13 && result.iterations() > 1, result.toString());
         assertRanks(expected, result.ranks(), 1e-12);
@@ -137,6 +140,9 @@ class GraphTest {
       assertEquals(10, narrow.memory().arrays().get(1).bits(), "V+E: ids in the bits of n - 1");
       assertTrue(narrow.memory().totalBytes() < memory.totalBytes());
       assertArrayEquals(wide.degreeCentrality(), narrow.degreeCentrality(), "the same graph in other widths");
+      // Out-degrees, derived from 64-bit and compressed offsets alike, count the 4000 edges.
+      assertArrayEquals(wide.outDegrees(), narrow.outDegrees());
+      assertEquals(4000, java.util.Arrays.stream(wide.outDegrees()).sum());
       assertEquals(4000, wide.edges());
     }
   }
@@ -162,6 +168,7 @@ class GraphTest {
     try (Graph empty = Graph.fromEdges(new long[0], new long[0], 0, options)) {
       assertEquals(0, empty.vertices());
       assertEquals(0, empty.degreeCentrality().length);
+      assertEquals(0, empty.outDegrees().length);
       assertEquals(0, empty.pagerank(PageRankOptions.defaults()).ranks().length);
     }
   }
