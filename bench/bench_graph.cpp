@@ -204,7 +204,7 @@ std::vector<std::uint64_t> values_of(const sa::SmartArray& a) {
 }
 
 struct VectorCsr {
-  std::vector<std::uint64_t> begin, rbegin, out_degree;
+  std::vector<std::uint64_t> begin, rbegin;
   std::vector<std::uint32_t> redge;
 };
 
@@ -212,7 +212,6 @@ VectorCsr to_vectors(const sg::CsrGraph& g) {
   VectorCsr v;
   v.begin = values_of(g.begin());
   v.rbegin = values_of(g.rbegin());
-  v.out_degree = values_of(g.out_degree());
   const std::vector<std::uint64_t> redge = values_of(g.redge());
   v.redge.assign(redge.begin(), redge.end());
   return v;
@@ -222,7 +221,7 @@ VectorCsr to_vectors(const sg::CsrGraph& g) {
 // algo::pagerank's iterations (the edge loop and the refresh, not the set-up).
 std::vector<double> vector_pagerank(const VectorCsr& g, unsigned iterations, sa::runtime::ThreadPool& pool,
                                     double* seconds_per_iteration = nullptr) {
-  const std::uint64_t n = g.out_degree.size();
+  const std::uint64_t n = g.begin.size() - 1;
   const double d = 0.85;
   const double base = (1 - d) / static_cast<double>(n);
   std::vector<double> ranks(n, 1.0 / static_cast<double>(n)), contributions(n);
@@ -230,10 +229,13 @@ std::vector<double> vector_pagerank(const VectorCsr& g, unsigned iterations, sa:
   double* contrib = contributions.data();
   const std::uint64_t* rbegin = g.rbegin.data();
   const std::uint32_t* redge = g.redge.data();
-  const std::uint64_t* out_degree = g.out_degree.data();
+  const std::uint64_t* begin = g.begin.data();
   auto refresh = [&] {
     pool.parallel_for(0, n, [&](std::uint64_t lo, std::uint64_t hi) {
-      for (std::uint64_t v = lo; v < hi; ++v) contrib[v] = out_degree[v] ? rank[v] / static_cast<double>(out_degree[v]) : 0.0;
+      for (std::uint64_t v = lo; v < hi; ++v) {
+        const std::uint64_t degree = begin[v + 1] - begin[v];
+        contrib[v] = degree ? rank[v] / static_cast<double>(degree) : 0.0;
+      }
     });
   };
   refresh();
@@ -360,7 +362,7 @@ double run_pagerank(const PageRankVersion& version, const Config& cfg, const Gra
   const sg::CsrGraph& graph = g.variants[static_cast<std::size_t>(version.variant)];
   sa::algo::PageRankOptions pr = pagerank_options(cfg);
   pr.scores = sa::algo::parse_score_precision(version.scores);
-  const sa::algo::PageRankResult r = sa::algo::pagerank(graph.rbegin(), graph.redge(), graph.out_degree(), pr, pool);
+  const sa::algo::PageRankResult r = sa::algo::pagerank(graph.rbegin(), graph.redge(), graph.begin(), pr, pool);
   if (ranks != nullptr) {
     ranks->resize(g.n);
     for (std::uint64_t v = 0; v < g.n; ++v) (*ranks)[v] = sa::algo::rank_at(r.ranks, v);
@@ -564,8 +566,7 @@ std::string mib(std::uint64_t bytes) {
 }
 
 std::string bits_of(const sg::CsrGraph& graph) {
-  return std::to_string(graph.begin().bits()) + "/" + std::to_string(graph.edge().bits()) + "/" +
-         std::to_string(graph.out_degree().bits());
+  return std::to_string(graph.begin().bits()) + "/" + std::to_string(graph.edge().bits());
 }
 
 struct Results {
@@ -588,19 +589,19 @@ void print_tables(const Config& cfg, const std::string& path, const Graphs& g, c
               << std::fixed << std::setprecision(4) << std::setw(12) << r.pagerank[k].median << std::setprecision(2)
               << std::setw(8) << r.pagerank[k].spread() << std::setw(11) << r.pagerank[k].median / gap << "x\n";
   }
-  std::cout << "\n" << std::left << std::setw(14) << "graph" << std::setw(11) << "bits b/e/d" << std::right << std::setw(12)
+  std::cout << "\n" << std::left << std::setw(14) << "graph" << std::setw(11) << "bits b/e" << std::right << std::setw(12)
             << "memory" << std::setw(12) << "vs gap" << std::setw(12) << "DC s" << std::setw(8) << "spread"
             << std::setw(14) << "DC vs vector" << "\n";
   const double gap_bytes = static_cast<double>(g.gap.bytes());
-  std::cout << std::left << std::setw(14) << "gap baseline" << std::setw(11) << "64/32/-" << std::right << std::setw(12)
+  std::cout << std::left << std::setw(14) << "gap baseline" << std::setw(11) << "64/32" << std::right << std::setw(12)
             << mib(g.gap.bytes()) << std::setw(12) << "1.00x" << "\n";
   for (std::size_t k = 0; k <= variant_count; ++k) {
     const bool vec = k == 0;
-    const std::uint64_t bytes = vec ? (g.plain.begin.size() + g.plain.rbegin.size() + g.plain.out_degree.size()) * 8 +
+    const std::uint64_t bytes = vec ? (g.plain.begin.size() + g.plain.rbegin.size()) * 8 +
                                           u.edges() * 4 * 2
                                     : g.variants[k - 1].memory_report().total_bytes;
     std::cout << std::left << std::setw(14) << (vec ? "std::vector" : sg::to_string(variants[k - 1])) << std::setw(11)
-              << (vec ? "64/32/64" : bits_of(g.variants[k - 1])) << std::right << std::setw(12) << mib(bytes)
+              << (vec ? "64/32" : bits_of(g.variants[k - 1])) << std::right << std::setw(12) << mib(bytes)
               << std::setprecision(2) << std::setw(11) << static_cast<double>(bytes) / gap_bytes << "x"
               << std::setprecision(5) << std::setw(12) << r.degree[k].median << std::setprecision(2) << std::setw(8)
               << r.degree[k].spread() << std::setw(13) << r.degree[0].median / r.degree[k].median << "x\n";
@@ -642,7 +643,7 @@ sm::Report report(const Config& cfg, const std::string& path, const Graphs& g, c
   for (std::size_t k = 0; k < variant_count; ++k) {
     const sg::CsrGraph& graph = g.variants[k];
     results["graphs"].push_back({{"version", sg::to_string(variants[k])},
-                                 {"bits_begin_edge_degree", bits_of(graph)},
+                                 {"bits_begin_edge", bits_of(graph)},
                                  {"bytes", graph.memory_report().total_bytes},
                                  {"vs_gap", static_cast<double>(graph.memory_report().total_bytes) /
                                                 static_cast<double>(g.gap.bytes())},

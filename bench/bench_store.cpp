@@ -142,7 +142,7 @@ double first_iteration(const sg::CsrGraph& g, sa::runtime::ThreadPool& pool) {
   sa::algo::PageRankOptions options;
   options.max_iterations = 1;
   options.tolerance = 0;
-  return sa::algo::pagerank(g.rbegin(), g.redge(), g.out_degree(), options, pool).difference;
+  return sa::algo::pagerank(g.rbegin(), g.redge(), g.begin(), options, pool).difference;
 }
 
 GraphResult bench_graph(const Config& cfg, sa::runtime::ThreadPool& pool) {
@@ -201,8 +201,8 @@ GraphResult bench_graph(const Config& cfg, sa::runtime::ThreadPool& pool) {
   fixed.max_iterations = cfg.iterations;
   fixed.tolerance = 0;
   auto [tm, tg] = sm::run_alternating({.warmup = 1, .repetitions = cfg.repetitions},
-                                      [&] { sb::keep(sa::algo::pagerank(m.rbegin(), m.redge(), m.out_degree(), fixed, pool)); },
-                                      [&] { sb::keep(sa::algo::pagerank(g.rbegin(), g.redge(), g.out_degree(), fixed, pool)); });
+                                      [&] { sb::keep(sa::algo::pagerank(m.rbegin(), m.redge(), m.begin(), fixed, pool)); },
+                                      [&] { sb::keep(sa::algo::pagerank(g.rbegin(), g.redge(), g.begin(), fixed, pool)); });
   auto per_iteration = [&](sm::Timing t) {
     for (double& s : t.seconds) s /= cfg.iterations;
     return sm::summarize(t.seconds);

@@ -270,9 +270,9 @@ typedef struct sa_graph sa_graph;
 
 /** The bit widths of the smart-arrays paper's variants (§5.2). */
 typedef enum {
-  SA_GRAPH_U = 0, /**< 64-bit offsets and out-degrees, 32-bit vertex ids */
-  SA_GRAPH_V = 1, /**< offsets and out-degrees in their minimum bits, 32-bit vertex ids */
-  SA_GRAPH_VE = 2 /**< offsets, out-degrees and vertex ids in their minimum bits ("V+E") */
+  SA_GRAPH_U = 0, /**< 64-bit offsets, 32-bit vertex ids (out-degrees are offset differences, never stored) */
+  SA_GRAPH_V = 1, /**< offsets in their minimum bits, 32-bit vertex ids */
+  SA_GRAPH_VE = 2 /**< offsets and vertex ids in their minimum bits ("V+E") */
 } sa_graph_variant;
 
 /** How a graph is built; fill with sa_graph_options_init() first, so fields added later get defaults. */
@@ -317,7 +317,7 @@ SMARTARRAYS_API int32_t sa_graph_directed(const sa_graph *g);
 
 /** One array's line of sa_graph_memory. */
 typedef struct {
-  const char *name;       /**< "begin", "edge", "rbegin", "redge" or "out_degree" (a static string) */
+  const char *name;       /**< "begin", "edge", "rbegin" or "redge" (a static string; out-degrees are begin's differences, no array) */
   uint64_t length;        /**< values */
   uint64_t bytes;         /**< bytes mapped over all replicas */
   uint32_t bits;          /**< bits per value */
@@ -332,6 +332,9 @@ SMARTARRAYS_API sa_status sa_graph_memory(const sa_graph *g, sa_graph_array_memo
 
 /** degrees[v] = out-degree + in-degree of vertex v; n must be sa_graph_vertices(g) (degrees may be NULL when 0). */
 SMARTARRAYS_API sa_status sa_graph_degree_centrality(const sa_graph *g, uint64_t *degrees, uint64_t n);
+/** degrees[v] = out-degree of vertex v, begin[v+1] - begin[v] (derived: no array holds them); n must be
+    sa_graph_vertices(g) (degrees may be NULL when 0). */
+SMARTARRAYS_API sa_status sa_graph_out_degrees(const sa_graph *g, uint64_t *degrees, uint64_t n);
 
 /** What happens to the rank of vertices without out-edges. */
 typedef enum {
@@ -373,7 +376,7 @@ SMARTARRAYS_API sa_status sa_graph_pagerank(const sa_graph *g, const sa_pagerank
 
 /* ---- Distributed PageRank: vertex-range parts --------------------------------------------------
    (graph and algo layers; implemented in src/capi/graph.cpp) A part is vertices [first, first + count)
-   of a graph's reverse CSR (in-offsets from 0, whole-graph in-neighbour ids, out-degrees), what one
+   of a graph's reverse CSR (in-offsets from 0, whole-graph in-neighbour ids, out-offsets from 0), what one
    worker of a distributed PageRank holds (docs/dask.md). Driving every part of a graph with the
    contributions exchanged between iterations gives sa_graph_pagerank's ranks (f64). An sa_pull_part
    belongs to the caller until sa_pull_part_free; no call changes one. */

@@ -291,19 +291,25 @@ def group_by(keys: SmartCollection, values: SmartCollection) -> DistributedGroup
 
 @dataclass(frozen=True)
 class GraphPart:
-    """Vertices [first, first + len(out_degree)) of a graph of `vertices` vertices, for pulling: the
-    part's reverse CSR (rbegin from 0, redge of whole-graph ids) and out-degrees, compressed."""
+    """Vertices [first, first + count) of a graph of `vertices` vertices, for pulling: the part's
+    reverse CSR (rbegin from 0, redge of whole-graph ids) and its out-offsets (begin from 0, whose
+    differences are the out-degrees), compressed."""
 
     vertices: int
     first: int
     rbegin: SmartArray
     redge: SmartArray
-    out_degree: SmartArray
+    begin: SmartArray
+
+    @property
+    def count(self) -> int:
+        """The part's number of vertices."""
+        return len(self.begin) - 1
 
 
 @sizeof.register(GraphPart)
 def _part_bytes(part: GraphPart) -> int:
-    return int(part.rbegin.nbytes + part.redge.nbytes + part.out_degree.nbytes)
+    return int(part.rbegin.nbytes + part.redge.nbytes + part.begin.nbytes)
 
 
 @dataclass(frozen=True)
@@ -334,14 +340,14 @@ def _file_part(path: str, first: int, count: int) -> GraphPart:
 
 def _start(part: GraphPart) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], int, int]:
     """The first state of a part: ranks 1/n, contributions, no difference, and its dangling-vertex count."""
-    ranks, contributions, dangling_vertices = _core._pagerank_part_start(part.out_degree, part.vertices)
+    ranks, contributions, dangling_vertices = _core._pagerank_part_start(part.begin, part.vertices)
     return ranks, contributions, 0, dangling_vertices
 
 
 def _step(part: GraphPart, shares: list[np.ndarray], state: _State, dangling: float, damping: float, rule: str) -> _State:
     """The part's next state from every part's contributions (in vertex order) and its own state."""
     contributions = np.concatenate(shares) if len(shares) > 1 else shares[0]
-    return _core._pagerank_part_step(part.rbegin, part.redge, part.out_degree, contributions, state[0], dangling, damping, rule)
+    return _core._pagerank_part_step(part.rbegin, part.redge, part.begin, contributions, state[0], dangling, damping, rule)
 
 
 def _shares(state: _State) -> np.ndarray:
@@ -410,7 +416,7 @@ def pagerank(
     # dangling rank, which decide whether to go on.
     states = [client.submit(_start, part, key=(name + "-start", k)) for k, part in enumerate(held)]
     starts = client.gather([client.submit(_totals, s, key=(name + "-start-totals", k)) for k, s in enumerate(states)])
-    sizes = client.gather([client.submit(lambda p: len(p.out_degree), p, key=(name + "-size", k)) for k, p in enumerate(held)])
+    sizes = client.gather([client.submit(lambda p: p.count, p, key=(name + "-size", k)) for k, p in enumerate(held)])
     vertices = sum(sizes)
     rank_left = sum(t[1] for t in starts) * (1.0 / vertices) if dangling == "uniform" and vertices else 0.0
     iterations, difference = 0, 0.0

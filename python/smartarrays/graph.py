@@ -18,11 +18,11 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
 Variant = Literal["U", "V", "V+E"]
-"""Compression variants: U (64-bit offsets, 32-bit ids), V (offsets and degrees in their minimum
-bits), V+E (ids in their minimum bits too)."""
+"""Compression variants: U (64-bit offsets, 32-bit ids), V (offsets in their minimum bits), V+E
+(ids in their minimum bits too)."""
 
-GraphArrayName = Literal["begin", "edge", "rbegin", "redge", "out_degree"]
-"""The arrays of a graph."""
+GraphArrayName = Literal["begin", "edge", "rbegin", "redge"]
+"""The arrays of a graph (out-degrees are begin's differences, not an array)."""
 
 
 class GraphOptions(TypedDict, total=False):
@@ -78,8 +78,9 @@ class GraphMemory:
 
 
 class Graph:
-    """A directed graph as a bundle of smart arrays: begin/edge (forward CSR), rbegin/redge (reverse
-    CSR) and out_degree, each bit-compressed per the variant and placed on NUMA nodes."""
+    """A directed graph as a bundle of smart arrays: begin/edge (forward CSR) and rbegin/redge (reverse
+    CSR; an undirected graph's are its forward ones), each bit-compressed per the variant and placed
+    on NUMA nodes. Out-degrees are begin[v+1] - begin[v], derived rather than stored."""
 
     __slots__ = ("_native",)
 
@@ -163,6 +164,10 @@ class Graph:
     def degree_centrality(self) -> npt.NDArray[np.uint64]:
         """Out-degree plus in-degree of every vertex."""
         return self._native.degree_centrality()
+
+    def out_degrees(self) -> npt.NDArray[np.uint64]:
+        """The out-degree of every vertex, begin[v+1] - begin[v] (derived: no array holds them)."""
+        return self._native.out_degrees()
 
     def pagerank(
         self,

@@ -255,11 +255,12 @@ def _rebuild_array(length: int, bits: int, words: object) -> SmartArray:
 
 
 def _rebuild_graph(directed: bool, arrays: list[tuple[int, int, object]]) -> Graph:
-    """Unpickles a Graph from its five arrays' packed words."""
+    """Unpickles a Graph from its four arrays' packed words (a fifth, out_degree, from pickles made
+    before out-degrees were derived from begin, is skipped)."""
     return Graph(_core._graph_from_packed([(n, b, _words(w)) for n, b, w in arrays], directed))
 
 
-_GRAPH_ARRAYS = ("begin", "edge", "rbegin", "redge", "out_degree")
+_GRAPH_ARRAYS = ("begin", "edge", "rbegin", "redge")
 
 
 def _reduce_array(self: SmartArray, protocol: int) -> tuple[object, ...]:

@@ -27,7 +27,7 @@ using namespace nb::literals;
 using F64Array = nb::ndarray<nb::numpy, double, nb::ndim<1>>;
 /// A read-only, contiguous 1-D float64 input array.
 using F64In = nb::ndarray<const double, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
-/// (vertices, first, rbegin, redge, out_degree) of one part, its arrays sharing the part.
+/// (vertices, first, rbegin, redge, begin) of one part, its arrays sharing the part.
 using PartTuple = std::tuple<std::uint64_t, std::uint64_t, ArrayHandle, ArrayHandle, ArrayHandle>;
 
 F64Array new_f64(std::size_t n) {
@@ -39,7 +39,7 @@ F64Array new_f64(std::size_t n) {
 PartTuple part_tuple(graph::PullPart part) {
   auto shared = std::make_shared<const graph::PullPart>(std::move(part));
   return {shared->vertices, shared->first, ArrayHandle(SharedArray(shared, &shared->rbegin)),
-          ArrayHandle(SharedArray(shared, &shared->redge)), ArrayHandle(SharedArray(shared, &shared->out_degree))};
+          ArrayHandle(SharedArray(shared, &shared->redge)), ArrayHandle(SharedArray(shared, &shared->begin))};
 }
 
 PartTuple graph_part(const GraphHandle& graph, std::uint64_t first, std::uint64_t count) {
@@ -56,31 +56,37 @@ std::tuple<bool, std::uint64_t, std::uint64_t> sg_header(const std::string& path
   return {header.directed, header.edges, header.vertices};
 }
 
-std::tuple<F64Array, F64Array, std::uint64_t> part_start(const ArrayHandle& out_degree, std::uint64_t vertices) {
-  const SharedArray degrees = out_degree.get();
-  F64Array ranks = new_f64(degrees->length());
-  F64Array contributions = new_f64(degrees->length());
+// The vertices of a part whose out-offsets are begin (ValueError for an empty begin, as the core says).
+std::size_t part_count(const SmartArray& begin) {
+  if (begin.length() == 0) throw nb::value_error("pagerank part: begin holds no offsets (n + 1 >= 1 expected)");
+  return static_cast<std::size_t>(begin.length() - 1);
+}
+
+std::tuple<F64Array, F64Array, std::uint64_t> part_start(const ArrayHandle& begin, std::uint64_t vertices) {
+  const SharedArray out_offsets = begin.get();
+  F64Array ranks = new_f64(part_count(*out_offsets));
+  F64Array contributions = new_f64(part_count(*out_offsets));
   nb::gil_scoped_release release;
   const algo::PageRankPartTotals totals = algo::pagerank_part_start(
-      *degrees, vertices, {ranks.data(), ranks.shape(0)}, {contributions.data(), contributions.shape(0)});
+      *out_offsets, vertices, {ranks.data(), ranks.shape(0)}, {contributions.data(), contributions.shape(0)});
   return {std::move(ranks), std::move(contributions), totals.dangling_vertices};
 }
 
 std::tuple<F64Array, F64Array, double, double> part_step(const ArrayHandle& rbegin, const ArrayHandle& redge,
-                                                         const ArrayHandle& out_degree, const F64In& contributions,
+                                                         const ArrayHandle& begin, const F64In& contributions,
                                                          const F64In& ranks, double dangling, double damping,
                                                          std::string_view rule) {
   const SharedArray offsets = rbegin.get();
   const SharedArray sources = redge.get();
-  const SharedArray degrees = out_degree.get();
+  const SharedArray out_offsets = begin.get();
   algo::PageRankOptions options;
   options.damping = damping;
   options.dangling = algo::parse_dangling_rule(rule);
-  F64Array new_ranks = new_f64(degrees->length());
-  F64Array new_contributions = new_f64(degrees->length());
+  F64Array new_ranks = new_f64(part_count(*out_offsets));
+  F64Array new_contributions = new_f64(part_count(*out_offsets));
   nb::gil_scoped_release release;
   const algo::PageRankPartTotals totals = algo::pagerank_part_step(
-      *offsets, *sources, *degrees, {contributions.data(), contributions.shape(0)}, {ranks.data(), ranks.shape(0)},
+      *offsets, *sources, *out_offsets, {contributions.data(), contributions.shape(0)}, {ranks.data(), ranks.shape(0)},
       dangling, options, {new_ranks.data(), new_ranks.shape(0)}, {new_contributions.data(), new_contributions.shape(0)});
   return {std::move(new_ranks), std::move(new_contributions), totals.difference, totals.dangling};
 }
@@ -100,13 +106,13 @@ void bind_distributed(nb::module_& m) {
   m.def("_pagerank_check", &check_options, "tolerance"_a, "damping"_a, "max_iterations"_a, "rule"_a,
         "Raises ValueError for PageRank options the core refuses, in its words.");
   m.def("_graph_pull_part", &graph_part, "graph"_a, "first"_a, "count"_a,
-        "(vertices, first, rbegin, redge, out_degree) of vertices [first, first + count) of a graph's reverse CSR.");
+        "(vertices, first, rbegin, redge, begin) of vertices [first, first + count) of a graph's reverse CSR.");
   m.def("_sg_header", &sg_header, "path"_a, "(directed, edges, vertices) of a .sg file, its size checked.");
   m.def("_sg_pull_part", &sg_part, "path"_a, "first"_a, "count"_a,
         "_graph_pull_part of a .sg file, reading only the part's byte ranges.");
-  m.def("_pagerank_part_start", &part_start, "out_degree"_a, "vertices"_a,
+  m.def("_pagerank_part_start", &part_start, "begin"_a, "vertices"_a,
         "(ranks, contributions, dangling vertices) of a part at the start of a distributed PageRank.");
-  m.def("_pagerank_part_step", &part_step, "rbegin"_a, "redge"_a, "out_degree"_a, "contributions"_a.noconvert(),
+  m.def("_pagerank_part_step", &part_step, "rbegin"_a, "redge"_a, "begin"_a, "contributions"_a.noconvert(),
         "ranks"_a.noconvert(), "dangling"_a, "damping"_a, "rule"_a,
         "(new ranks, new contributions, difference, dangling rank) of one pull iteration over a part.");
 }

@@ -89,6 +89,14 @@ U64Array degree_centrality(const GraphHandle& self) {
   return decode_to_numpy(degrees, 0, degrees.length());
 }
 
+U64Array out_degrees(const GraphHandle& self) {
+  const GraphHandle::Shared g = self.get();
+  U64Array degrees = new_numpy_array(g->vertices());
+  nb::gil_scoped_release release;
+  g->out_degrees({degrees.data(), degrees.shape(0)});
+  return degrees;
+}
+
 nb::object pagerank(const GraphHandle& self, double tolerance, double damping, unsigned max_iterations,
                     std::string_view dangling, std::string_view scores) {
   const GraphHandle::Shared g = self.get();
@@ -100,7 +108,7 @@ nb::object pagerank(const GraphHandle& self, double tolerance, double damping, u
   options.scores = algo::parse_score_precision(scores);
   const algo::PageRankResult result = [&] {
     nb::gil_scoped_release release;
-    return algo::pagerank(g->rbegin(), g->redge(), g->out_degree(), options);
+    return algo::pagerank(g->rbegin(), g->redge(), g->begin(), options);
   }();
   // The ranks are doubles (or floats) stored as 64-bit (32-bit) patterns: decoded as uint64, viewed
   // as float64 (narrowed to uint32, viewed as float32).
@@ -145,13 +153,14 @@ void bind_graph(nb::module_& m) {
       .def_prop_ro("variant", [](const GraphHandle& self) { return std::string(to_string(self.get()->variant())); },
                    "The compression variant of the arrays' widths: U, V or V+E.")
       .def("degree_centrality", &degree_centrality, "Out-degree plus in-degree of every vertex (GIL released).")
+      .def("out_degrees", &out_degrees, "begin[v+1] - begin[v] of every vertex (GIL released).")
       .def("pagerank", &pagerank, "tolerance"_a, "damping"_a, "max_iterations"_a, "dangling"_a, "scores"_a,
            nb::sig("def pagerank(self, tolerance: float, damping: float, max_iterations: int, dangling: str, "
                    "scores: str) -> numpy.typing.NDArray[numpy.floating]"),
            "PageRank of every vertex (pull, Jacobi; GIL released).")
       .def("memory", &memory,
            "Per-array (name, length, bits, placement, replicas, bytes, shared_with) lines and the total bytes.")
-      .def("array", &array, "name"_a, "One of the graph's arrays (begin, edge, rbegin, redge, out_degree) as a SmartArray.");
+      .def("array", &array, "name"_a, "One of the graph's arrays (begin, edge, rbegin, redge) as a SmartArray.");
 
   m.def("_graph_from_edges", &from_edges, "src"_a.noconvert(), "dst"_a.noconvert(), "vertices"_a, "directed"_a, "build"_a,
         "A graph from edge arrays src[i] -> dst[i] (vertices 0 = the largest id + 1).");

@@ -172,13 +172,16 @@ ArrayHandle array_from_packed(std::uint64_t length, unsigned bits, const U64In& 
   return ArrayHandle(array_from_words(length, bits, words, placement_of(placement, std::move(nodes), huge_pages)));
 }
 
+// Pickles made before out-degrees were derived carry a fifth array (out_degree): it is skipped.
 GraphHandle graph_from_packed(const std::vector<PackedArray>& arrays, bool directed) {
-  if (arrays.size() != graph::graph_array_count) throw nb::value_error("a graph needs five packed arrays");
+  if (arrays.size() != graph::graph_array_count && arrays.size() != graph::graph_array_count + 1) {
+    throw nb::value_error("a graph needs four packed arrays (begin, edge, rbegin, redge)");
+  }
   auto make = [&](std::size_t k) {
     const auto& [length, bits, words] = arrays[k];
     return array_from_words(length, bits, words, {});
   };
-  return GraphHandle(graph::CsrGraph({make(0), make(1), make(2), make(3), make(4)}, directed));
+  return GraphHandle(graph::CsrGraph({make(0), make(1), make(2), make(3)}, directed));
 }
 
 // The frame of array: its local replica's stream and padding word, viewed in place (kept alive by the view).
@@ -189,8 +192,8 @@ ArrayFrame frame_of(const SharedArray& array) {
 
 ArrayFrame array_frame(const ArrayHandle& handle) { return frame_of(handle.get()); }
 
-// (directed, shares_reverse, frames) of a graph: three frames (begin, edge, out_degree) when its
-// reverse CSR is its forward one, else its five arrays'.
+// (directed, shares_reverse, frames) of a graph: two frames (begin, edge) when its reverse CSR is its
+// forward one, else its four arrays'.
 std::tuple<bool, bool, std::vector<ArrayFrame>> graph_frames(const GraphHandle& handle) {
   const GraphHandle::Shared graph = handle.get();
   const bool shared = graph->shares_reverse();
@@ -239,11 +242,11 @@ GraphHandle graph_from_frames(const std::vector<ReceivedFrame>& frames, bool dir
     const auto& [length, bits, frame] = frames[k];
     return array_over_frame(length, bits, frame);
   };
-  if (frames.size() == 3 && !directed) return GraphHandle(graph::CsrGraph(make(0), make(1), make(2)));
+  if (frames.size() == 2 && !directed) return GraphHandle(graph::CsrGraph(make(0), make(1)));
   if (frames.size() != graph::graph_array_count) {
-    throw nb::value_error("a graph's frames are five arrays, or three for an undirected graph's one CSR");
+    throw nb::value_error("a graph's frames are four arrays, or two for an undirected graph's one CSR");
   }
-  return GraphHandle(graph::CsrGraph({make(0), make(1), make(2), make(3), make(4)}, directed));
+  return GraphHandle(graph::CsrGraph({make(0), make(1), make(2), make(3)}, directed));
 }
 
 }  // namespace

@@ -25,6 +25,7 @@ from distributed import Client, LocalCluster  # noqa: E402
 
 import smartarrays as sa  # noqa: E402
 import smartarrays.dask as sad  # noqa: E402
+from smartarrays import _core  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -149,6 +150,26 @@ def test_parts_cut_once_serve_many_runs(client: Client) -> None:
     assert not first.converged
     np.testing.assert_array_equal(first.ranks, again.ranks)
     np.testing.assert_allclose(first.ranks, g.pagerank(tol=0.0, max_iterations=3), rtol=0, atol=1e-12)
+
+
+def test_parts_hold_their_out_offsets_whose_differences_are_the_out_degrees(client: Client, tmp_path: Path) -> None:
+    directed = _graph()
+    src = np.array([0, 0, 1, 2, 3, 5], dtype=np.uint64)
+    undirected = sa.Graph.from_edges(src, np.array([1, 2, 2, 3, 4, 5], dtype=np.uint64), vertices=7, directed=False)
+    path = tmp_path / "g.sg"
+    _write_sg(directed, path)
+    for g, held in ((directed, sad.graph_parts(directed, parts=3)), (undirected, sad.graph_parts(undirected, parts=2)),
+                    (directed, sad.graph_parts(path, parts=3))):
+        parts = client.gather(held)
+        degrees = np.diff(g.array("begin").to_numpy().astype(np.int64))
+        assert [p.count for p in parts] == [len(p.rbegin) - 1 for p in parts]
+        assert all(p.begin[0] == 0 for p in parts if p.count)  # rebased to 0
+        derived = np.concatenate([np.diff(p.begin.to_numpy().astype(np.int64)) for p in parts])
+        np.testing.assert_array_equal(derived, degrees)
+    run = sad.pagerank(undirected, tol=1e-9, parts=2)
+    np.testing.assert_allclose(run.ranks, undirected.pagerank(tol=1e-9), rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="begin holds no offsets"):
+        _core._pagerank_part_start(sa.array(np.array([], dtype=np.uint64), bits=1), 4)
 
 
 def test_pagerank_of_a_sg_file_read_by_the_workers(client: Client, tmp_path: Path) -> None:

@@ -70,7 +70,7 @@ def test_an_undirected_graph_shares_its_reverse_arrays():
     g = sa.Graph.from_edges([0, 1, 2], [1, 2, 0], directed=False)
     report = g.memory()
     shared = {a.name: a.shared_with for a in report.arrays}
-    assert shared == {"begin": "", "edge": "", "rbegin": "begin", "redge": "edge", "out_degree": ""}
+    assert shared == {"begin": "", "edge": "", "rbegin": "begin", "redge": "edge"}
     assert [a.bytes for a in report.arrays if a.shared_with] == [0, 0]
     assert report.total_bytes == sum(a.bytes for a in report.arrays)
     np.testing.assert_array_equal(g.array("redge").to_numpy(), g.array("edge").to_numpy())
@@ -121,8 +121,12 @@ def test_csr_arrays_and_properties():
     assert g.array("edge").to_numpy().tolist() == [1, 1, 2, 2, 0, 2, 4]
     assert g.array("rbegin").to_numpy().tolist() == [0, 1, 3, 6, 6, 7, 7]
     assert g.array("redge").to_numpy().tolist() == [2, 0, 0, 0, 1, 3, 4]
-    assert g.array("out_degree").to_numpy().tolist() == [3, 1, 1, 1, 1, 0]
-    assert [g.array(a).bits for a in ("begin", "edge", "out_degree")] == [64, 32, 64]
+    # Out-degrees are begin's differences: no array holds them.
+    assert np.diff(g.array("begin").to_numpy().astype(np.int64)).tolist() == [3, 1, 1, 1, 1, 0]
+    assert g.out_degrees().tolist() == [3, 1, 1, 1, 1, 0] and g.out_degrees().dtype == np.uint64
+    with pytest.raises(ValueError, match="out_degree.*no longer stored.*derived from begin"):
+        g.array("out_degree")
+    assert [g.array(a).bits for a in ("begin", "edge", "rbegin", "redge")] == [64, 32, 64, 32]
     assert g.degree_centrality().tolist() == [4, 3, 4, 1, 2, 0]
     deduped = sa.Graph.from_edges(src, dst, "V", dedup=True, drop_self_loops=True)
     assert (deduped.vertices, deduped.edges, deduped.variant) == (5, 5, "V")
@@ -130,12 +134,25 @@ def test_csr_arrays_and_properties():
     assert (undirected.edges, undirected.directed) == (4, False)
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("directed", [True, False])
+def test_out_degrees_count_each_vertex_edges(variant, directed):
+    rng = np.random.default_rng(3)
+    src, dst = rng.integers(0, 3000, 20_000), rng.integers(0, 3000, 20_000)
+    g = sa.Graph.from_edges(src, dst, variant, vertices=3000, directed=directed)
+    expected = np.bincount(src, minlength=3000)
+    if not directed:  # both directions of each edge, a self-loop once
+        expected = expected + np.bincount(dst[src != dst], minlength=3000)
+    np.testing.assert_array_equal(g.out_degrees(), expected)
+    assert sa.Graph.from_edges([], [], vertices=3).out_degrees().tolist() == [0, 0, 0]
+
+
 def test_memory_report():
     u = sa.Graph.rmat(12, variant="U")
     ve = sa.Graph.rmat(12, variant="V+E")
     for g in (u, ve):
         report = g.memory()
-        assert [a.name for a in report.arrays] == ["begin", "edge", "rbegin", "redge", "out_degree"]
+        assert [a.name for a in report.arrays] == ["begin", "edge", "rbegin", "redge"]
         assert report.total_bytes == sum(a.bytes for a in report.arrays)
         assert all(a.bytes == g.array(a.name).nbytes and a.bits == g.array(a.name).bits for a in report.arrays)
     assert ve.memory().total_bytes < 0.8 * u.memory().total_bytes
@@ -149,7 +166,7 @@ def test_files_load_like_the_same_edges(test_data: Path):
     edges = sa.Graph.from_edges([0, 0, 1, 2, 3, 4, 0], [1, 2, 2, 0, 2, 4, 1], vertices=6)
     for g in (el, mtx, explicit):
         assert (g.vertices, g.edges) == (6, 7)
-        for name in ("begin", "edge", "rbegin", "redge", "out_degree"):
+        for name in ("begin", "edge", "rbegin", "redge"):
             np.testing.assert_array_equal(g.array(name).to_numpy(), edges.array(name).to_numpy())
     symmetric = sa.Graph.load(test_data / "graph" / "triangle_symmetric.mtx")
     assert not symmetric.directed and symmetric.vertices == 4

@@ -210,9 +210,23 @@ def test_pickle_protocol_5_carries_the_packed_words_out_of_band() -> None:
     g = sa.Graph.rmat(7, variant="V+E")
     graph_buffers: list[pickle.PickleBuffer] = []
     g_back = pickle.loads(pickle.dumps(g, protocol=5, buffer_callback=graph_buffers.append), buffers=graph_buffers)
-    assert len(graph_buffers) == 5
+    assert len(graph_buffers) == 4  # begin, edge, rbegin, redge: out-degrees are derived from begin
     assert g_back.variant == "V+E"
     np.testing.assert_array_equal(g_back.pagerank(), g.pagerank())
+
+
+def test_a_pickle_made_when_graphs_held_out_degrees_still_loads() -> None:
+    from smartarrays.store import _packed, _rebuild_graph
+
+    g = sa.Graph.rmat(7, variant="V+E")
+    arrays = [_packed(g.array(name), 4) for name in ("begin", "edge", "rbegin", "redge")]
+    out_degree = sa.array(np.diff(g.array("begin").to_numpy()))
+    # What __reduce_ex__ gave then: the four arrays and the out_degree array, which is skipped.
+    old = _rebuild_graph(True, [*arrays, _packed(out_degree, 4)])
+    np.testing.assert_array_equal(old.pagerank(), g.pagerank())
+    assert [a.name for a in old.memory().arrays] == ["begin", "edge", "rbegin", "redge"]
+    with pytest.raises(ValueError, match="four packed arrays"):
+        _rebuild_graph(True, arrays[:3])
 
 
 def test_pickle_carries_a_primary_write_arrays_unsynced_writes(fake_topology) -> None:

@@ -123,7 +123,7 @@ WorkloadProfile pagerank_workload(std::uint64_t vertices, std::uint64_t edges, u
   const double per_vertex = vertices > 0 ? static_cast<double>(edges) / static_cast<double>(vertices) : 0;
   w.arrays.push_back(use("rbegin", vertices + 1, bits_for(edges), 64, true, AccessPattern::indexed, it));
   w.arrays.push_back(use("redge", edges, bits_for(vertices > 0 ? vertices - 1 : 0), 32, true, AccessPattern::indexed, it));
-  w.arrays.push_back(use("out_degree", vertices, bits_for(edges), 64, true, AccessPattern::indexed, it));
+  w.arrays.push_back(use("begin", vertices + 1, bits_for(edges), 64, true, AccessPattern::indexed, it));
   // Read once per in-edge at the neighbour's index, rewritten every iteration: not read-only.
   w.arrays.push_back(use("contributions", vertices, 64, 64, false, AccessPattern::random, std::max(it * per_vertex, it)));
   ArrayUse ranks = use("ranks", vertices, 64, 64, false, AccessPattern::indexed, it);

@@ -2,7 +2,8 @@
 // from its in-neighbours' contributions (and sums |new - old| and the dangling vertices' rank per
 // batch), then the contributions array is rewritten as rank / out-degree, each replica by its own
 // node's workers. Dividing once per vertex rather than once per edge keeps the edge loop to one
-// random read and one add, as in GAP's pr_spmv.
+// random read and one add, as in GAP's pr_spmv. Out-degrees are differences of the forward offsets
+// (begin), read block by block in that same pass, as GAP derives them: no degree array is kept.
 #include "smartarrays/algo/pagerank.hpp"
 
 #include <algorithm>
@@ -25,17 +26,25 @@ namespace smartarrays::algo {
 
 namespace {
 
-// Vertices per out-degree block (4 KiB of decoded degrees on the stack).
+// Vertices per out-degree block (4 KiB of decoded offsets on the stack).
 constexpr std::uint64_t degree_block = 512;
 
-// Calls f(first, count, degrees) over [lo, hi) in blocks of out-degrees from the local replica
-// (in place when 64-bit, else decoded).
+// The out-degrees of a block of vertices: differences of its count + 1 forward offsets, taken
+// where they are read.
+struct BlockDegrees {
+  const std::uint64_t* offsets;
+  std::uint64_t operator[](std::uint64_t k) const noexcept { return offsets[k + 1] - offsets[k]; }
+};
+
+// Calls f(first, count, degrees) over vertices [lo, hi) in blocks of out-degrees, each block's
+// count + 1 forward offsets read once from the local replica (in place when 64-bit, else decoded
+// by one sequential kernel call).
 template <typename F>
-void for_degree_blocks(const SmartArray& out_degree, std::uint64_t lo, std::uint64_t hi, F&& f) {
-  std::uint64_t scratch[degree_block];
+void for_degree_blocks(const SmartArray& begin, std::uint64_t lo, std::uint64_t hi, F&& f) {
+  std::uint64_t scratch[degree_block + 1];
   for (std::uint64_t first = lo; first < hi; first += degree_block) {
     const std::uint64_t count = std::min(degree_block, hi - first);
-    f(first, count, detail::read_values(out_degree, first, count, scratch));
+    f(first, count, BlockDegrees{detail::read_values(begin, first, count + 1, scratch)});
   }
 }
 
@@ -119,16 +128,29 @@ class InEdges {
   alignas(64) std::uint64_t ids_[window_chunks * codec::chunk_values];
 };
 
-void check_inputs(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
+// The vertex count of begin's n + 1 offsets; what names the call in the error for an empty begin.
+std::uint64_t vertices_of(const SmartArray& begin, const char* what) {
+  if (begin.length() == 0) {
+    throw_error(ErrorCode::invalid_argument, std::string(what) + ": begin holds no offsets (n + 1 >= 1 expected)");
+  }
+  return begin.length() - 1;
+}
+
+void check_inputs(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& begin,
                   const PageRankOptions& options) {
-  const std::uint64_t n = out_degree.length();
+  const std::uint64_t n = vertices_of(begin, "pagerank");
   if (rbegin.length() != n + 1) {
     throw_error(ErrorCode::invalid_argument, "pagerank: rbegin holds " + std::to_string(rbegin.length()) + " offsets for " +
-                                                 std::to_string(n) + " vertices (expected " + std::to_string(n + 1) + ")");
+                                                 std::to_string(n) + " vertices (begin's " + std::to_string(n + 1) + ")");
   }
   if (redge.length() != rbegin.get(n)) {
     throw_error(ErrorCode::invalid_argument, "pagerank: redge holds " + std::to_string(redge.length()) +
                                                  " ids but rbegin ends at " + std::to_string(rbegin.get(n)));
+  }
+  // Every edge is one vertex's out-edge and another's in-edge: the out-degrees sum to m.
+  if (begin.get(n) - begin.get(0) != redge.length()) {
+    throw_error(ErrorCode::invalid_argument, "pagerank: begin spans " + std::to_string(begin.get(n) - begin.get(0)) +
+                                                 " out-edges but redge holds " + std::to_string(redge.length()) + " in-edges");
   }
   validate(options);
 }
@@ -184,7 +206,7 @@ double pull_batch(const SmartArray& redge, const std::uint64_t* offsets, std::ui
 
 // The iterations over one score precision, after the arrays of result are allocated.
 template <typename Score>
-void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
+void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& begin,
              const PageRankOptions& options, PageRankResult& result, runtime::ThreadPool& pool);
 
 }  // namespace
@@ -223,10 +245,10 @@ const char* to_string(ScorePrecision precision) noexcept { return score_precisio
 
 ScorePrecision parse_score_precision(std::string_view name) { return score_precision_names.parse(name); }
 
-PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
+PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& begin,
                         const PageRankOptions& options, runtime::ThreadPool& pool) {
-  check_inputs(rbegin, redge, out_degree, options);
-  const std::uint64_t n = out_degree.length();
+  check_inputs(rbegin, redge, begin, options);
+  const std::uint64_t n = begin.length() - 1;
   const unsigned bits = score_bits(options.scores);
   PageRankResult result{SmartArray::allocate(n, with_bits(options.ranks, bits)), 0, 0, false, {},
                         SmartArray::allocate(n, with_bits(options.contributions, bits))};
@@ -235,23 +257,23 @@ PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const
     return result;
   }
   if (options.scores == ScorePrecision::f32) {
-    iterate<float>(rbegin, redge, out_degree, options, result, pool);
+    iterate<float>(rbegin, redge, begin, options, result, pool);
   } else {
-    iterate<double>(rbegin, redge, out_degree, options, result, pool);
+    iterate<double>(rbegin, redge, begin, options, result, pool);
   }
   return result;
 }
 
 namespace {
 
-// contributions[v] = ranks[v] / out_degree[v] (0 for a vertex without out-edges), in parallel.
+// contributions[v] = ranks[v] / out-degree of v (0 for a vertex without out-edges), in parallel.
 template <typename Score>
-void share_ranks(const std::uint64_t* rank_words, const SmartArray& out_degree, SmartArray& contributions,
+void share_ranks(const std::uint64_t* rank_words, const SmartArray& begin, SmartArray& contributions,
                  runtime::ThreadPool& pool, const std::vector<runtime::LoopPart>& layout) {
   build::fill_array(
       contributions,
       [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
-        for_degree_blocks(out_degree, lo, hi, [&](std::uint64_t first, std::uint64_t count, const std::uint64_t* degrees) {
+        for_degree_blocks(begin, lo, hi, [&](std::uint64_t first, std::uint64_t count, BlockDegrees degrees) {
           for (std::uint64_t k = 0; k < count; ++k) {
             const Score rank = score_at<Score>(rank_words, first + k);
             const Score share = degrees[k] == 0 ? Score(0) : rank / static_cast<Score>(degrees[k]);
@@ -263,14 +285,14 @@ void share_ranks(const std::uint64_t* rank_words, const SmartArray& out_degree, 
 }
 
 // The layout of the loops over vertices: where their in-edges start when redge is partitioned (the
-// bulk of what a pull reads), else the stripes of partitioned rbegin or out_degree; else none (a
+// bulk of what a pull reads), else the stripes of partitioned rbegin or begin; else none (a
 // fill then follows the array it writes).
-std::vector<runtime::LoopPart> vertex_layout(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree) {
+std::vector<runtime::LoopPart> vertex_layout(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& begin) {
   if (redge.placement() == Placement::partitioned) {
-    return runtime::layout_through(redge.partitions(), out_degree.length(), [&](std::uint64_t v) { return rbegin.get(v); });
+    return runtime::layout_through(redge.partitions(), begin.length() - 1, [&](std::uint64_t v) { return rbegin.get(v); });
   }
   std::vector<runtime::LoopPart> layout = build::stripe_parts(rbegin);
-  return layout.empty() ? build::stripe_parts(out_degree) : layout;
+  return layout.empty() ? build::stripe_parts(begin) : layout;
 }
 
 // Loop options following layout.
@@ -281,27 +303,27 @@ runtime::LoopOptions layout_options(std::vector<runtime::LoopPart> layout) {
 }
 
 // The number of vertices without out-edges.
-std::uint64_t dangling_vertices(const SmartArray& out_degree, runtime::ThreadPool& pool) {
+std::uint64_t dangling_vertices(const SmartArray& begin, runtime::ThreadPool& pool) {
   return pool.parallel_reduce(
-      0, out_degree.length(), std::uint64_t{0},
+      0, begin.length() - 1, std::uint64_t{0},
       [&](std::uint64_t lo, std::uint64_t hi) {
         std::uint64_t count = 0;
-        for_degree_blocks(out_degree, lo, hi, [&](std::uint64_t, std::uint64_t c, const std::uint64_t* degrees) {
+        for_degree_blocks(begin, lo, hi, [&](std::uint64_t, std::uint64_t c, BlockDegrees degrees) {
           for (std::uint64_t k = 0; k < c; ++k) count += degrees[k] == 0 ? 1 : 0;
         });
         return count;
       },
-      [](std::uint64_t a, std::uint64_t b) { return a + b; }, layout_options(build::stripe_parts(out_degree)));
+      [](std::uint64_t a, std::uint64_t b) { return a + b; }, layout_options(build::stripe_parts(begin)));
 }
 
 template <typename Score>
-void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
+void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& begin,
              const PageRankOptions& options, PageRankResult& result, runtime::ThreadPool& pool) {
-  const std::uint64_t n = out_degree.length();
+  const std::uint64_t n = begin.length() - 1;
   const bool redistribute = options.dangling == DanglingRule::uniform;
   SmartArray& contributions = result.contributions;
   SmartArray& ranks = result.ranks;
-  const std::vector<runtime::LoopPart> layout = vertex_layout(rbegin, redge, out_degree);
+  const std::vector<runtime::LoopPart> layout = vertex_layout(rbegin, redge, begin);
   const double initial = 1.0 / static_cast<double>(n);
   const std::uint64_t initial_value = value_of(static_cast<Score>(initial));
   build::fill_array(
@@ -310,11 +332,11 @@ void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray
 
   // Ranks are one copy (never replicated), so every worker reads replica 0.
   const std::uint64_t* rank_words = ranks.replica(0);
-  share_ranks<Score>(rank_words, out_degree, contributions, pool, layout);
+  share_ranks<Score>(rank_words, begin, contributions, pool, layout);
 
   // Rank held by dangling vertices, spread over all vertices in the next iteration (uniform rule).
   const double dangling_start = static_cast<double>(static_cast<Score>(initial));
-  double dangling = redistribute ? static_cast<double>(dangling_vertices(out_degree, pool)) * dangling_start : 0;
+  double dangling = redistribute ? static_cast<double>(dangling_vertices(begin, pool)) * dangling_start : 0;
 
   const bool offsets_in_place = rbegin.bits() == 64;
   for (unsigned iteration = 1; iteration <= options.max_iterations; ++iteration) {
@@ -336,7 +358,7 @@ void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray
           double batch_dangling = 0;
           difference.fetch_add(batch_difference, std::memory_order_relaxed);
           if (redistribute) {
-            for_degree_blocks(out_degree, lo, hi, [&](std::uint64_t first, std::uint64_t count, const std::uint64_t* degrees) {
+            for_degree_blocks(begin, lo, hi, [&](std::uint64_t first, std::uint64_t count, BlockDegrees degrees) {
               for (std::uint64_t k = 0; k < count; ++k) {
                 if (degrees[k] == 0) {
                   batch_dangling += static_cast<double>(std::bit_cast<Score>(static_cast<ScoreWord<Score>>(out[first + k - lo])));
@@ -347,7 +369,7 @@ void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray
           }
         },
         pool, layout);
-    share_ranks<Score>(rank_words, out_degree, contributions, pool, layout);
+    share_ranks<Score>(rank_words, begin, contributions, pool, layout);
     dangling = next_dangling.load();
     result.iteration_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     result.iterations = iteration;
@@ -381,12 +403,12 @@ const std::uint64_t* words_of(std::span<const double> scores) {
   return reinterpret_cast<const std::uint64_t*>(scores.data());
 }
 
-// contributions[k] = ranks[k] / out_degree[k] (0 for dangling vertices) over [lo, hi); returns the
+// contributions[k] = ranks[k] / out-degree of k (0 for dangling vertices) over [lo, hi); returns the
 // ranks of the dangling vertices summed and how many there are.
-PageRankPartTotals share_part(const SmartArray& out_degree, std::uint64_t lo, std::uint64_t hi,
+PageRankPartTotals share_part(const SmartArray& begin, std::uint64_t lo, std::uint64_t hi,
                               std::span<const double> ranks, std::span<double> contributions) {
   PageRankPartTotals totals;
-  for_degree_blocks(out_degree, lo, hi, [&](std::uint64_t first, std::uint64_t count, const std::uint64_t* degrees) {
+  for_degree_blocks(begin, lo, hi, [&](std::uint64_t first, std::uint64_t count, BlockDegrees degrees) {
     for (std::uint64_t k = 0; k < count; ++k) {
       const double rank = ranks[first + k];
       contributions[first + k] = degrees[k] == 0 ? 0.0 : rank / static_cast<double>(degrees[k]);
@@ -408,18 +430,18 @@ PageRankPartTotals add_totals(PageRankPartTotals a, const PageRankPartTotals& b)
 
 }  // namespace
 
-PageRankPartTotals pagerank_part_start(const SmartArray& out_degree, std::uint64_t vertices, std::span<double> ranks,
+PageRankPartTotals pagerank_part_start(const SmartArray& begin, std::uint64_t vertices, std::span<double> ranks,
                                        std::span<double> contributions, runtime::ThreadPool& pool) {
-  const std::uint64_t count = out_degree.length();
+  const std::uint64_t count = vertices_of(begin, "pagerank part");
   check_part_length("ranks", ranks.size(), count);
   check_part_length("contributions", contributions.size(), count);
-  if (count > vertices) check_part_length("out_degree", count, vertices);
+  if (count > vertices) check_part_length("begin", begin.length(), vertices + 1);
   const double initial = vertices == 0 ? 0.0 : 1.0 / static_cast<double>(vertices);
   std::fill(ranks.begin(), ranks.end(), initial);
   PageRankPartTotals totals = pool.parallel_reduce(
       0, count, PageRankPartTotals{},
-      [&](std::uint64_t lo, std::uint64_t hi) { return share_part(out_degree, lo, hi, ranks, contributions); },
-      add_totals, layout_options(build::stripe_parts(out_degree)));
+      [&](std::uint64_t lo, std::uint64_t hi) { return share_part(begin, lo, hi, ranks, contributions); },
+      add_totals, layout_options(build::stripe_parts(begin)));
   totals.dangling = 0;
   return totals;
 }
@@ -433,7 +455,7 @@ void require_apart(std::span<const double> a, const char* a_name, std::span<cons
   }
 }
 
-PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
+PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& begin,
                                       std::span<const double> contributions, std::span<const double> ranks,
                                       double dangling, const PageRankOptions& options, std::span<double> new_ranks,
                                       std::span<double> new_contributions, runtime::ThreadPool& pool) {
@@ -441,14 +463,14 @@ PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray
   if (options.scores != ScorePrecision::f64) {
     throw_error(ErrorCode::invalid_argument, "pagerank part: scores must be f64 (distributed ranks are doubles)");
   }
-  const std::uint64_t count = out_degree.length();
+  const std::uint64_t count = vertices_of(begin, "pagerank part");
   check_part_length("rbegin", rbegin.length(), count + 1);
   check_part_length("redge", redge.length(), rbegin.get(count));
   check_part_length("ranks", ranks.size(), count);
   check_part_length("new ranks", new_ranks.size(), count);
   check_part_length("new contributions", new_contributions.size(), count);
   const std::uint64_t n = contributions.size();
-  if (count > n) check_part_length("out_degree", count, n);
+  if (count > n) check_part_length("begin", begin.length(), n + 1);
   // new_ranks may be ranks itself (each vertex's rank is read, then overwritten, by one thread), and
   // on the whole graph new_contributions may be contributions itself: they are then rewritten in a
   // second pass once every pull is done, as pagerank() does; otherwise the pull writes them as it goes.
@@ -463,7 +485,7 @@ PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray
   if (new_ranks.data() != ranks.data()) require_apart(new_ranks, "new_ranks", ranks, "ranks (unless the same buffer)");
   const double teleport = pagerank_teleport(options, n, dangling);
   const bool redistribute = options.dangling == DanglingRule::uniform;
-  const std::vector<runtime::LoopPart> layout = vertex_layout(rbegin, redge, out_degree);
+  const std::vector<runtime::LoopPart> layout = vertex_layout(rbegin, redge, begin);
   PageRankPartTotals totals = pool.parallel_reduce(
       0, count, PageRankPartTotals{},
       [&](std::uint64_t lo, std::uint64_t hi) {
@@ -474,14 +496,14 @@ PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray
         batch.difference = pull_batch<double>(redge, offsets, lo, hi, words_of(contributions), teleport,
                                               options.damping, words_of(ranks),
                                               [&](std::uint64_t v, double rank) { new_ranks[v] = rank; });
-        if (!shares_in_place) batch.dangling = share_part(out_degree, lo, hi, new_ranks, new_contributions).dangling;
+        if (!shares_in_place) batch.dangling = share_part(begin, lo, hi, new_ranks, new_contributions).dangling;
         return batch;
       },
       add_totals, layout_options(layout));
   if (shares_in_place) {
     totals.dangling = pool.parallel_reduce(
         0, count, 0.0,
-        [&](std::uint64_t lo, std::uint64_t hi) { return share_part(out_degree, lo, hi, new_ranks, new_contributions).dangling; },
+        [&](std::uint64_t lo, std::uint64_t hi) { return share_part(begin, lo, hi, new_ranks, new_contributions).dangling; },
         [](double a, double b) { return a + b; }, layout_options(layout));
   }
   if (!redistribute) totals.dangling = 0;

@@ -179,32 +179,31 @@ void copy_doubles(const SmartArray& bits, double* out) {
 struct PullArrays {
   const SmartArray& rbegin;
   const SmartArray& redge;
-  const SmartArray& out_degree;
+  const SmartArray& begin;  // count + 1 out-offsets: the out-degrees are their differences
   std::uint64_t vertices;  // n of the whole graph
+  std::uint64_t count() const noexcept { return begin.length() - 1; }
 };
 
-PullArrays pull_arrays(const graph::PullPart& part) {
-  return {part.rbegin, part.redge, part.out_degree, part.vertices};
-}
+PullArrays pull_arrays(const graph::PullPart& part) { return {part.rbegin, part.redge, part.begin, part.vertices}; }
 
-PullArrays pull_arrays(const graph::CsrGraph& g) { return {g.rbegin(), g.redge(), g.out_degree(), g.vertices()}; }
+PullArrays pull_arrays(const graph::CsrGraph& g) { return {g.rbegin(), g.redge(), g.begin(), g.vertices()}; }
 
 // sa_pull_part_start and sa_graph_pagerank_start: checks the buffers, then starts the run.
 void pull_start(const PullArrays& arrays, double* ranks, double* contributions, uint64_t count,
                 uint64_t* dangling_vertices) {
-  const std::uint64_t size = arrays.out_degree.length();
+  const std::uint64_t size = arrays.count();
   require_doubles(ranks, count, size, "ranks");
   require_doubles(contributions, count, size, "contributions");
   require(dangling_vertices, "dangling_vertices");
   *dangling_vertices =
-      algo::pagerank_part_start(arrays.out_degree, arrays.vertices, {ranks, count}, {contributions, count}).dangling_vertices;
+      algo::pagerank_part_start(arrays.begin, arrays.vertices, {ranks, count}, {contributions, count}).dangling_vertices;
 }
 
 // sa_pull_part_step and sa_graph_pagerank_step: checks the buffers, then runs one pull iteration.
 void pull_step(const PullArrays& arrays, const sa_pagerank_options* o, const double* contributions, uint64_t n,
                const double* ranks, double dangling, double* new_ranks, double* new_contributions, uint64_t count,
                double* difference, double* new_dangling) {
-  const std::uint64_t size = arrays.out_degree.length();
+  const std::uint64_t size = arrays.count();
   require_doubles(contributions, n, arrays.vertices, "contributions");
   require_doubles(ranks, count, size, "ranks");
   require_doubles(new_ranks, count, size, "new_ranks");
@@ -212,7 +211,7 @@ void pull_step(const PullArrays& arrays, const sa_pagerank_options* o, const dou
   require(difference, "difference");
   require(new_dangling, "new_dangling");
   const algo::PageRankPartTotals totals =
-      algo::pagerank_part_step(arrays.rbegin, arrays.redge, arrays.out_degree, {contributions, n}, {ranks, count},
+      algo::pagerank_part_step(arrays.rbegin, arrays.redge, arrays.begin, {contributions, n}, {ranks, count},
                                dangling, pagerank_options(o), {new_ranks, count}, {new_contributions, count});
   *difference = totals.difference;
   *new_dangling = totals.dangling;
@@ -327,6 +326,14 @@ sa_status sa_graph_degree_centrality(const sa_graph* g, uint64_t* degrees, uint6
   });
 }
 
+sa_status sa_graph_out_degrees(const sa_graph* g, uint64_t* degrees, uint64_t n) {
+  return guarded(__func__, [&] {
+    const graph::CsrGraph& csr = graph_of(g);
+    require_vertex_buffer(csr, degrees, n, "degrees");
+    csr.out_degrees({degrees, static_cast<std::size_t>(n)});
+  });
+}
+
 void sa_pagerank_options_init(sa_pagerank_options* o) {
   if (o == nullptr) return;
   const algo::PageRankOptions defaults;
@@ -340,7 +347,7 @@ sa_status sa_graph_pagerank(const sa_graph* g, const sa_pagerank_options* o, dou
   return guarded(__func__, [&] {
     const graph::CsrGraph& csr = graph_of(g);
     require_vertex_buffer(csr, ranks, n, "ranks");
-    const algo::PageRankResult run = algo::pagerank(csr.rbegin(), csr.redge(), csr.out_degree(), pagerank_options(g, o));
+    const algo::PageRankResult run = algo::pagerank(csr.rbegin(), csr.redge(), csr.begin(), pagerank_options(g, o));
     copy_doubles(run.ranks, ranks);
     if (result != nullptr) {
       *result = sa_pagerank_result{run.iterations, run.converged ? 1 : 0, run.difference,
@@ -380,7 +387,7 @@ uint64_t sa_pull_part_first(const sa_pull_part* p) {
 }
 
 uint64_t sa_pull_part_count(const sa_pull_part* p) {
-  return guarded_value<uint64_t>(__func__, 0, [&] { return part_of(p).out_degree.length(); });
+  return guarded_value<uint64_t>(__func__, 0, [&] { return part_of(p).count(); });
 }
 
 uint64_t sa_pull_part_vertices(const sa_pull_part* p) {

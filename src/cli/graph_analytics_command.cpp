@@ -191,7 +191,12 @@ PageRankRun pagerank_run(graph::Variant v, const graph::CsrGraph& g, const algo:
   run.build_seconds = build_seconds;
   run.memory.add("rbegin", g.rbegin());
   run.memory.add("redge", g.redge());
-  run.memory.add("out_degree", g.out_degree());
+  // Out-degrees are read from begin, which for an undirected graph is rbegin itself.
+  if (g.shares_reverse()) {
+    run.memory.add_shared("begin", g.begin(), "rbegin");
+  } else {
+    run.memory.add("begin", g.begin());
+  }
   run.memory.add("contributions", result.contributions);
   run.memory.add("ranks", result.ranks);
   run.paper_bits = g.paper_memory_bits();
@@ -217,7 +222,7 @@ PageRankResult run_pagerank(const AnalyticsFlags& f) {
     }
     algo::PageRankOptions options = f.pagerank;
     options.contributions = layout.for_array("contributions");
-    algo::PageRankResult result = algo::pagerank(g.rbegin(), g.redge(), g.out_degree(), options, *pool);
+    algo::PageRankResult result = algo::pagerank(g.rbegin(), g.redge(), g.begin(), options, *pool);
     PageRankRun run = pagerank_run(v, g, result, build_seconds);
     if (r.first_ranks) {
       for (std::uint64_t u = 0; u < g.vertices(); ++u) {

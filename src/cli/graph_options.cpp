@@ -86,7 +86,7 @@ void add_layout_flags(CLI::App& app, LoadFlags& f, const std::string& group) {
       },
       "PLACEMENT for every array and/or ARRAY=PLACEMENT overrides; placements\n"
       "os_default, single_node, interleaved, replicated, partitioned; arrays\n"
-      "begin, edge, rbegin, redge, out_degree, contributions, ranks, degrees;\n"
+      "begin, edge, rbegin, redge, contributions, ranks, degrees;\n"
       "auto: the adaptive choice per array (docs/adaptivity.md)\n"
       "(default os_default; the outputs ranks and degrees stay interleaved\n"
       "unless named)")
@@ -210,9 +210,6 @@ AdaptiveChoice adaptive_layout(const LoadFlags& flags, const graph::GraphSource&
   adapt::WorkloadProfile w = flags.adaptive_workload == "degree"
                                  ? adapt::degree_workload(probe.vertices(), probe.edges(), threads)
                                  : adapt::pagerank_workload(probe.vertices(), probe.edges(), threads, flags.adaptive_iterations);
-  for (adapt::ArrayUse& a : w.arrays) {
-    if (a.name == "out_degree") a.value_bits = probe.out_degree().bits();
-  }
   const adapt::Decision d = adapt::decide(adapt::current_machine_profile(), w);
   AdaptiveChoice choice{flags.layout, graph::Variant::U, d.threads, flags.pinning_given ? flags.pinning : d.pinning};
   graph::LayoutSpec& layout = choice.layout;

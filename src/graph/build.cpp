@@ -48,33 +48,6 @@ SmartArray detail::encode_graph_array(GraphArray which, std::span<const std::uin
   return encode_named(which, values, options, pool);
 }
 
-SmartArray detail::encode_out_degrees(const std::vector<std::uint64_t>& offsets, const ArrayOptions& options,
-                                      runtime::ThreadPool& pool) {
-  const std::uint64_t n = offsets.size() - 1;
-  ArrayOptions resolved = options;
-  if (resolved.bits == 0) {
-    const std::uint64_t max = pool.parallel_reduce(
-        0, n, std::uint64_t{0},
-        [&](std::uint64_t lo, std::uint64_t hi) {
-          std::uint64_t m = 0;
-          for (std::uint64_t v = lo; v < hi; ++v) m = std::max(m, offsets[v + 1] - offsets[v]);
-          return m;
-        },
-        [](std::uint64_t a, std::uint64_t b) { return std::max(a, b); });
-    resolved.bits = codec::min_bits(max);
-  }
-  try {
-    return build::build_array(
-        n, resolved,
-        [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
-          for (std::uint64_t v = lo; v < hi; ++v) out[v - lo] = offsets[v + 1] - offsets[v];
-        },
-        pool);
-  } catch (const Error& e) {
-    throw Error(e.code(), std::string("graph array out_degree: ") + e.what());
-  }
-}
-
 // The graph of forward (and reverse, when directed): an undirected graph is one symmetric CSR
 // whose arrays serve as the reverse ones too, encoded with begin's and edge's layout.
 namespace {
@@ -89,14 +62,13 @@ CsrGraph assemble(Parts& forward, std::type_identity_t<Parts>* reverse, const Gr
   SmartArray edge = encode_graph_array(GraphArray::edge, forward.targets, layout[GraphArray::edge], pool);
   detail::release(forward.targets);
   SmartArray begin = encode_graph_array(GraphArray::begin, forward.offsets, layout[GraphArray::begin], pool);
-  SmartArray degrees = detail::encode_out_degrees(forward.offsets, layout[GraphArray::out_degree], pool);
   detail::release(forward.offsets);
-  if (reverse == nullptr) return CsrGraph(std::move(begin), std::move(edge), std::move(degrees));
+  if (reverse == nullptr) return CsrGraph(std::move(begin), std::move(edge));
   SmartArray redge = encode_graph_array(GraphArray::redge, reverse->targets, layout[GraphArray::redge], pool);
   detail::release(reverse->targets);
   std::array<SmartArray, graph_array_count> arrays{
       std::move(begin), std::move(edge), encode_graph_array(GraphArray::rbegin, reverse->offsets, layout[GraphArray::rbegin], pool),
-      std::move(redge), std::move(degrees)};
+      std::move(redge)};
   return CsrGraph(std::move(arrays), true);
 }
 

@@ -17,12 +17,13 @@ namespace {
 constexpr util::NameTable<Variant, 4> variant_names{
     "variant", {{{Variant::U, "U"}, {Variant::V, "V"}, {Variant::VE, "V+E"}, {Variant::VE, "VE"}}}};
 
-constexpr const char* array_names[graph_array_count] = {"begin", "edge", "rbegin", "redge", "out_degree"};
+constexpr const char* array_names[graph_array_count] = {"begin", "edge", "rbegin", "redge"};
 
-// U's widths (paper §5.2): 64-bit offsets and degree property, 32-bit vertex ids.
+// U's widths (paper §5.2): 64-bit offsets, 32-bit vertex ids. The paper's 64-bit out-degree
+// property is derived from begin, so no width of ours counts for it.
 constexpr unsigned u_offset_bits = 64;
 constexpr unsigned u_id_bits = 32;
-constexpr unsigned u_degree_bits = 64;
+constexpr unsigned derived_degree_bits = 0;
 constexpr unsigned rank_bits = 64;
 
 std::string describe_edge_count(const SmartArray& begin) {
@@ -37,8 +38,13 @@ GraphArray parse_graph_array(std::string_view name) {
   for (std::size_t i = 0; i < graph_array_count; ++i) {
     if (name == array_names[i]) return static_cast<GraphArray>(i);
   }
+  if (name == "out_degree") {
+    throw_error(ErrorCode::invalid_argument,
+                "graph array \"out_degree\" is no longer stored: out-degrees are derived from begin "
+                "(begin[v+1] - begin[v])");
+  }
   throw_error(ErrorCode::invalid_argument,
-              "unknown graph array " + util::quoted(name) + " (expected begin, edge, rbegin, redge or out_degree)");
+              "unknown graph array " + util::quoted(name) + " (expected begin, edge, rbegin or redge)");
 }
 
 const char* to_string(Variant variant) noexcept { return variant_names.c_name(variant); }
@@ -52,7 +58,6 @@ GraphLayout GraphLayout::for_variant(Variant variant, const ArrayOptions& placem
   const unsigned ids = variant == Variant::VE ? 0 : u_id_bits;
   layout[GraphArray::begin].bits = u ? u_offset_bits : 0;
   layout[GraphArray::rbegin].bits = u ? u_offset_bits : 0;
-  layout[GraphArray::out_degree].bits = u ? u_degree_bits : 0;
   layout[GraphArray::edge].bits = ids;
   layout[GraphArray::redge].bits = ids;
   return layout;
@@ -88,11 +93,10 @@ CsrGraph::CsrGraph(std::array<SmartArray, graph_array_count> arrays, bool direct
   check_lengths();
 }
 
-CsrGraph::CsrGraph(SmartArray begin, SmartArray edge, SmartArray out_degree) : directed_(false) {
-  arrays_.reserve(3);
+CsrGraph::CsrGraph(SmartArray begin, SmartArray edge) : directed_(false) {
+  arrays_.reserve(2);
   arrays_.push_back(std::move(begin));
   arrays_.push_back(std::move(edge));
-  arrays_.push_back(std::move(out_degree));
   check_lengths();
 }
 
@@ -111,10 +115,36 @@ void CsrGraph::check_lengths() {
                                                  std::to_string(edge().length()) + " ids, redge " +
                                                  std::to_string(redge().length()));
   }
-  if (out_degree().length() != vertices_) {
-    throw_error(ErrorCode::invalid_argument, "out_degree holds " + std::to_string(out_degree().length()) + " values for " +
-                                                 std::to_string(vertices_) + " vertices");
+}
+
+std::uint64_t CsrGraph::out_degree(std::uint64_t v) const {
+  if (v >= vertices_) smartarrays::detail::throw_index_out_of_range(v, vertices_);
+  std::uint64_t offsets[2];
+  begin().decode(v, 2, offsets);
+  return offsets[1] - offsets[0];
+}
+
+std::uint64_t CsrGraph::in_degree(std::uint64_t v) const {
+  if (v >= vertices_) smartarrays::detail::throw_index_out_of_range(v, vertices_);
+  std::uint64_t offsets[2];
+  rbegin().decode(v, 2, offsets);
+  return offsets[1] - offsets[0];
+}
+
+void CsrGraph::out_degrees(std::span<std::uint64_t> out, runtime::ThreadPool& pool) const {
+  if (out.size() != vertices_) {
+    throw_error(ErrorCode::invalid_argument, "out_degrees: the buffer holds " + std::to_string(out.size()) +
+                                                 " values for " + std::to_string(vertices_) + " vertices");
   }
+  pool.parallel_for(0, vertices_, [&](std::uint64_t lo, std::uint64_t hi) {
+    constexpr std::uint64_t block = 512;
+    std::uint64_t offsets[block + 1];
+    for (std::uint64_t first = lo; first < hi; first += block) {
+      const std::uint64_t count = std::min(block, hi - first);
+      begin().decode(first, count + 1, offsets);
+      for (std::uint64_t k = 0; k < count; ++k) out[first + k] = offsets[k + 1] - offsets[k];
+    }
+  });
 }
 
 std::vector<std::uint64_t> CsrGraph::out_neighbours(std::uint64_t v) const {
@@ -134,8 +164,8 @@ std::vector<std::uint64_t> CsrGraph::in_neighbours(std::uint64_t v) const {
 }
 
 Variant CsrGraph::variant() const noexcept {
-  const bool u = begin().bits() == u_offset_bits && rbegin().bits() == u_offset_bits &&
-                 out_degree().bits() == u_degree_bits && edge().bits() == u_id_bits && redge().bits() == u_id_bits;
+  const bool u = begin().bits() == u_offset_bits && rbegin().bits() == u_offset_bits && edge().bits() == u_id_bits &&
+                 redge().bits() == u_id_bits;
   if (u) return Variant::U;
   return edge().bits() < u_id_bits || redge().bits() < u_id_bits ? Variant::VE : Variant::V;
 }
@@ -144,7 +174,7 @@ MemoryReport CsrGraph::memory_report() const {
   MemoryReport report;
   for (std::size_t i = 0; i < graph_array_count; ++i) {
     const auto a = static_cast<GraphArray>(i);
-    if (slot(a) == i || a == GraphArray::out_degree) {
+    if (slot(a) == i) {
       report.add(array_names[i], array(a));
     } else {
       report.add_shared(array_names[i], array(a), array_names[slot(a)]);
@@ -155,11 +185,11 @@ MemoryReport CsrGraph::memory_report() const {
 
 double CsrGraph::paper_memory_bits() const noexcept {
   return graph::paper_memory_bits(vertices_, edges_, std::max(begin().bits(), rbegin().bits()),
-                                  std::max(edge().bits(), redge().bits()), out_degree().bits());
+                                  std::max(edge().bits(), redge().bits()), derived_degree_bits);
 }
 
 double CsrGraph::paper_saving() const noexcept {
-  const double u = graph::paper_memory_bits(vertices_, edges_, u_offset_bits, u_id_bits, u_degree_bits);
+  const double u = graph::paper_memory_bits(vertices_, edges_, u_offset_bits, u_id_bits, derived_degree_bits);
   return u > 0 ? 1.0 - paper_memory_bits() / u : 0.0;
 }
 
@@ -205,12 +235,7 @@ void CsrGraph::validate() const {
   } catch (const Error& e) {
     fail(e.what());
   }
-  const std::vector<std::uint64_t> degrees = detail::decode_all(out_degree(), pool);
   for (std::uint64_t v = 0; v < vertices_; ++v) {
-    if (degrees[v] != forward.offsets[v + 1] - forward.offsets[v]) {
-      fail("out_degree[" + std::to_string(v) + "] is " + std::to_string(degrees[v]) + ", begin says " +
-           std::to_string(forward.offsets[v + 1] - forward.offsets[v]));
-    }
     for (const CsrParts* parts : {&forward, &own_reverse}) {
       if (parts->offsets.empty()) continue;
       const auto first = parts->targets.begin() + static_cast<std::ptrdiff_t>(parts->offsets[v]);

@@ -72,10 +72,6 @@ SmartArray encode_graph_array(GraphArray which, std::span<const std::uint64_t> v
 SmartArray encode_graph_array(GraphArray which, std::span<const std::uint32_t> values, const ArrayOptions& options,
                               runtime::ThreadPool& pool);
 
-/// The out_degree array of a CSR's n + 1 offsets (bits 0: the fewest that hold the largest degree).
-SmartArray encode_out_degrees(const std::vector<std::uint64_t>& offsets, const ArrayOptions& options,
-                              runtime::ThreadPool& pool);
-
 /// Every value of array, decoded in parallel.
 std::vector<std::uint64_t> decode_all(const SmartArray& array, runtime::ThreadPool& pool);
 

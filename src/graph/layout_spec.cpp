@@ -50,6 +50,15 @@ Placement placement_of(std::string_view item, std::string_view name) {
   }
 }
 
+// The graph array named array in a list's item; parse_graph_array's error prefixed by what and the item.
+GraphArray graph_array_of(std::string_view item, std::string_view array, const char* what) {
+  try {
+    return parse_graph_array(array);
+  } catch (const Error& e) {
+    throw Error(e.code(), std::string(what) + " " + util::quoted(item) + ": " + e.what());
+  }
+}
+
 unsigned bits_of(std::string_view item, std::string_view text) {
   unsigned bits = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), bits);
@@ -76,9 +85,11 @@ void LayoutSpec::add_placements(std::string_view list) {
     }
     const std::string_view array = item.substr(0, eq);
     if (!is_placeable(array)) {
+      // The graph layer's words for its former out_degree array (derived from begin now).
+      if (array == "out_degree") graph_array_of(item, array, "placement");
       throw_error(ErrorCode::invalid_argument, "placement " + util::quoted(item) + ": unknown array " +
                                                    util::quoted(array) +
-                                                   " (expected begin, edge, rbegin, redge, out_degree, "
+                                                   " (expected begin, edge, rbegin, redge, "
                                                    "contributions, ranks or degrees)");
     }
     options.placement = placement_of(item, item.substr(eq + 1));
@@ -93,11 +104,7 @@ void LayoutSpec::add_bits(std::string_view list) {
       throw_error(ErrorCode::invalid_argument, "bits: expected ARRAY=BITS, got " + util::quoted(item));
     }
     const std::string_view array = item.substr(0, eq);
-    try {
-      parse_graph_array(array);
-    } catch (const Error& e) {
-      throw Error(e.code(), "bits " + util::quoted(item) + ": " + e.what());
-    }
+    graph_array_of(item, array, "bits");
     bits_.insert_or_assign(std::string(array), bits_of(item, item.substr(eq + 1)));
   }
 }

@@ -43,6 +43,25 @@ SmartArray filled(std::uint64_t count, unsigned bits, Source&& source, runtime::
   return array;
 }
 
+// Offsets [first, first + count] of offsets less offsets[first], in offsets' width.
+SmartArray rebased_range(const SmartArray& offsets, std::uint64_t first, std::uint64_t count, runtime::ThreadPool& pool) {
+  const std::uint64_t base = offsets.get(first);
+  return filled(
+      count + 1, offsets.bits(),
+      [&](std::uint64_t a, std::uint64_t b, std::uint64_t* out) {
+        offsets.decode(first + a, b - a, out);
+        for (std::uint64_t k = 0; k < b - a; ++k) out[k] -= base;
+      },
+      pool);
+}
+
+// offsets less offsets[0], in the fewest bits that hold them.
+SmartArray rebased(std::vector<std::uint64_t> offsets) {
+  const std::uint64_t base = offsets.front();
+  for (std::uint64_t& offset : offsets) offset -= base;
+  return SmartArray::from_values(offsets, {});
+}
+
 // An open .sg file read at offsets (pread: safe from many threads at once).
 class SgFile {
  public:
@@ -132,24 +151,13 @@ SgHeader header_of(const SgFile& file, const std::string& path) {
 PullPart pull_part(const CsrGraph& graph, std::uint64_t first, std::uint64_t count, runtime::ThreadPool& pool) {
   const std::uint64_t n = graph.vertices();
   check_range(first, count, n);
-  const SmartArray& rbegin = graph.rbegin();
-  const std::uint64_t lo = rbegin.get(first);
-  const std::uint64_t edges = rbegin.get(first + count) - lo;
-  SmartArray offsets = filled(
-      count + 1, rbegin.bits(),
-      [&](std::uint64_t a, std::uint64_t b, std::uint64_t* out) {
-        rbegin.decode(first + a, b - a, out);
-        for (std::uint64_t k = 0; k < b - a; ++k) out[k] -= lo;
-      },
-      pool);
+  const std::uint64_t lo = graph.rbegin().get(first);
+  const std::uint64_t edges = graph.rbegin().get(first + count) - lo;
   SmartArray sources = filled(
       edges, graph.redge().bits(),
       [&](std::uint64_t a, std::uint64_t b, std::uint64_t* out) { graph.redge().decode(lo + a, b - a, out); }, pool);
-  SmartArray degrees = filled(
-      count, graph.out_degree().bits(),
-      [&](std::uint64_t a, std::uint64_t b, std::uint64_t* out) { graph.out_degree().decode(first + a, b - a, out); },
-      pool);
-  return PullPart{n, first, std::move(offsets), std::move(sources), std::move(degrees)};
+  return PullPart{n, first, rebased_range(graph.rbegin(), first, count, pool), std::move(sources),
+                  rebased_range(graph.begin(), first, count, pool)};
 }
 
 SgHeader read_sg_header(const std::string& path) { return header_of(SgFile(path), path); }
@@ -164,10 +172,6 @@ PullPart read_sg_pull_part(const std::string& path, std::uint64_t first, std::ui
   const std::vector<std::uint64_t> out = file.offsets(sg_header_bytes + first * 8, count, header.edges);
   const std::uint64_t lo = in.front();
   const std::uint64_t ids_at = in_at + (n + 1) * 8 + lo * 4;
-  std::vector<std::uint64_t> degrees(count);
-  for (std::uint64_t k = 0; k < count; ++k) degrees[k] = out[k + 1] - out[k];
-  std::vector<std::uint64_t> offsets(in.size());
-  for (std::uint64_t k = 0; k < in.size(); ++k) offsets[k] = in[k] - lo;
   SmartArray sources = filled(in.back() - lo, codec::min_bits(n > 0 ? n - 1 : 0), [&](std::uint64_t a, std::uint64_t b,
                                                                               std::uint64_t* ids) {
     std::vector<std::int32_t> raw(b - a);
@@ -179,7 +183,7 @@ PullPart read_sg_pull_part(const std::string& path, std::uint64_t first, std::ui
       ids[k] = static_cast<std::uint64_t>(raw[k]);
     }
   }, runtime::default_pool());
-  return PullPart{n, first, SmartArray::from_values(offsets, {}), std::move(sources), SmartArray::from_values(degrees, {})};
+  return PullPart{n, first, rebased(in), std::move(sources), rebased(out)};
 }
 
 }  // namespace smartarrays::graph

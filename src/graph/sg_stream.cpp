@@ -405,16 +405,14 @@ CsrGraph encode_sg(const SgScan& scan, const BuildOptions& options, runtime::Thr
   const Part in{out.ids_at + m * 4, out.ids_at + m * 4 + (n + 1) * 8};
   SmartArray begin = encode_graph_array(GraphArray::begin, scan.out_offsets, layout[GraphArray::begin], pool);
   SmartArray edge = ids_of(out, scan.largest_out_id, GraphArray::edge, edge_options);
-  SmartArray degrees = encode_out_degrees(scan.out_offsets, layout[GraphArray::out_degree], pool);
   if (!scan.directed) {
     if (bad.load() || stamp_of(fd.get(), scan.path) != stamp) changed();
-    return CsrGraph(std::move(begin), std::move(edge), std::move(degrees));
+    return CsrGraph(std::move(begin), std::move(edge));
   }
   SmartArray rbegin = encode_graph_array(GraphArray::rbegin, scan.in_offsets, layout[GraphArray::rbegin], pool);
   SmartArray redge = ids_of(in, scan.largest_in_id, GraphArray::redge, id_options(GraphArray::redge, scan.largest_in_id));
   if (bad.load() || stamp_of(fd.get(), scan.path) != stamp) changed();
-  std::array<SmartArray, graph_array_count> arrays{std::move(begin), std::move(edge), std::move(rbegin), std::move(redge),
-                                                   std::move(degrees)};
+  std::array<SmartArray, graph_array_count> arrays{std::move(begin), std::move(edge), std::move(rbegin), std::move(redge)};
   return CsrGraph(std::move(arrays), true);
 }
 
@@ -481,10 +479,9 @@ std::optional<CsrGraph> load_sg(const std::string& path, const BuildOptions& opt
   progress(in.offsets_at);
   if (out_stats.bad || out_stats.unsorted) return std::nullopt;
   SmartArray begin = encode_graph_array(GraphArray::begin, scan.out_offsets, layout[GraphArray::begin], pool);
-  SmartArray degrees = encode_out_degrees(scan.out_offsets, layout[GraphArray::out_degree], pool);
   if (!scan.directed) {
     if (out_stats.hash != 0 || stamp_of(fd.get(), path) != stamp) return std::nullopt;
-    return CsrGraph(std::move(begin), std::move(edge), std::move(degrees));
+    return CsrGraph(std::move(begin), std::move(edge));
   }
   IdStats in_stats;
   SmartArray redge = ids_of(in, scan.in_offsets, HashSum::reverse, largest_in, redge_options, in_stats);
@@ -493,8 +490,7 @@ std::optional<CsrGraph> load_sg(const std::string& path, const BuildOptions& opt
     return std::nullopt;
   }
   SmartArray rbegin = encode_graph_array(GraphArray::rbegin, scan.in_offsets, layout[GraphArray::rbegin], pool);
-  std::array<SmartArray, graph_array_count> arrays{std::move(begin), std::move(edge), std::move(rbegin), std::move(redge),
-                                                   std::move(degrees)};
+  std::array<SmartArray, graph_array_count> arrays{std::move(begin), std::move(edge), std::move(rbegin), std::move(redge)};
   return CsrGraph(std::move(arrays), true);
 }
 

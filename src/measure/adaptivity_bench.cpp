@@ -116,7 +116,6 @@ struct GraphData {
   graph::GraphSource source;
   unsigned offset_bits = 64;
   unsigned id_bits = 32;
-  unsigned degree_bits = 64;
   std::uint64_t edges = 0;
 };
 
@@ -154,7 +153,6 @@ Family pagerank_family(const std::shared_ptr<GraphData>& g, unsigned iterations)
   f.family = "pagerank";
   f.name = "pagerank";
   f.workload = adapt::pagerank_workload(g->source.vertices(), g->edges, 0, iterations);
-  f.workload.arrays[2].value_bits = g->degree_bits;
   for (Placement p : static_placements) {
     auto variant = [&](const char* name, bool offsets, bool ids) {
       std::vector<ArrayConfig> configs = uniform(f.workload, p, [&](const adapt::ArrayUse& a) {
@@ -174,7 +172,7 @@ Family pagerank_family(const std::shared_ptr<GraphData>& g, unsigned iterations)
     graph::BuildOptions options;
     options.layout = layout_with({{graph::GraphArray::rbegin, configs[0]},
                                   {graph::GraphArray::redge, configs[1]},
-                                  {graph::GraphArray::out_degree, configs[2]}});
+                                  {graph::GraphArray::begin, configs[2]}});
     auto csr = std::make_shared<graph::CsrGraph>(g->source.build(options, builder));
     algo::PageRankOptions pr;
     pr.tolerance = 0;
@@ -184,7 +182,7 @@ Family pagerank_family(const std::shared_ptr<GraphData>& g, unsigned iterations)
     pr.ranks = options_of(configs[4]);
     pr.ranks.bits = 0;
     return std::function<void(runtime::ThreadPool&)>([csr, pr](runtime::ThreadPool& pool) {
-      algo::pagerank(csr->rbegin(), csr->redge(), csr->out_degree(), pr, pool);
+      algo::pagerank(csr->rbegin(), csr->redge(), csr->begin(), pr, pool);
     });
   };
   return f;
@@ -299,7 +297,6 @@ std::vector<Family> make_families(const AdaptivityConfig& config, runtime::Threa
     auto g = std::make_shared<GraphData>(GraphData{graph::GraphSource::uniform(u, false, builder)});
     graph::BuildOptions probe;
     const graph::CsrGraph csr = g->source.build(probe, builder);
-    g->degree_bits = csr.out_degree().bits();
     g->edges = csr.edges();
     for (const std::string& name : config.workloads) {
       if (name == "degree") families.push_back(degree_family(g));

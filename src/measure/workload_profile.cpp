@@ -112,7 +112,7 @@ double run_once(const adapt::WorkloadProfile& w, double scale, bool compressed, 
   pr.tolerance = 0;
   pr.max_iterations = std::max(1u, static_cast<unsigned>(w.arrays[0].hints.passes));
   pr.contributions = interleaved(0);
-  return typical_seconds(trials, evictor, [&] { algo::pagerank(g.rbegin(), g.redge(), g.out_degree(), pr, pool); });
+  return typical_seconds(trials, evictor, [&] { algo::pagerank(g.rbegin(), g.redge(), g.begin(), pr, pool); });
 }
 
 }  // namespace

@@ -165,12 +165,12 @@ void check_graph_object(const ObjectEntry& o, const std::string& which, std::uin
   if ((flags & ~graph_flag_directed) != 0) reject(which + ": unknown graph flags " + hex(flags));
   if (o.variant > 2) reject(which + ": variant " + std::to_string(o.variant) + " is not 0 (U), 1 (V) or 2 (V+E)");
   if (o.vertices == ~std::uint64_t{0}) reject(which + ": vertex count " + std::to_string(o.vertices) + " leaves no room for n + 1 offsets");
-  static constexpr const char* names[graph_blocks] = {"begin", "edge", "rbegin", "redge", "out_degree"};
   const std::uint64_t expected[graph_blocks] = {o.vertices + 1, o.edges, o.vertices + 1, o.edges, o.vertices};
   for (std::size_t k = 0; k < graph_blocks; ++k) {
+    if (k == legacy_out_degree_slot && o.blocks[k] == no_block) continue;
     const BlockEntry& b = blocks[o.blocks[k]];
     if (b.length != expected[k]) {
-      reject(which + ": array " + names[k] + " (block " + std::to_string(o.blocks[k]) + ") holds " + std::to_string(b.length) +
+      reject(which + ": array " + graph_slot_name(k) + " (block " + std::to_string(o.blocks[k]) + ") holds " + std::to_string(b.length) +
              " values, a graph of n = " + std::to_string(o.vertices) + ", m = " + std::to_string(o.edges) + " needs " +
              std::to_string(expected[k]));
     }
@@ -216,6 +216,7 @@ std::vector<ObjectEntry> read_objects(const std::uint8_t* data, std::uint64_t of
     }
     for (std::size_t k = 0; k < used; ++k) {
       if (o.shares_reverse() && (k == 2 || k == 3)) continue;
+      if (k == legacy_out_degree_slot && o.blocks[k] == no_block) continue;
       if (o.blocks[k] >= blocks.size()) {
         reject(which + ": names block " + std::to_string(o.blocks[k]) + ", but the directory has " +
                std::to_string(blocks.size()) + " blocks");
@@ -247,6 +248,13 @@ bool block_byte_length(std::uint64_t length, unsigned bits, std::uint64_t& bytes
   bytes = (chunks * bits + 1) * 8;
   return true;
 }
+
+const char* graph_slot_name(std::size_t slot) noexcept {
+  static constexpr const char* names[graph_blocks] = {"begin", "edge", "rbegin", "redge", "out_degree"};
+  return slot < graph_blocks ? names[slot] : "?";
+}
+
+std::uint32_t file_version(const std::uint8_t* data) noexcept { return load_u32(data + 8); }
 
 const char* object_kind_name(std::uint32_t kind) noexcept {
   return kind == object_kind_array ? "array" : kind == object_kind_graph ? "graph" : "object";

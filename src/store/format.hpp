@@ -11,7 +11,9 @@
 
 namespace smartarrays::store::detail {
 
-inline constexpr std::uint32_t format_version = 1;
+/// Version 2 writes no out_degree block (graph slot 4 is no_block); version 1 files, whose slot 4
+/// names an out_degree block of n values, are read with that block checked and skipped.
+inline constexpr std::uint32_t format_version = 2;
 inline constexpr std::uint32_t byte_order_mark = 0x01020304;
 inline constexpr std::size_t header_bytes = 32;
 inline constexpr std::size_t trailer_bytes = 32;
@@ -26,7 +28,11 @@ inline constexpr std::uint32_t object_kind_graph = 2;
 inline constexpr std::uint32_t no_block = 0xFFFFFFFF;
 inline constexpr std::uint32_t graph_flag_directed = 1;
 inline constexpr std::size_t max_name_bytes = 1024;
+/// Block slots of an object entry: a graph's four arrays in GraphArray order, then slot 4, which
+/// only version 1 files set (their out_degree block, now derived from begin and never read).
 inline constexpr std::size_t graph_blocks = 5;
+inline constexpr std::size_t graph_array_slots = 4;
+inline constexpr std::size_t legacy_out_degree_slot = 4;
 
 inline constexpr char header_magic[8] = {'S', 'A', 'S', 'T', 'O', 'R', 'E', '\0'};
 inline constexpr char directory_magic[8] = {'S', 'A', 'D', 'I', 'R', 'E', 'C', 'T'};
@@ -42,7 +48,8 @@ struct BlockEntry {
   std::uint32_t crc = 0;          ///< CRC32C of the byte_length bytes
 };
 
-/// One named object: an array (blocks[0]) or a graph (blocks in GraphArray order).
+/// One named object: an array (blocks[0]) or a graph (blocks[0..4) in GraphArray order, blocks[4]
+/// a version 1 file's unused out_degree block or no_block).
 struct ObjectEntry {
   std::uint32_t kind = object_kind_array;
   std::string name;
@@ -71,7 +78,12 @@ struct Catalogue {
 /// size overflows the format's limit of 2^58 words.
 bool block_byte_length(std::uint64_t length, unsigned bits, std::uint64_t& bytes) noexcept;
 
-/// The 32-byte header of a version-1 store.
+/// "begin", "edge", "rbegin", "redge" for a graph's slots 0..3, "out_degree" for slot 4.
+const char* graph_slot_name(std::size_t slot) noexcept;
+/// The format version in the header of a store whose catalogue was read (read_catalogue checked it).
+std::uint32_t file_version(const std::uint8_t* data) noexcept;
+
+/// The 32-byte header of a store of format_version.
 std::array<std::uint8_t, header_bytes> encode_header();
 /// The directory bytes of catalogue (blocks and objects; offsets are not read).
 std::vector<std::uint8_t> encode_directory(const Catalogue& catalogue);

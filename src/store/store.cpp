@@ -28,9 +28,7 @@ using detail::ObjectEntry;
 
 std::string block_name(const ObjectEntry& object, std::size_t slot) {
   std::string name = std::string(detail::object_kind_name(object.kind)) + " " + util::quoted(object.name);
-  if (object.kind == detail::object_kind_graph) {
-    name += std::string(" array ") + graph::to_string(static_cast<graph::GraphArray>(slot));
-  }
+  if (object.kind == detail::object_kind_graph) name += std::string(" array ") + detail::graph_slot_name(slot);
   return name;
 }
 
@@ -160,8 +158,9 @@ graph::CsrGraph detail::graph_of(const ObjectEntry& object, const std::function<
                                  std::string_view what) {
   try {
     // An undirected graph's rbegin and redge name begin's and edge's blocks: one CSR, shared.
-    if (object.shares_reverse()) return graph::CsrGraph(array_of(0), array_of(1), array_of(4));
-    std::array<SmartArray, graph::graph_array_count> arrays{array_of(0), array_of(1), array_of(2), array_of(3), array_of(4)};
+    // A version 1 file's out_degree block (slot 4) is never opened: out-degrees come from begin.
+    if (object.shares_reverse()) return graph::CsrGraph(array_of(0), array_of(1));
+    std::array<SmartArray, graph::graph_array_count> arrays{array_of(0), array_of(1), array_of(2), array_of(3)};
     return graph::CsrGraph(std::move(arrays), object.directed);
   } catch (const Error& e) {
     throw_error(ErrorCode::invalid_argument, std::string(what) + ": graph " + util::quoted(object.name) +
@@ -173,7 +172,7 @@ StoreInfo describe(const std::string& path) {
   const os::MappedFile file = os::MappedFile::open(path);
   const detail::Catalogue catalogue = detail::read_catalogue(file.data(), file.size());
   StoreInfo info;
-  info.version = detail::format_version;
+  info.version = detail::file_version(file.data());
   info.file_bytes = file.size();
   info.directory_offset = catalogue.directory_offset;
   info.directory_bytes = catalogue.committed_bytes - detail::trailer_bytes - catalogue.directory_offset;
@@ -184,9 +183,9 @@ StoreInfo describe(const std::string& path) {
     o.kind = static_cast<ObjectKind>(object.kind);
     const bool is_graph = object.kind == detail::object_kind_graph;
     for (std::size_t k = 0; k < (is_graph ? detail::graph_blocks : 1); ++k) {
+      if (object.blocks[k] == detail::no_block) continue;
       const BlockEntry& b = catalogue.blocks[object.blocks[k]];
-      o.blocks.push_back({is_graph ? graph::to_string(static_cast<graph::GraphArray>(k)) : "", b.length, b.bits, b.offset,
-                          b.byte_length, b.crc});
+      o.blocks.push_back({is_graph ? detail::graph_slot_name(k) : "", b.length, b.bits, b.offset, b.byte_length, b.crc});
     }
     if (is_graph) {
       o.vertices = object.vertices;

@@ -56,13 +56,14 @@ VerifyReport verify(const std::string& path, bool deep) {
     const std::string name = std::string(detail::object_kind_name(object.kind)) + " " + util::quoted(object.name);
     for (std::size_t k = 0; k < slots; ++k) {
       if (object.shares_reverse() && (k == 2 || k == 3)) continue;
+      if (object.blocks[k] == detail::no_block) continue;
       const BlockEntry& block = catalogue.blocks[object.blocks[k]];
       ++report.blocks;
       report.bytes_checked += block.byte_length;
       const std::string problem = check_block(block, file.data() + block.offset);
       if (!problem.empty()) {
         blocks_ok = false;
-        report.problems.push_back(name + (slots > 1 ? std::string(" array ") + graph::to_string(static_cast<graph::GraphArray>(k)) : "") +
+        report.problems.push_back(name + (slots > 1 ? std::string(" array ") + detail::graph_slot_name(k) : "") +
                                   ": " + problem);
       }
     }

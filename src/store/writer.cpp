@@ -82,7 +82,8 @@ ObjectEntry detail::plan_object(const Object& object, const AddBlock& add_block)
   entry.vertices = g.vertices();
   entry.edges = g.edges();
   entry.variant = static_cast<std::uint32_t>(g.variant());
-  for (std::size_t k = 0; k < detail::graph_blocks; ++k) {
+  // Slot 4 (a version 1 file's out_degree) stays no_block: out-degrees are derived from begin.
+  for (std::size_t k = 0; k < detail::graph_array_slots; ++k) {
     const auto which = static_cast<graph::GraphArray>(k);
     // A shared rbegin / redge is written once, as begin / edge.
     if (g.shares_reverse() && (which == graph::GraphArray::rbegin || which == graph::GraphArray::redge)) {
@@ -199,6 +200,10 @@ void Store::append(const std::string& path, const std::vector<Object>& objects) 
   detail::check_objects(objects, catalogue);
   // The remains of an interrupted append are dropped, so the new blocks follow the committed part.
   if (size > catalogue.committed_bytes) file.truncate(catalogue.committed_bytes);
+  // An older version's file takes this version's header: the objects appended are written as this
+  // version writes them (a graph without an out_degree block), which an older reader must refuse.
+  const auto header = detail::encode_header();
+  file.write_at(header.data(), header.size(), 0);
   const std::uint64_t end = catalogue.committed_bytes;
   write_objects(file, std::move(catalogue), objects, end);
 }

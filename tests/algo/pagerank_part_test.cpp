@@ -32,8 +32,8 @@ Driven driven_pagerank(const graph::CsrGraph& g, std::uint64_t parts, const Page
   std::vector<double> shares(n);
   std::uint64_t dangling_vertices = 0;
   for (const graph::PullPart& p : cut) {
-    const std::uint64_t c = p.out_degree.length();
-    dangling_vertices += pagerank_part_start(p.out_degree, n, {ranks.data() + p.first, c}, {shares.data() + p.first, c}).dangling_vertices;
+    const std::uint64_t c = p.count();
+    dangling_vertices += pagerank_part_start(p.begin, n, {ranks.data() + p.first, c}, {shares.data() + p.first, c}).dangling_vertices;
   }
   double dangling = options.dangling == DanglingRule::uniform ? static_cast<double>(dangling_vertices) * (1.0 / static_cast<double>(n)) : 0.0;
   Driven result;
@@ -43,8 +43,8 @@ Driven driven_pagerank(const graph::CsrGraph& g, std::uint64_t parts, const Page
     double difference = 0;
     double next_dangling = 0;
     for (const graph::PullPart& p : cut) {
-      const std::uint64_t c = p.out_degree.length();
-      const PageRankPartTotals t = pagerank_part_step(p.rbegin, p.redge, p.out_degree, shares, {ranks.data() + p.first, c},
+      const std::uint64_t c = p.count();
+      const PageRankPartTotals t = pagerank_part_step(p.rbegin, p.redge, p.begin, shares, {ranks.data() + p.first, c},
                                                       dangling, options, {new_ranks.data() + p.first, c},
                                                       {new_shares.data() + p.first, c});
       difference += t.difference;
@@ -81,7 +81,7 @@ TEST(PageRankPart, PartsDrivenTogetherGiveTheLocalRanks) {
     options.dangling = rule;
     options.tolerance = 1e-9;
     for (const auto& c : cases) {
-      const PageRankResult local = pagerank(c.g.rbegin(), c.g.redge(), c.g.out_degree(), options);
+      const PageRankResult local = pagerank(c.g.rbegin(), c.g.redge(), c.g.begin(), options);
       const Driven driven = driven_pagerank(c.g, c.parts, options);
       EXPECT_EQ(driven.iterations, local.iterations) << c.parts << " parts";
       for (std::uint64_t v = 0; v < c.g.vertices(); ++v) {
@@ -105,21 +105,23 @@ TEST(PageRankPart, MismatchedLengthsAndBadOptionsAreRefused) {
   std::vector<double> ten(10);
   std::vector<double> nine(9);
   PageRankOptions options;
-  test::expect_error([&] { pagerank_part_step(p.rbegin, p.redge, p.out_degree, shares, nine, 0, options, ten, ten); },
+  test::expect_error([&] { pagerank_part_step(p.rbegin, p.redge, p.begin, shares, nine, 0, options, ten, ten); },
                      {"pagerank part: ranks holds 9 values, expected 10"});
-  test::expect_error([&] { pagerank_part_step(p.rbegin, p.redge, p.out_degree, shares, ten, 0, options, ten, nine); },
+  test::expect_error([&] { pagerank_part_step(p.rbegin, p.redge, p.begin, shares, ten, 0, options, ten, nine); },
                      {"new contributions holds 9"});
-  test::expect_error([&] { pagerank_part_step(p.redge, p.redge, p.out_degree, shares, ten, 0, options, ten, ten); },
+  test::expect_error([&] { pagerank_part_step(p.redge, p.redge, p.begin, shares, ten, 0, options, ten, ten); },
                      {"rbegin holds"});
-  test::expect_error([&] { pagerank_part_step(p.rbegin, p.redge, p.out_degree, nine, ten, 0, options, ten, ten); },
-                     {"out_degree holds 10 values, expected 9"});
-  test::expect_error([&] { pagerank_part_start(p.out_degree, 10, nine, ten); }, {"ranks holds 9"});
+  test::expect_error([&] { pagerank_part_step(p.rbegin, p.redge, p.begin, nine, ten, 0, options, ten, ten); },
+                     {"begin holds 11 values, expected 10"});
+  test::expect_error([&] { pagerank_part_start(p.begin, 10, nine, ten); }, {"ranks holds 9"});
+  test::expect_error([&] { pagerank_part_start(SmartArray::from_values(std::vector<std::uint64_t>{}, {}), 10, {}, {}); },
+                     {"pagerank part: begin holds no offsets"});
   options.damping = 2;
-  test::expect_error([&] { pagerank_part_step(p.rbegin, p.redge, p.out_degree, shares, ten, 0, options, ten, ten); },
+  test::expect_error([&] { pagerank_part_step(p.rbegin, p.redge, p.begin, shares, ten, 0, options, ten, ten); },
                      {"damping must be a number in (0, 1]"});
   options.damping = 0.85;
   options.scores = ScorePrecision::f32;
-  test::expect_error([&] { pagerank_part_step(p.rbegin, p.redge, p.out_degree, shares, ten, 0, options, ten, ten); },
+  test::expect_error([&] { pagerank_part_step(p.rbegin, p.redge, p.begin, shares, ten, 0, options, ten, ten); },
                      {"scores must be f64"});
 }
 

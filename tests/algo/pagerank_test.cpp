@@ -76,7 +76,7 @@ void expect_ranks_near(const PageRankResult& result, const std::vector<double>& 
 }
 
 PageRankResult run(const CsrGraph& g, const PageRankOptions& options, ThreadPool& pool) {
-  return pagerank(g.rbegin(), g.redge(), g.out_degree(), options, pool);
+  return pagerank(g.rbegin(), g.redge(), g.begin(), options, pool);
 }
 
 EdgeList test_graph() {
@@ -196,29 +196,34 @@ TEST(PageRank, DanglingRulesDifferInTheRankTheyKeep) {
 TEST(PageRank, EveryPlacementOnAFakeTwoNodeTopology) {
   test::ScopedFakeTopology fake("nodes=2");
   ThreadPool pool(PoolOptions{.threads = 2});
-  const EdgeList list = test_graph();
-  const Reference ref = reference_pagerank(list, 0.85, 1e-3, 100, DanglingRule::none);
-  const Reference ref_uniform = reference_pagerank(list, 0.85, 1e-3, 100, DanglingRule::uniform);
-  for (Variant variant : {Variant::U, Variant::V, Variant::VE}) {
-    for (Placement p : {Placement::os_default, Placement::single_node, Placement::interleaved, Placement::replicated,
-                        Placement::partitioned}) {
-      SCOPED_TRACE(::testing::Message() << to_string(variant) << ", " << to_string(p));
-      ArrayOptions placement;
-      placement.placement = p;
-      placement.node = p == Placement::single_node ? 1 : 0;
-      BuildOptions build;
-      build.layout = GraphLayout::for_variant(variant, placement);
-      const CsrGraph g = graph::build_csr(list, build, pool);
-      PageRankOptions options;
-      options.contributions = placement;
-      if (p != Placement::replicated) options.ranks = placement;
-      const PageRankResult result = run(g, options, pool);
-      EXPECT_EQ(result.iterations, ref.iterations);
-      expect_ranks_near(result, ref.ranks, 1e-9);
-      EXPECT_EQ(result.contributions.replicas(), p == Placement::replicated ? 2u : 1u);
-      EXPECT_EQ(result.contributions.memory_bytes(), result.contributions.replicas() * result.ranks.memory_bytes());
-      options.dangling = DanglingRule::uniform;
-      expect_ranks_near(run(g, options, pool), ref_uniform.ranks, 1e-9);
+  // Directed, and undirected (one CSR: out-degrees derived from the offsets the pull reads too).
+  for (bool undirected : {false, true}) {
+    EdgeList list = test_graph();
+    list.directed = !undirected;
+    const Reference ref = reference_pagerank(list, 0.85, 1e-3, 100, DanglingRule::none);
+    const Reference ref_uniform = reference_pagerank(list, 0.85, 1e-3, 100, DanglingRule::uniform);
+    for (Variant variant : {Variant::U, Variant::V, Variant::VE}) {
+      for (Placement p : {Placement::os_default, Placement::single_node, Placement::interleaved, Placement::replicated,
+                          Placement::partitioned}) {
+        SCOPED_TRACE(::testing::Message() << to_string(variant) << ", " << to_string(p)
+                                          << (undirected ? ", undirected" : ", directed"));
+        ArrayOptions placement;
+        placement.placement = p;
+        placement.node = p == Placement::single_node ? 1 : 0;
+        BuildOptions build;
+        build.layout = GraphLayout::for_variant(variant, placement);
+        const CsrGraph g = graph::build_csr(list, build, pool);
+        PageRankOptions options;
+        options.contributions = placement;
+        if (p != Placement::replicated) options.ranks = placement;
+        const PageRankResult result = run(g, options, pool);
+        EXPECT_EQ(result.iterations, ref.iterations);
+        expect_ranks_near(result, ref.ranks, 1e-9);
+        EXPECT_EQ(result.contributions.replicas(), p == Placement::replicated ? 2u : 1u);
+        EXPECT_EQ(result.contributions.memory_bytes(), result.contributions.replicas() * result.ranks.memory_bytes());
+        options.dangling = DanglingRule::uniform;
+        expect_ranks_near(run(g, options, pool), ref_uniform.ranks, 1e-9);
+      }
     }
   }
 }
@@ -253,20 +258,26 @@ TEST(PageRank, BadArguments) {
   ThreadPool pool(PoolOptions{.threads = 1});
   const CsrGraph g = graph::build_csr(EdgeList{3, {{0, 1}}, true}, {}, pool);
   const CsrGraph other = graph::build_csr(EdgeList{4, {{0, 1}, {1, 2}}, true}, {}, pool);
-  EXPECT_THROW(pagerank(g.rbegin(), g.redge(), other.out_degree(), {}, pool), Error);
-  EXPECT_THROW(pagerank(g.rbegin(), other.redge(), g.out_degree(), {}, pool), Error);
+  EXPECT_THROW(pagerank(g.rbegin(), g.redge(), other.begin(), {}, pool), Error);
+  EXPECT_THROW(pagerank(g.rbegin(), other.redge(), g.begin(), {}, pool), Error);
+  // The out-degrees come from begin: n + 1 offsets whose span is every edge.
+  const SmartArray no_offsets = SmartArray::from_values(std::vector<std::uint64_t>{}, {});
+  test::expect_error([&] { pagerank(g.rbegin(), g.redge(), no_offsets, {}, pool); }, {"pagerank: begin holds no offsets"});
+  const SmartArray no_out_edges = SmartArray::from_values(std::vector<std::uint64_t>{0, 0, 0, 0}, {});
+  test::expect_error([&] { pagerank(g.rbegin(), g.redge(), no_out_edges, {}, pool); },
+                     {"begin spans 0 out-edges but redge holds 1 in-edges"});
   PageRankOptions options;
   options.damping = 1.5;
-  EXPECT_THROW(pagerank(g.rbegin(), g.redge(), g.out_degree(), options, pool), Error);
+  EXPECT_THROW(pagerank(g.rbegin(), g.redge(), g.begin(), options, pool), Error);
   options = {};
   options.tolerance = -1;
-  EXPECT_THROW(pagerank(g.rbegin(), g.redge(), g.out_degree(), options, pool), Error);
+  EXPECT_THROW(pagerank(g.rbegin(), g.redge(), g.begin(), options, pool), Error);
   options = {};
   options.ranks.placement = Placement::replicated;
-  EXPECT_THROW(pagerank(g.rbegin(), g.redge(), g.out_degree(), options, pool), Error);
+  EXPECT_THROW(pagerank(g.rbegin(), g.redge(), g.begin(), options, pool), Error);
   options = {};
   options.max_iterations = 0;
-  EXPECT_THROW(pagerank(g.rbegin(), g.redge(), g.out_degree(), options, pool), Error);
+  EXPECT_THROW(pagerank(g.rbegin(), g.redge(), g.begin(), options, pool), Error);
   EXPECT_EQ(parse_dangling_rule("uniform"), DanglingRule::uniform);
   EXPECT_EQ(parse_dangling_rule(to_string(DanglingRule::none)), DanglingRule::none);
   EXPECT_THROW(parse_dangling_rule("networkx"), Error);

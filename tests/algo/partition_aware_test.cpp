@@ -119,7 +119,7 @@ TEST_P(PartitionAware, PageRankRunsEachVertexWhereItsInEdgesAre) {
   options.tolerance = 0;
   LoopTrace trace;
   pool.trace(&trace);
-  const PageRankResult result = pagerank(g.rbegin(), g.redge(), g.out_degree(), options, pool);
+  const PageRankResult result = pagerank(g.rbegin(), g.redge(), g.begin(), options, pool);
   pool.trace(nullptr);
   EXPECT_EQ(result.iterations, 5u);
   // The rank fill and every iteration's pull and share follow the in-edges' layout.

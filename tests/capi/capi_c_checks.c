@@ -104,6 +104,7 @@ static int graph_fail(sa_graph *g, char *error, size_t error_size, int step, con
 
 int capi_c_graph_round_trip(const char *path, char *error, size_t error_size) {
   static const uint64_t expected_degrees[6] = {4, 3, 4, 1, 2, 0};
+  static const uint64_t expected_out_degrees[6] = {3, 1, 1, 1, 1, 0};
   sa_graph_options options;
   sa_pagerank_options pagerank;
   sa_pagerank_result result;
@@ -128,13 +129,16 @@ int capi_c_graph_round_trip(const char *path, char *error, size_t error_size) {
   if (sa_graph_vertices(g) != 6 || sa_graph_edges(g) != 7 || sa_graph_directed(g) != 1) {
     return graph_fail(g, error, error_size, 3, "counts");
   }
-  if (sa_graph_memory(g, memory, 5, &count, &total) != SA_OK || count != 5 || strcmp(memory[1].name, "edge") != 0 ||
+  if (sa_graph_memory(g, memory, 5, &count, &total) != SA_OK || count != 4 || strcmp(memory[1].name, "edge") != 0 ||
       memory[1].bits != 9 || memory[0].bits != 64 || memory[0].placement != SA_INTERLEAVED ||
       memory[3].placement != SA_OS_DEFAULT || total == 0) {
     return graph_fail(g, error, error_size, 4, "sa_graph_memory");
   }
   if (sa_graph_degree_centrality(g, degrees, 6) != SA_OK || memcmp(degrees, expected_degrees, sizeof degrees) != 0) {
     return graph_fail(g, error, error_size, 5, "sa_graph_degree_centrality");
+  }
+  if (sa_graph_out_degrees(g, degrees, 6) != SA_OK || memcmp(degrees, expected_out_degrees, sizeof degrees) != 0) {
+    return graph_fail(g, error, error_size, 5, "sa_graph_out_degrees");
   }
   sa_pagerank_options_init(&pagerank);
   if (pagerank.damping != 0.85 || pagerank.tolerance != 1e-3 || pagerank.max_iterations != 100 ||
@@ -150,6 +154,9 @@ int capi_c_graph_round_trip(const char *path, char *error, size_t error_size) {
   if (sum < 1 - 1e-9 || sum > 1 + 1e-9) return graph_fail(g, error, error_size, 8, "uniform ranks sum to 1");
   if (sa_graph_degree_centrality(g, degrees, 5) != SA_EINVAL || strstr(sa_last_error(), "6 vertices") == NULL) {
     return graph_fail(g, error, error_size, 9, "a short buffer");
+  }
+  if (sa_graph_out_degrees(g, degrees, 7) != SA_EINVAL || strstr(sa_last_error(), "6 vertices") == NULL) {
+    return graph_fail(g, error, error_size, 9, "a long buffer for sa_graph_out_degrees");
   }
   sa_graph_free(g);
   sa_graph_free(NULL);

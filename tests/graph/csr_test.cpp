@@ -66,6 +66,13 @@ TEST(BuildCsr, TinyGraphHasTheHandCheckedArrays) {
   EXPECT_EQ(g.in_neighbours(2), (std::vector<std::uint64_t>{0, 1, 3}));
   EXPECT_TRUE(g.out_neighbours(5).empty());
   EXPECT_THROW(g.out_neighbours(6), Error);
+  // Degrees are derived from the offsets: 0 -> 1 (twice), 0 -> 2 give vertex 0 out-degree 3.
+  EXPECT_EQ(g.out_degree(0), 3u);
+  EXPECT_EQ(g.in_degree(2), 3u);
+  EXPECT_EQ(g.out_degree(5), 0u);
+  EXPECT_EQ(g.in_degree(5), 0u);
+  EXPECT_THROW(g.out_degree(6), Error);
+  EXPECT_THROW(g.in_degree(~std::uint64_t{0}), Error);
   g.validate();
 }
 
@@ -131,7 +138,8 @@ TEST(BuildCsr, UndirectedListStoresBothDirections) {
   EXPECT_EQ(report.arrays[2].bytes, 0u);
   EXPECT_EQ(report.arrays[3].shared_with, "edge");
   EXPECT_EQ(report.arrays[3].bytes, 0u);
-  EXPECT_EQ(report.total_bytes, g.begin().memory_bytes() + g.edge().memory_bytes() + g.out_degree().memory_bytes());
+  // No out_degree array: the one CSR is all the graph's memory, as in GAP.
+  EXPECT_EQ(report.total_bytes, g.begin().memory_bytes() + g.edge().memory_bytes());
   // Converting back names every undirected edge once and rebuilds the same graph.
   const EdgeList back = to_edge_list(g);
   EXPECT_FALSE(back.directed);
@@ -153,8 +161,7 @@ TEST(BuildCsr, UndirectedCsrPartsShareOneCsrAndDirectedOnesDoNot) {
 TEST(CsrGraph, ValidateRefusesASharedCsrThatIsNotSymmetric) {
   // 0 -> 1 without 1 -> 0: one CSR cannot serve as its own reverse.
   const CsrGraph g(SmartArray::from_values(std::vector<std::uint64_t>{0, 1, 1}, {}),
-                   SmartArray::from_values(std::vector<std::uint64_t>{1}, {}),
-                   SmartArray::from_values(std::vector<std::uint64_t>{1, 0}, {}));
+                   SmartArray::from_values(std::vector<std::uint64_t>{1}, {}));
   EXPECT_FALSE(g.directed());
   try {
     g.validate();
@@ -225,7 +232,6 @@ TEST(GraphLayout, VariantsPickThePapersWidths) {
   EXPECT_EQ(decode(gu), decode(gve));
   EXPECT_EQ(gu.begin().bits(), 64u);
   EXPECT_EQ(gu.edge().bits(), 32u);
-  EXPECT_EQ(gu.out_degree().bits(), 64u);
   EXPECT_EQ(gu.variant(), Variant::U);
   const unsigned offset_bits = codec::min_bits(gu.edges());
   EXPECT_EQ(gv.begin().bits(), offset_bits);
@@ -235,12 +241,14 @@ TEST(GraphLayout, VariantsPickThePapersWidths) {
   EXPECT_EQ(gve.edge().bits(), 12u);  // ids 0..4095
   EXPECT_EQ(gve.redge().bits(), 12u);
   EXPECT_EQ(gve.variant(), Variant::VE);
-  const auto degrees = values_of(gu.out_degree());
-  EXPECT_EQ(gv.out_degree().bits(), codec::min_bits(*std::max_element(degrees.begin(), degrees.end())));
-
-  // The memory report lists the five arrays and adds them up; compression shrinks it.
+  // The memory report lists the four arrays and adds them up; compression shrinks it.
+  // U's graph is exactly GAP's arrays: 64-bit offsets and 32-bit ids, both directions.
   const MemoryReport mu = gu.memory_report(), mve = gve.memory_report();
   ASSERT_EQ(mu.arrays.size(), graph_array_count);
+  EXPECT_EQ(mu.arrays[0].name, "begin");
+  EXPECT_EQ(mu.arrays[3].name, "redge");
+  EXPECT_EQ(mu.total_bytes, gu.begin().memory_bytes() + gu.edge().memory_bytes() + gu.rbegin().memory_bytes() +
+                                gu.redge().memory_bytes());
   std::uint64_t sum = 0;
   for (const ArrayMemory& a : mu.arrays) sum += a.bytes;
   EXPECT_EQ(sum, mu.total_bytes);
@@ -249,14 +257,42 @@ TEST(GraphLayout, VariantsPickThePapersWidths) {
   EXPECT_EQ(mu.arrays[1].bytes, gu.edge().memory_bytes());
   EXPECT_LT(mve.total_bytes, mu.total_bytes);
 
-  // The paper's formula, by hand: 2*64*V + 2*32*E + 64*V + 64*V for U.
+  // The paper's formula, by hand: 2*64*V + 2*32*E + 64*V for U (no degree array: 0 bits of it).
   const double n = static_cast<double>(gu.vertices()), m = static_cast<double>(gu.edges());
-  EXPECT_DOUBLE_EQ(gu.paper_memory_bits(), 2 * 64 * n + 2 * 32 * m + 64 * n + 64 * n);
+  EXPECT_DOUBLE_EQ(gu.paper_memory_bits(), 2 * 64 * n + 2 * 32 * m + 64 * n);
+  EXPECT_DOUBLE_EQ(paper_memory_bits(gu.vertices(), gu.edges(), 64, 32, 64), 2 * 64 * n + 2 * 32 * m + 64 * n + 64 * n);
   EXPECT_DOUBLE_EQ(gu.paper_saving(), 0.0);
-  const double ve_bits = 2.0 * offset_bits * n + 2 * 12 * m + gve.out_degree().bits() * n + 64 * n;
+  const double ve_bits = 2.0 * offset_bits * n + 2 * 12 * m + 64 * n;
   EXPECT_DOUBLE_EQ(gve.paper_memory_bits(), ve_bits);
   EXPECT_DOUBLE_EQ(gve.paper_saving(), 1 - ve_bits / gu.paper_memory_bits());
   EXPECT_GT(gve.paper_saving(), gv.paper_saving());
+}
+
+TEST(CsrGraph, OutDegreesAreDerivedFromBeginAtEveryOffsetWidth) {
+  RmatOptions r;
+  r.scale = 12;
+  r.edge_factor = 5;
+  const EdgeList list = generate_rmat(r);
+  const DecodedGraph expected = reference_csr(list, false, false);  // degrees counted from the edge list
+  const unsigned narrowest = codec::min_bits(list.edges.size());
+  for (unsigned bits = narrowest; bits <= 64; ++bits) {
+    SCOPED_TRACE(bits);
+    BuildOptions options;
+    options.layout = GraphLayout::for_variant(Variant::VE);
+    options.layout[GraphArray::begin].bits = bits;
+    const CsrGraph g = build_csr(list, options);
+    ASSERT_EQ(g.begin().bits(), bits);
+    // n + 1 = 4097 offsets: the last chunk holds one value; the parallel blocks cross chunks.
+    std::vector<std::uint64_t> degrees(g.vertices());
+    g.out_degrees(degrees);
+    ASSERT_EQ(degrees, expected.out_degree);
+    for (std::uint64_t v : {std::uint64_t{0}, std::uint64_t{63}, std::uint64_t{64}, g.vertices() - 1}) {
+      ASSERT_EQ(g.out_degree(v), expected.out_degree[v]) << v;
+    }
+  }
+  const CsrGraph g = build_csr(list);
+  std::vector<std::uint64_t> short_buffer(g.vertices() - 1);
+  test::expect_error([&] { g.out_degrees(short_buffer); }, {"out_degrees: the buffer holds 4095 values for 4096 vertices"});
 }
 
 TEST(GraphLayout, NamesRoundTrip) {
@@ -268,6 +304,8 @@ TEST(GraphLayout, NamesRoundTrip) {
     EXPECT_EQ(parse_graph_array(to_string(a)), a);
   }
   EXPECT_THROW(parse_graph_array("edges"), Error);
+  // The paper's out_degree property is derived now: naming it says so.
+  test::expect_error([] { parse_graph_array("out_degree"); }, {"\"out_degree\" is no longer stored", "derived from begin"});
 }
 
 TEST(BuildCsr, BadInputIsAnErrorNamingIt) {

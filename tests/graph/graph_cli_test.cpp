@@ -76,7 +76,7 @@ TEST(GraphCli, PagerankAndDegreeOutputsMatchTheLibrary) {
   algo::PageRankOptions options;
   options.dangling = algo::DanglingRule::uniform;
   options.tolerance = 1e-9;
-  const algo::PageRankResult expected = algo::pagerank(g.rbegin(), g.redge(), g.out_degree(), options);
+  const algo::PageRankResult expected = algo::pagerank(g.rbegin(), g.redge(), g.begin(), options);
   const std::vector<double> ranks = numbers(dir.file("ranks.txt"));
   ASSERT_EQ(ranks.size(), g.vertices());
   for (std::uint64_t v = 0; v < g.vertices(); ++v) ASSERT_NEAR(ranks[v], algo::rank_at(expected.ranks, v), 1e-12) << v;

@@ -181,7 +181,6 @@ TEST(LayoutSpec, PlacementsAndBitsByName) {
   EXPECT_EQ(layout[GraphArray::edge].bits, 9u);
   EXPECT_EQ(layout[GraphArray::begin].bits, 40u);
   EXPECT_EQ(layout[GraphArray::redge].bits, 32u) << "the variant's width";
-  EXPECT_EQ(layout[GraphArray::out_degree].bits, 64u);
   EXPECT_EQ(layout[GraphArray::rbegin].placement, Placement::interleaved);
   EXPECT_EQ(layout[GraphArray::redge].placement, Placement::os_default);
   spec.add_placements("single_node");
@@ -218,6 +217,10 @@ TEST(LayoutSpec, BadListsNameTheItem) {
   expect_invalid([&] { spec.add_bits("edge=x"); }, {"'x'"});
   expect_invalid([&] { spec.add_bits("edge"); }, {"expected ARRAY=BITS, got 'edge'"});
   expect_invalid([&] { spec.add_bits("ranks=8"); }, {"ranks=8", "unknown graph array 'ranks'"});
+  // out_degree was an array until out-degrees were derived from begin: both lists say so.
+  expect_invalid([&] { spec.add_placements("out_degree=replicated"); },
+                 {"placement 'out_degree=replicated'", "no longer stored", "derived from begin"});
+  expect_invalid([&] { spec.add_bits("out_degree=20"); }, {"bits 'out_degree=20'", "no longer stored"});
   EXPECT_EQ(spec.for_array("begin").placement, Placement::os_default) << "a failed list leaves earlier items";
 }
 
@@ -266,7 +269,7 @@ TEST(CsrGraphValidate, NamesTheFirstVertexWhoseReverseListDiffers) {
     return SmartArray::from_values(std::span<const std::uint64_t>(values), ArrayOptions{});
   };
   std::array<SmartArray, graph_array_count> arrays{array({0, 2, 3, 3}), array({1, 2, 2}), array({0, 0, 1, 3}),
-                                                   array({0, 0, 0}), array({2, 1, 0})};
+                                                   array({0, 0, 0})};
   const CsrGraph g(std::move(arrays), true);
   try {
     g.validate();

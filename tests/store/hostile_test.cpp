@@ -77,8 +77,8 @@ TEST_F(HostileStore, RefusesShortFilesAndForeignHeaders) {
   test::put_at<std::uint32_t>(bytes, 12, 0x04030201);
   expect_refused(bytes, {"big-endian", "at offset 12"});
   bytes = good_;
-  test::put_at<std::uint32_t>(bytes, 8, 2);
-  expect_refused(bytes, {"format version 2 at offset 8 is newer than this reader's (1)"});
+  test::put_at<std::uint32_t>(bytes, 8, 3);
+  expect_refused(bytes, {"format version 3 at offset 8 is newer than this reader's (2)"});
   bytes = good_;
   test::put_at<std::uint64_t>(bytes, 16, 4);
   expect_refused(bytes, {"unknown header flags 0x4 at offset 16"});
@@ -128,7 +128,7 @@ TEST_F(HostileStore, RefusesBadObjects) {
     return bytes;
   };
   const std::string array_entry = "array 'numbers' (entry at offset " + std::to_string(numbers) + ")";
-  expect_refused(patched(numbers + 8, std::uint32_t{99}), {array_entry, "names block 99, but the directory has 6 blocks"});
+  expect_refused(patched(numbers + 8, std::uint32_t{99}), {array_entry, "names block 99, but the directory has 5 blocks"});
   expect_refused(patched(numbers + 8, std::uint32_t{1}), {"already belongs to another object"});
   expect_refused(patched(numbers, std::uint32_t{7}), {"object 0 (entry at offset " + std::to_string(numbers) + ")", "unknown object kind 7"});
   expect_refused(patched(numbers + 4, std::uint32_t{0}), {"name length 0 out of range"});
@@ -145,6 +145,10 @@ TEST_F(HostileStore, RefusesBadObjects) {
   expect_refused(patched(g + 32, ~std::uint64_t{0}), {"graph 'g'", "leaves no room"});
   expect_refused(patched(g + 48, std::uint32_t{3}), {"graph 'g'", "variant 3"});
   expect_refused(patched(g + 28, std::uint32_t{6}), {"graph 'g'", "unknown graph flags 0x6"});
+  // Slot 4 (a version 1 file's out_degree) is no block in this version's files; when set it must
+  // name a block of its own of n values.
+  expect_refused(patched(g + 24, std::uint32_t{99}), {"graph 'g'", "names block 99"});
+  expect_refused(patched(g + 24, std::uint32_t{0}), {"block 0 already belongs to another object"});
   // Only an undirected graph's rbegin and redge may name begin's and edge's blocks.
   auto shared = good_;
   test::patch_directory(shared, [&](std::vector<std::uint8_t>& b, std::size_t) {
@@ -191,7 +195,7 @@ TEST_F(HostileStore, DeepVerifyFindsABrokenGraph) {
     return SmartArray::from_values(values, options);
   };
   const graph::CsrGraph broken({copy(g.begin(), false), copy(g.edge(), false), copy(g.rbegin(), false),
-                                copy(g.redge(), true), copy(g.out_degree(), false)},
+                                copy(g.redge(), true)},
                                g.directed());
   ScratchFile other("broken-graph");
   Store::write(other.path(), {{"broken", broken}});

@@ -81,8 +81,8 @@ TEST(MappedReadPaths, AnalyticsOnMappedGraphsOfEveryVariant) {
     const SmartArray dm = algo::degree_centrality(mapped.begin(), mapped.rbegin(), ArrayOptions{});
     const SmartArray dc = algo::degree_centrality(memory.begin(), memory.rbegin(), ArrayOptions{});
     EXPECT_EQ(dm.sum(), dc.sum());
-    const algo::PageRankResult pm = algo::pagerank(mapped.rbegin(), mapped.redge(), mapped.out_degree());
-    const algo::PageRankResult pc = algo::pagerank(memory.rbegin(), memory.redge(), memory.out_degree());
+    const algo::PageRankResult pm = algo::pagerank(mapped.rbegin(), mapped.redge(), mapped.begin());
+    const algo::PageRankResult pc = algo::pagerank(memory.rbegin(), memory.redge(), memory.begin());
     EXPECT_EQ(pm.iterations, pc.iterations);
     for (std::uint64_t v = 0; v < memory.vertices(); ++v) ASSERT_EQ(pm.ranks.get(v), pc.ranks.get(v)) << v;
     EXPECT_EQ(mapped.degree_stats().max_in_degree, memory.degree_stats().max_in_degree);

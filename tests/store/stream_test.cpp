@@ -80,7 +80,7 @@ std::vector<std::uint64_t> values_of(const SmartArray& a) {
 }
 
 std::vector<double> ranks_of(const graph::CsrGraph& g) {
-  const algo::PageRankResult result = algo::pagerank(g.rbegin(), g.redge(), g.out_degree());
+  const algo::PageRankResult result = algo::pagerank(g.rbegin(), g.redge(), g.begin());
   std::vector<double> ranks(g.vertices());
   for (std::uint64_t v = 0; v < g.vertices(); ++v) ranks[v] = algo::rank_at(result.ranks, v);
   return ranks;

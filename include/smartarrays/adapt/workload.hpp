@@ -58,7 +58,8 @@ SMARTARRAYS_API WorkloadProfile aggregate_workload(std::uint64_t length, unsigne
 /// Degree centrality over a graph of vertices and edges (begin, rbegin: n + 1 offsets; the degrees written).
 SMARTARRAYS_API WorkloadProfile degree_workload(std::uint64_t vertices, std::uint64_t edges, unsigned threads,
                                                 double passes = 1);
-/// PageRank over a graph of vertices and edges for iterations: rbegin, redge and out_degree read,
+/// PageRank over a graph of vertices and edges for iterations: rbegin, redge and begin (whose
+/// differences are the out-degrees) read,
 /// contributions read at random once per edge and rewritten, ranks written.
 SMARTARRAYS_API WorkloadProfile pagerank_workload(std::uint64_t vertices, std::uint64_t edges, unsigned threads,
                                                   unsigned iterations = 15);

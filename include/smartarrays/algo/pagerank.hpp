@@ -1,5 +1,6 @@
 // Owns the PageRank workload of the smart-arrays paper (§5.2, Figure 12): pull-style Jacobi
-// iterations over the reverse CSR arrays (rbegin, redge) and the out-degree vertex property, with
+// iterations over the reverse CSR arrays (rbegin, redge) and out-degrees derived from the forward
+// offsets (begin[v+1] - begin[v], as GAP derives them), with
 // ranks and per-vertex contributions (rank / out-degree) as vertex arrays of IEEE scores whose
 // precision is a per-run choice: 64-bit doubles (default) or 32-bit floats (GAP's reference).
 #pragma once
@@ -93,10 +94,11 @@ inline double rank_at(const SmartArray& ranks, std::uint64_t v) {
 }
 
 /// PageRank on pool over a graph given by its reverse CSR (rbegin: n+1 offsets, redge: in-neighbour
-/// ids) and out-degrees. Every batch reads rbegin, redge, the out-degrees and the contributions
-/// from the worker's own node's replicas, with one bit-width dispatch per batch. Initial ranks are
-/// 1/n. Throws Error(invalid_argument) for mismatched lengths or bad options.
-SMARTARRAYS_API PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& out_degree,
+/// ids) and its forward offsets (begin: n+1 offsets, whose differences are the out-degrees; an
+/// undirected graph passes its one CSR's offsets as both). Every batch reads rbegin, redge, begin
+/// and the contributions from the worker's own node's replicas, with one bit-width dispatch per
+/// batch. Initial ranks are 1/n. Throws Error(invalid_argument) for mismatched lengths or bad options.
+SMARTARRAYS_API PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& begin,
                                         const PageRankOptions& options = {},
                                         runtime::ThreadPool& pool = runtime::default_pool());
 
@@ -112,16 +114,19 @@ struct PageRankPartTotals {
   std::uint64_t dangling_vertices = 0;  ///< the part's vertices without out-edges (pagerank_part_start only)
 };
 
-/// The start of a distributed PageRank (f64 scores) over a part of a graph of `vertices` vertices:
-/// ranks 1/vertices and contributions = rank / out-degree (0 for dangling vertices) into ranks and
-/// contributions (out_degree.length() each). The run's first dangling rank is the dangling vertices
-/// of every part times 1/vertices. Throws Error(invalid_argument) for mismatched lengths.
-SMARTARRAYS_API PageRankPartTotals pagerank_part_start(const SmartArray& out_degree, std::uint64_t vertices,
+/// The start of a distributed PageRank (f64 scores) over a part of count vertices of a graph of
+/// `vertices` vertices, given the part's count + 1 out-offsets in begin (any base: out-degree k is
+/// begin[k+1] - begin[k]; graph::PullPart::begin): ranks 1/vertices and contributions = rank /
+/// out-degree (0 for dangling vertices) into ranks and contributions (count each). The run's first
+/// dangling rank is the dangling vertices of every part times 1/vertices. Throws
+/// Error(invalid_argument) for mismatched lengths or an empty begin.
+SMARTARRAYS_API PageRankPartTotals pagerank_part_start(const SmartArray& begin, std::uint64_t vertices,
                                                        std::span<double> ranks, std::span<double> contributions,
                                                        runtime::ThreadPool& pool = runtime::default_pool());
 
 /// One pull iteration of a distributed PageRank (f64 scores) over a part [first, first + count) of a
-/// graph's reverse CSR (graph::PullPart: rbegin from 0, redge of whole-graph ids, out-degrees), given
+/// graph's reverse CSR (graph::PullPart: rbegin from 0, redge of whole-graph ids, begin: the part's
+/// count + 1 out-offsets), given
 /// every vertex's contributions from the previous iteration, the part's previous ranks, and the
 /// dangling rank every part reported: writes the part's new ranks and contributions exactly as
 /// pagerank() computes them. new_ranks may be ranks itself (updated in place); on the whole graph
@@ -129,7 +134,7 @@ SMARTARRAYS_API PageRankPartTotals pagerank_part_start(const SmartArray& out_deg
 /// pagerank() does); every other pair of buffers must not overlap. Throws Error(invalid_argument)
 /// for mismatched lengths, overlapping buffers or bad options.
 SMARTARRAYS_API PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray& redge,
-                                                      const SmartArray& out_degree, std::span<const double> contributions,
+                                                      const SmartArray& begin, std::span<const double> contributions,
                                                       std::span<const double> ranks, double dangling,
                                                       const PageRankOptions& options, std::span<double> new_ranks,
                                                       std::span<double> new_contributions,

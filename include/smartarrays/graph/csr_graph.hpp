@@ -1,11 +1,13 @@
 // Owns CsrGraph: a directed graph in compressed sparse row form as a bundle of smart arrays (paper
-// §5.2) — begin/edge (forward), rbegin/redge (reverse) and the out_degree vertex property — each
-// with its own placement and bit width, an undirected graph holding one CSR that serves as both; the U / V / V+E variants that choose those widths; the
-// per-array memory report, the paper's memory formula and the degree statistics.
+// §5.2) — begin/edge (forward) and rbegin/redge (reverse) — each with its own placement and bit
+// width, an undirected graph holding one CSR that serves as both; out-degrees derived from the
+// offsets (begin[v+1] - begin[v], as GAP does) rather than stored; the U / V / V+E variants that
+// choose those widths; the per-array memory report, the paper's memory formula and the degree statistics.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,22 +24,23 @@ enum class GraphArray : int {
   edge = 1,        ///< out-neighbour ids, ascending per vertex
   rbegin = 2,      ///< n+1 offsets into redge
   redge = 3,       ///< in-neighbour ids (sources of the edges into a vertex), ascending per vertex
-  out_degree = 4,  ///< vertex property: begin[v+1] - begin[v]
 };
 
-/// Number of GraphArray values.
-inline constexpr std::size_t graph_array_count = 5;
+/// Number of GraphArray values. (The paper's out_degree vertex property is not stored: an
+/// out-degree is begin[v+1] - begin[v], read from the offsets every pass that needs it reads anyway.)
+inline constexpr std::size_t graph_array_count = 4;
 
-/// "begin", "edge", "rbegin", "redge" or "out_degree".
+/// "begin", "edge", "rbegin" or "redge".
 SMARTARRAYS_API const char* to_string(GraphArray array) noexcept;
-/// The array spelled name; throws Error(invalid_argument) listing the valid names.
+/// The array spelled name; throws Error(invalid_argument) listing the valid names (and saying, for
+/// "out_degree", that out-degrees are derived from begin and no longer an array).
 SMARTARRAYS_API GraphArray parse_graph_array(std::string_view name);
 
 /// The paper's compression cases (§5.2, Figure 12).
 enum class Variant : int {
-  U = 0,   ///< uncompressed: 64-bit offsets and degrees, 32-bit vertex ids
-  V = 1,   ///< offsets and degrees in their minimum bits, 32-bit vertex ids
-  VE = 2,  ///< offsets, degrees and vertex ids all in their minimum bits ("V+E")
+  U = 0,   ///< uncompressed: 64-bit offsets, 32-bit vertex ids
+  V = 1,   ///< offsets in their minimum bits, 32-bit vertex ids
+  VE = 2,  ///< offsets and vertex ids all in their minimum bits ("V+E")
 };
 
 /// "U", "V" or "V+E".
@@ -92,7 +95,8 @@ struct DegreeStats {
 };
 
 /// The paper's memory formula (§5.2) in bits: 2·bits_begin·V + 2·bits_edge·E + bits_degree·V + 64·V,
-/// counting begin and rbegin, edge and redge, the out-degree array and the 64-bit rank array.
+/// counting begin and rbegin, edge and redge, the out-degree array (0 bits when derived from begin)
+/// and the 64-bit rank array.
 SMARTARRAYS_API double paper_memory_bits(std::uint64_t vertices, std::uint64_t edges, unsigned bits_begin,
                                          unsigned bits_edge, unsigned bits_degree) noexcept;
 
@@ -107,7 +111,7 @@ class SMARTARRAYS_API CsrGraph {
   CsrGraph(std::array<SmartArray, graph_array_count> arrays, bool directed);
   /// An undirected graph over one symmetric CSR: begin and edge serve as rbegin and redge too.
   /// Checks the lengths as the other constructor does.
-  CsrGraph(SmartArray begin, SmartArray edge, SmartArray out_degree);
+  CsrGraph(SmartArray begin, SmartArray edge);
 
   /// Number of vertices n.
   std::uint64_t vertices() const noexcept { return vertices_; }
@@ -128,8 +132,13 @@ class SMARTARRAYS_API CsrGraph {
   const SmartArray& rbegin() const noexcept { return array(GraphArray::rbegin); }
   /// The reverse neighbour ids.
   const SmartArray& redge() const noexcept { return array(GraphArray::redge); }
-  /// The out-degree vertex property.
-  const SmartArray& out_degree() const noexcept { return array(GraphArray::out_degree); }
+  /// The out-degree of v, begin[v+1] - begin[v] (checked v).
+  std::uint64_t out_degree(std::uint64_t v) const;
+  /// The in-degree of v, rbegin[v+1] - rbegin[v] (checked v).
+  std::uint64_t in_degree(std::uint64_t v) const;
+  /// Every vertex's out-degree into out, from begin decoded block by block in parallel on pool.
+  /// Throws Error(invalid_argument) unless out holds vertices() values.
+  void out_degrees(std::span<std::uint64_t> out, runtime::ThreadPool& pool = runtime::default_pool()) const;
 
   /// Out-neighbours of v, ascending (checked v).
   std::vector<std::uint64_t> out_neighbours(std::uint64_t v) const;
@@ -139,12 +148,13 @@ class SMARTARRAYS_API CsrGraph {
   /// The variant the arrays' widths correspond to: U if every width is U's, else V+E if the id
   /// arrays are narrower than 32 bits, else V.
   Variant variant() const noexcept;
-  /// Bytes and widths of the five arrays; a shared rbegin or redge is a line of no bytes naming
+  /// Bytes and widths of the four arrays; a shared rbegin or redge is a line of no bytes naming
   /// the array it is.
   MemoryReport memory_report() const;
-  /// paper_memory_bits() with this graph's widths (bits_begin: the wider of begin and rbegin, bits_edge likewise).
+  /// paper_memory_bits() with this graph's widths (bits_begin: the wider of begin and rbegin, bits_edge
+  /// likewise) and no degree array (bits_degree 0: out-degrees come from begin).
   double paper_memory_bits() const noexcept;
-  /// 1 - paper_memory_bits() / the same formula at U's widths (64, 32, 64): the paper's saving.
+  /// 1 - paper_memory_bits() / the same formula at U's widths (64, 32, no degree array): the paper's saving.
   double paper_saving() const noexcept;
 
   /// The largest and mean degrees and the vertices without out- or in-edges, from begin and rbegin
@@ -153,7 +163,7 @@ class SMARTARRAYS_API CsrGraph {
 
   /// Checks every CSR invariant (decoding, range checks and the transpose run on the default pool):
   /// offsets start at 0, never decrease and end at m; ids
-  /// below n and ascending per vertex; out_degree matches begin; the reverse graph is the exact
+  /// below n and ascending per vertex; the reverse graph is the exact
   /// transpose of the forward one. Throws Error(internal) naming the first violation found.
   void validate() const;
 
@@ -161,12 +171,11 @@ class SMARTARRAYS_API CsrGraph {
   // Where array a lives in arrays_: its own slot, or begin's / edge's when the reverse is shared.
   std::size_t slot(GraphArray a) const noexcept {
     const auto k = static_cast<std::size_t>(a);
-    if (!shares_reverse()) return k;
-    return a == GraphArray::out_degree ? 2 : k % 2;
+    return shares_reverse() ? k % 2 : k;
   }
   void check_lengths();
 
-  std::vector<SmartArray> arrays_;  // the five arrays in GraphArray order, or begin, edge, out_degree when shared
+  std::vector<SmartArray> arrays_;  // the four arrays in GraphArray order, or begin and edge when shared
   std::uint64_t vertices_ = 0;
   std::uint64_t edges_ = 0;
   bool directed_ = true;

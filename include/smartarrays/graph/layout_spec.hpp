@@ -17,7 +17,7 @@
 namespace smartarrays::graph {
 
 /// Placements by array name over a base for every array, and bit-width overrides of the graph's
-/// arrays. Names: the graph's arrays (begin, edge, rbegin, redge, out_degree) and the analytics'
+/// arrays. Names: the graph's arrays (begin, edge, rbegin, redge) and the analytics'
 /// arrays (contributions, ranks, degrees).
 class SMARTARRAYS_API LayoutSpec {
  public:

@@ -1,5 +1,5 @@
-// Owns the vertex-range parts of a graph's reverse CSR (pull direction): what one worker of a
-// distributed PageRank holds. A part is cut from a graph in memory, or read from a GAP .sg file
+// Owns the vertex-range parts of a graph's reverse CSR (pull direction) with their out-offsets: what
+// one worker of a distributed PageRank holds. A part is cut from a graph in memory, or read from a GAP .sg file
 // touching only its own byte ranges, so a file larger than one worker is never loaded whole.
 #pragma once
 
@@ -13,13 +13,18 @@
 
 namespace smartarrays::graph {
 
-/// Vertices [first, first + out_degree.length()) of a graph of `vertices` vertices, for pulling.
+/// Vertices [first, first + count) of a graph of `vertices` vertices, for pulling; count is
+/// rbegin.length() - 1 (and begin.length() - 1).
 struct PullPart {
   std::uint64_t vertices = 0;  ///< n of the whole graph (in-neighbour ids are below it)
   std::uint64_t first = 0;     ///< the part's first vertex
   SmartArray rbegin;           ///< count + 1 offsets into redge, from 0
   SmartArray redge;            ///< the in-neighbour ids (whole-graph ids) of the part's vertices, in order
-  SmartArray out_degree;       ///< the out-degrees of the part's vertices
+  /// count + 1 out-offsets of the part's vertices, from 0 (the graph's begin over the range, less
+  /// begin[first]): out-degree k is begin[k+1] - begin[k], derived as the whole graph derives it.
+  SmartArray begin;
+  /// The number of vertices of the part.
+  std::uint64_t count() const noexcept { return rbegin.length() > 0 ? rbegin.length() - 1 : 0; }
 };
 
 /// The part [first, first + count) of graph, its arrays in the graph's widths, built on pool.

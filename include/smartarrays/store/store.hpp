@@ -158,7 +158,9 @@ struct BlockInfo {
 struct ObjectInfo {
   std::string name;               ///< its name
   ObjectKind kind = ObjectKind::array;  ///< array or graph
-  std::vector<BlockInfo> blocks;  ///< one for an array, five for a graph (GraphArray order)
+  /// One for an array; four for a graph (GraphArray order), then a version 1 file's out_degree
+  /// block (unused: out-degrees are derived from begin) when the file has one.
+  std::vector<BlockInfo> blocks;
   std::uint64_t vertices = 0;     ///< graph: n
   std::uint64_t edges = 0;        ///< graph: m (stored edges)
   bool directed = false;          ///< graph: directed

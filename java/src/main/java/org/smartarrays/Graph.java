@@ -16,9 +16,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A directed graph in CSR form as a bundle of native smart arrays (begin, edge, rbegin, redge,
- * out_degree), each bit-compressed per its {@link Variant} and placed on NUMA nodes, with degree
- * centrality and PageRank (docs/graph.md).
+ * A directed graph in CSR form as a bundle of native smart arrays (begin, edge, rbegin, redge; an
+ * undirected graph's rbegin and redge are its begin and edge), each bit-compressed per its {@link
+ * Variant} and placed on NUMA nodes, with degree centrality and PageRank (docs/graph.md). Out-degrees
+ * are begin's differences, derived rather than stored.
  *
  * <p>A graph owns its native memory: free it with {@link #close()}; any use afterwards throws
  * {@link IllegalStateException}. No call changes a graph, so any number of threads may use one at once.
@@ -26,16 +27,16 @@ import java.util.Objects;
 public final class Graph implements AutoCloseable {
   // Largest Java array the JVM reliably allocates.
   private static final int MAX_JAVA_ARRAY = Integer.MAX_VALUE - 8;
-  // A graph has five arrays (begin, edge, rbegin, redge, out_degree).
-  private static final int ARRAYS = 5;
+  // A graph has four arrays (begin, edge, rbegin, redge).
+  private static final int ARRAYS = 4;
 
   /** The compression variants of the smart-arrays paper (§5.2); the ordinals are the C ABI's sa_graph_variant. */
   public enum Variant {
-    /** 64-bit offsets and out-degrees, 32-bit vertex ids. */
+    /** 64-bit offsets, 32-bit vertex ids. */
     U,
-    /** Offsets and out-degrees in their minimum bits, 32-bit vertex ids. */
+    /** Offsets in their minimum bits, 32-bit vertex ids. */
     V,
-    /** Offsets, out-degrees and vertex ids in their minimum bits ("V+E"). */
+    /** Offsets and vertex ids in their minimum bits ("V+E"). */
     VE;
 
     int code() {
@@ -54,7 +55,7 @@ public final class Graph implements AutoCloseable {
   /** One array's memory: its name, values, bits per value, placement, copies and bytes mapped over all copies. */
   public record ArrayMemory(String name, long length, int bits, Placement placement, int replicas, long bytes) {}
 
-  /** The memory of every array of a graph, in the order begin, edge, rbegin, redge, out_degree, and their total. */
+  /** The memory of every array of a graph, in the order begin, edge, rbegin, redge, and their total. */
   public record Memory(List<ArrayMemory> arrays, long totalBytes) {
     /** The lines, kept as an unmodifiable copy. */
     public Memory {
@@ -195,11 +196,25 @@ public final class Graph implements AutoCloseable {
 
   /** Out-degree plus in-degree of every vertex. */
   public long[] degreeCentrality() {
+    return vertexLongs(GraphNative::degreeCentrality);
+  }
+
+  /** The out-degree of every vertex, begin[v+1] - begin[v] (derived: no array holds them). */
+  public long[] outDegrees() {
+    return vertexLongs(GraphNative::outDegrees);
+  }
+
+  // A native call filling one long per vertex: (graph, buffer, n) -> sa_status.
+  private interface VertexFill {
+    int fill(MemorySegment graph, MemorySegment values, long n);
+  }
+
+  private long[] vertexLongs(VertexFill call) {
     int n = vertexArrayLength();
     try (Arena scratch = Arena.ofConfined()) {
-      MemorySegment degrees = scratch.allocate(JAVA_LONG, Math.max(n, 1));
-      Native.check(GraphNative.degreeCentrality(handle, degrees, n));
-      return degrees.asSlice(0, (long) n * Long.BYTES).toArray(JAVA_LONG);
+      MemorySegment values = scratch.allocate(JAVA_LONG, Math.max(n, 1));
+      Native.check(call.fill(handle, values, n));
+      return values.asSlice(0, (long) n * Long.BYTES).toArray(JAVA_LONG);
     }
   }
 

@@ -110,6 +110,7 @@ final class GraphNative {
       bind("sa_graph_memory", CRITICAL, status(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
   private static final MethodHandle DEGREE_CENTRALITY =
       bind("sa_graph_degree_centrality", ORDINARY, status(ADDRESS, ADDRESS, JAVA_LONG));
+  private static final MethodHandle OUT_DEGREES = bind("sa_graph_out_degrees", ORDINARY, status(ADDRESS, ADDRESS, JAVA_LONG));
   private static final MethodHandle PAGERANK_OPTIONS_INIT =
       bind("sa_pagerank_options_init", CRITICAL, FunctionDescriptor.ofVoid(ADDRESS));
   private static final MethodHandle PAGERANK =
@@ -212,6 +213,14 @@ final class GraphNative {
   static int degreeCentrality(MemorySegment graph, MemorySegment degrees, long n) {
     try {
       return (int) DEGREE_CENTRALITY.invokeExact(graph, degrees, n);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  static int outDegrees(MemorySegment graph, MemorySegment degrees, long n) {
+    try {
+      return (int) OUT_DEGREES.invokeExact(graph, degrees, n);
     } catch (Throwable t) {
       throw rethrow(t);
     }

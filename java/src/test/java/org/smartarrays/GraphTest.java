@@ -26,6 +26,8 @@ class GraphTest {
   private static final long[] TINY_SRC = {0, 0, 1, 2, 3, 4, 0};
   private static final long[] TINY_DST = {1, 2, 2, 0, 2, 4, 1};
   private static final long[] TINY_DEGREES = {4, 3, 4, 1, 2, 0};
+  // tiny.el's out-degrees: 0 -> 1 (twice), 0 -> 2, 1 -> 2, 2 -> 0, 3 -> 2, 4 -> 4.
+  private static final long[] TINY_OUT_DEGREES = {3, 1, 1, 1, 1, 0};
 
   @TempDir
   Path dir;
@@ -81,6 +83,7 @@ class GraphTest {
         assertEquals(7, g.edges());
         assertTrue(g.directed());
         assertArrayEquals(TINY_DEGREES, g.degreeCentrality());
+        assertArrayEquals(TINY_OUT_DEGREES, g.outDegrees());
         Graph.PageRankResult result = g.pagerank(pr);
         assertTrue(result.converged() && result.difference() < 1e-13 && result.iterations() > 1, result.toString());
         assertRanks(expected, result.ranks(), 1e-12);
@@ -125,17 +128,21 @@ class GraphTest {
     assertEquals(Graph.Variant.VE, GraphOptions.defaults().variant());
     try (Graph wide = Graph.uniform(1000, 4, 2, u); Graph narrow = Graph.uniform(1000, 4, 2, GraphOptions.defaults())) {
       Graph.Memory memory = wide.memory();
-      assertEquals(List.of("begin", "edge", "rbegin", "redge", "out_degree"),
+      // Four arrays: out-degrees are begin's differences, not a fifth array.
+      assertEquals(List.of("begin", "edge", "rbegin", "redge"),
           memory.arrays().stream().map(Graph.ArrayMemory::name).toList());
-      assertEquals(List.of(64, 24, 64, 32, 64), memory.arrays().stream().map(Graph.ArrayMemory::bits).toList());
-      assertEquals(List.of(Placement.INTERLEAVED, Placement.INTERLEAVED, Placement.INTERLEAVED, Placement.OS_DEFAULT,
-          Placement.INTERLEAVED), memory.arrays().stream().map(Graph.ArrayMemory::placement).toList());
-      assertEquals(List.of(1001L, 4000L, 1001L, 4000L, 1000L),
+      assertEquals(List.of(64, 24, 64, 32), memory.arrays().stream().map(Graph.ArrayMemory::bits).toList());
+      assertEquals(List.of(Placement.INTERLEAVED, Placement.INTERLEAVED, Placement.INTERLEAVED, Placement.OS_DEFAULT),
+          memory.arrays().stream().map(Graph.ArrayMemory::placement).toList());
+      assertEquals(List.of(1001L, 4000L, 1001L, 4000L),
           memory.arrays().stream().map(Graph.ArrayMemory::length).toList());
       assertEquals(memory.arrays().stream().mapToLong(Graph.ArrayMemory::bytes).sum(), memory.totalBytes());
       assertEquals(10, narrow.memory().arrays().get(1).bits(), "V+E: ids in the bits of n - 1");
       assertTrue(narrow.memory().totalBytes() < memory.totalBytes());
       assertArrayEquals(wide.degreeCentrality(), narrow.degreeCentrality(), "the same graph in other widths");
+      // Out-degrees, derived from 64-bit and compressed offsets alike, count the 4000 edges.
+      assertArrayEquals(wide.outDegrees(), narrow.outDegrees());
+      assertEquals(4000, java.util.Arrays.stream(wide.outDegrees()).sum());
       assertEquals(4000, wide.edges());
     }
   }
@@ -161,6 +168,7 @@ class GraphTest {
     try (Graph empty = Graph.fromEdges(new long[0], new long[0], 0, options)) {
       assertEquals(0, empty.vertices());
       assertEquals(0, empty.degreeCentrality().length);
+      assertEquals(0, empty.outDegrees().length);
       assertEquals(0, empty.pagerank(PageRankOptions.defaults()).ranks().length);
     }
   }
