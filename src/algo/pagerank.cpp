@@ -188,18 +188,23 @@ std::uint64_t value_of(Score score) {
 // The pull loop over vertices [lo, hi): store(v, teleport + damping * (the contributions in shares of
 // v's in-neighbours, summed in redge's order)), offsets[v - lo] being rbegin[v]; returns the sum of
 // |new rank - previous rank| (previous ranks: the scores in rank_words, indexed by v).
+// The visitor takes its scalars by value and sums in a local: reached through the captures, they
+// could alias the stores of ranks (doubles, or words), and the compiler would reload them and keep
+// the sum in memory, a store and a load per vertex.
 template <typename Score, typename Store>
 double pull_batch(const SmartArray& redge, const std::uint64_t* offsets, std::uint64_t lo, std::uint64_t hi,
                   const std::uint64_t* shares, Score teleport, Score damping, const std::uint64_t* rank_words, Store&& store) {
   double difference = 0;
-  redge.visit([&](auto sources) {
+  redge.visit([&store, &difference, offsets, lo, hi, shares, teleport, damping, rank_words](auto sources) {
     InEdges<decltype(sources)::bits> in_edges(sources);
+    double sum_of_changes = 0;
     for (std::uint64_t v = lo; v < hi; ++v) {
       const Score sum = in_edges.template sum<Score>(offsets[v - lo], offsets[v - lo + 1], shares);
       const Score rank = teleport + damping * sum;
-      difference += std::fabs(static_cast<double>(rank) - static_cast<double>(score_at<Score>(rank_words, v)));
+      sum_of_changes += std::fabs(static_cast<double>(rank) - static_cast<double>(score_at<Score>(rank_words, v)));
       store(v, rank);
     }
+    difference = sum_of_changes;
   });
   return difference;
 }
@@ -404,19 +409,27 @@ const std::uint64_t* words_of(std::span<const double> scores) {
 }
 
 // contributions[k] = ranks[k] / out-degree of k (0 for dangling vertices) over [lo, hi); returns the
-// ranks of the dangling vertices summed and how many there are.
+// ranks of the dangling vertices summed and how many there are. Each block sums in locals: the totals,
+// reached through the capture, could alias the stored contributions, which would keep the sums in
+// memory (a load and a store per dangling vertex, in one chain).
 PageRankPartTotals share_part(const SmartArray& begin, std::uint64_t lo, std::uint64_t hi,
                               std::span<const double> ranks, std::span<double> contributions) {
   PageRankPartTotals totals;
   for_degree_blocks(begin, lo, hi, [&](std::uint64_t first, std::uint64_t count, BlockDegrees degrees) {
+    const double* from = ranks.data() + first;
+    double* to = contributions.data() + first;
+    double dangling = 0;
+    std::uint64_t dangling_vertices = 0;
     for (std::uint64_t k = 0; k < count; ++k) {
-      const double rank = ranks[first + k];
-      contributions[first + k] = degrees[k] == 0 ? 0.0 : rank / static_cast<double>(degrees[k]);
+      const double rank = from[k];
+      to[k] = degrees[k] == 0 ? 0.0 : rank / static_cast<double>(degrees[k]);
       if (degrees[k] == 0) {
-        totals.dangling += rank;
-        ++totals.dangling_vertices;
+        dangling += rank;
+        ++dangling_vertices;
       }
     }
+    totals.dangling += dangling;
+    totals.dangling_vertices += dangling_vertices;
   });
   return totals;
 }

@@ -60,7 +60,7 @@ public final class BenchMain {
         --pr-variants LIST PageRank compression variants (default U,V,V+E)
         --pr-iterations N  PageRank iterations per run, fixed (tolerance 0; default 10)
         --pr-warmup N      untimed PageRank runs per variant, Java- and C++-driven alike (default 2)
-        --pr-runs N        timed PageRank runs per variant, Java- and C++-driven alternating (default 10)
+        --pr-runs N        timed PageRank runs per variant, Java- and C++-driven alternating (default 20)
         --only LIST        run only these cases: figure3, aggregate (the JMH and command series, then the
                            in-process one), aggregate-in-process, pagerank (default: all)
         --plot PYTHON      draw the aggregation figure of both series, next to the JSON files, by
@@ -88,12 +88,26 @@ public final class BenchMain {
       return (max() - min()) / median();
     }
 
+    /** The q-quantile (0..1) of the values, interpolated linearly between the two nearest. */
+    double quantile(double q) {
+      double[] s = ms.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+      double position = q * (s.length - 1);
+      int below = (int) Math.floor(position);
+      int above = Math.min(below + 1, s.length - 1);
+      return s[below] + (position - below) * (s[above] - s[below]);
+    }
+
+    /** ms[i] / other.ms[i] for every run i: the ratios of runs made side by side. */
+    Scores ratios(Scores other) {
+      List<Double> ratios = new ArrayList<>();
+      for (int i = 0; i < ms.size(); i++) ratios.add(ms.get(i) / other.ms().get(i));
+      return new Scores(ratios);
+    }
+
     /** The median over runs i of ms[i] / other.ms[i]: the ratio of runs made side by side, which a load that
         changes between runs disturbs less than the ratio of the medians. */
     double pairedRatio(Scores other) {
-      List<Double> ratios = new ArrayList<>();
-      for (int i = 0; i < ms.size(); i++) ratios.add(ms.get(i) / other.ms().get(i));
-      return new Scores(ratios).median();
+      return ratios(other).median();
     }
   }
 
@@ -160,7 +174,7 @@ public final class BenchMain {
     List<Graph.Variant> variants = Arrays.stream(option("pr-variants", "U,V,V+E").split(","))
         .map(v -> Graph.Variant.valueOf(v.equals("V+E") ? "VE" : v)).toList();
     return new PageRankBenchmark.Config(intOption("pr-scale", 20), intOption("pr-edge-factor", 16), 1, variants,
-        intOption("pr-iterations", 10), intOption("pr-warmup", 2), intOption("pr-runs", 10));
+        intOption("pr-iterations", 10), intOption("pr-warmup", 2), intOption("pr-runs", 20));
   }
 
   private void run() throws Exception {
