@@ -318,7 +318,7 @@ std::vector<AdaptivityCase> decide_cases(const AdaptivityConfig& config, const F
     if (config.measure_profiles) {
       state.what = f.name + ": measuring its profile on " + std::to_string(t) + " thread(s)";
       if (progress) progress(state);
-      w = measure_workload(w);
+      w = measure_workload(w, Trials{1, config.trials.repetitions});
     }
     for (const char* scenario : scenarios) {
       AdaptivityCase c;
