@@ -158,7 +158,8 @@ TEST(AdviseCli, AdaptiveAggregationRunsOnTheDecidedThreadsUnlessGiven) {
   }
   const test::CliRun given = test::run_cli(args + " --threads 1", test_file(".agg.err"), env);
   ASSERT_EQ(given.exit_code, 0) << given.err;
-  for (const auto& cell : nlohmann::json::parse(given.out)["results"]) {
+  const nlohmann::json given_json = nlohmann::json::parse(given.out);
+  for (const auto& cell : given_json["results"]) {
     EXPECT_EQ(cell["threads"], 1) << cell.dump();
     EXPECT_FALSE(cell["decision"]["threads_decided"].get<bool>()) << cell.dump();
   }
