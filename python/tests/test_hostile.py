@@ -72,7 +72,10 @@ def test_ctrl_c_interrupts_a_graph_load(tmp_path: Path):
     # read until the writer gives up (60 s), then print "loaded".
     fifo = tmp_path / "endless.el"
     os.mkfifo(fifo)
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(fifo)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # SIGINT back to its default in the child: Python raises KeyboardInterrupt only when it did not
+    # start with SIGINT ignored, as a job started in the background by a non-interactive shell does.
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(fifo)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     writer = open_writer(fifo, child)
     try:
         os.set_blocking(writer, True)

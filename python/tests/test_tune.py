@@ -199,8 +199,10 @@ def test_ctrl_c_raises_keyboard_interrupt_and_kills_the_running_child(tmp_path: 
     # The marker appears once the grid's child runs; SIGINT then reaches the Python process only
     # (the child has its own process group), whose interrupt check stops the grid.
     marker, pid_file = tmp_path / "started", tmp_path / "pid"
+    # SIGINT back to its default in the child (see test_hostile: an ignored SIGINT is inherited).
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(marker), str(pid_file)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+                             stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while not marker.exists() and child.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
