@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "smartarrays/adapt/calibrate.hpp"
 #include "smartarrays/algo/aggregate.hpp"
@@ -78,11 +79,22 @@ graph::GraphLayout layout_of(const adapt::WorkloadProfile& w, bool compressed) {
   return layout;
 }
 
-// Seconds of one run of the workload at this size in the profiling placement (interleaved), every
-// array at its natural width, or (compressed) every array the model chooses at its fewest bits; each
-// run cold when evictor is set.
-double run_once(const adapt::WorkloadProfile& w, double scale, bool compressed, const Trials& trials, Evictor* evictor,
-                runtime::ThreadPool& pool) {
+// The graph of a graph workload at this size (a uniform random graph of its vertices and edges),
+// generated once and built in each layout measured; none for aggregation.
+std::optional<graph::GraphSource> graph_of(const adapt::WorkloadProfile& w, double scale, runtime::ThreadPool& pool) {
+  if (w.workload == "aggregate") return std::nullopt;
+  const std::uint64_t all_vertices = std::max<std::uint64_t>(1, w.arrays[0].length - 1);
+  graph::UniformOptions u;
+  u.vertices = std::max<std::uint64_t>(64, static_cast<std::uint64_t>(static_cast<double>(all_vertices) * scale));
+  u.average_degree = static_cast<double>(w.edges) / static_cast<double>(all_vertices);
+  return graph::GraphSource::uniform(u, false, pool);
+}
+
+// Seconds of one run of the workload at this size (source: its graph, from graph_of) in the profiling
+// placement (interleaved), every array at its natural width, or (compressed) every array the model
+// chooses at its fewest bits; each run cold when evictor is set.
+double run_once(const adapt::WorkloadProfile& w, double scale, const std::optional<graph::GraphSource>& source,
+                bool compressed, const Trials& trials, Evictor* evictor, runtime::ThreadPool& pool) {
   if (w.workload == "aggregate") {
     const std::uint64_t length = std::max<std::uint64_t>(64, static_cast<std::uint64_t>(w.arrays[0].length * scale));
     const unsigned width = w.arrays[0].value_bits;
@@ -98,14 +110,9 @@ double run_once(const adapt::WorkloadProfile& w, double scale, bool compressed, 
     const double passes = w.arrays[0].hints.passes;
     return passes * typical_seconds(trials, evictor, [&] { algo::aggregate(arrays[0], arrays[1], pool); });
   }
-  const std::uint64_t all_vertices = std::max<std::uint64_t>(1, w.arrays[0].length - 1);
-  graph::UniformOptions u;
-  u.vertices = std::max<std::uint64_t>(64, static_cast<std::uint64_t>(static_cast<double>(all_vertices) * scale));
-  u.average_degree = static_cast<double>(w.edges) / static_cast<double>(all_vertices);
-  const graph::GraphSource source = graph::GraphSource::uniform(u, false, pool);
   graph::BuildOptions options;
   options.layout = layout_of(w, compressed);
-  const graph::CsrGraph g = source.build(options, pool);
+  const graph::CsrGraph g = source->build(options, pool);
   if (w.workload == "degree") {
     SmartArray out = SmartArray::allocate(g.vertices(), interleaved(adapt::bits_for(2 * g.edges())));
     return w.arrays[0].hints.passes *
@@ -128,32 +135,33 @@ adapt::WorkloadProfile measure_workload(adapt::WorkloadProfile profile, const Tr
   adapt::WorkloadMeasurement m;
   m.placement = "interleaved";
   Evictor evictor(adapt::estimated_profile().llc_bytes);
-  m.seconds = run_once(profile, 1.0, false, trials, &evictor, pool);
+  const std::optional<graph::GraphSource> whole = graph_of(profile, 1.0, pool);
+  m.seconds = run_once(profile, 1.0, whole, false, trials, &evictor, pool);
   // The compute-only cost: the same loops over an instance small enough to stay in the caches
   // (about 4 MiB of arrays), the fastest of many runs on one thread, scaled to the whole and shared
   // by the workload's threads. One thread: split among several, so short a loop measures waking them.
   runtime::ThreadPool one(runtime::PoolOptions{1});
   const double workers = static_cast<double>(pool.size());
-  double bytes = 0, accesses = 0;
+  double bytes = 0, accesses = 0, footprint = 0;
   for (const adapt::ArrayUse& a : profile.arrays) {
     bytes += a.accesses() * a.natural_bits / 8.0;
     accesses += a.accesses();
+    footprint += static_cast<double>(a.length) * a.natural_bits / 8.0;
   }
-  double footprint = 0;
-  for (const adapt::ArrayUse& a : profile.arrays) footprint += static_cast<double>(a.length) * a.natural_bits / 8.0;
   const double scale = std::min(1.0, (4 << 20) / std::max(footprint, 1.0));
+  const std::optional<graph::GraphSource> slice = graph_of(profile, scale, pool);
   const Trials slice_trials{2, std::max(15, trials.repetitions)};
-  m.compute_seconds = run_once(profile, scale, false, slice_trials, nullptr, one) / scale / workers;
+  m.compute_seconds = run_once(profile, scale, slice, false, slice_trials, nullptr, one) / scale / workers;
   // The same at the fewest bits, when any array the model chooses has fewer bits than its natural
   // width: what decoding costs in this loop body, which the calibrated fused decode+sum rate does not say.
   const bool compressible = std::any_of(profile.arrays.begin(), profile.arrays.end(), [](const adapt::ArrayUse& a) {
     return !a.fixed && a.value_bits < a.natural_bits;
   });
   if (compressible) {
-    m.compressed_compute_seconds = run_once(profile, scale, true, slice_trials, nullptr, one) / scale / workers;
+    m.compressed_compute_seconds = run_once(profile, scale, slice, true, slice_trials, nullptr, one) / scale / workers;
     // And the whole workload at the fewest bits, cold: with the first run, how this loop's compute
     // and memory overlap, which the machine's calibrated overlap (a fused decode+sum) does not say.
-    m.compressed_seconds = run_once(profile, 1.0, true, trials, &evictor, pool);
+    m.compressed_seconds = run_once(profile, 1.0, whole, true, trials, &evictor, pool);
   }
   m.bytes_read = bytes;
   m.accesses_per_s = m.seconds > 0 ? accesses / m.seconds : 0;
