@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <limits>
 #include <numeric>
+#include <sstream>
 
 #include "smartarrays/error.hpp"
 
@@ -276,6 +278,15 @@ ModelFit fit_model(const MachineProfile& machine, const WorkloadProfile& workloa
     const double natural_part = predict_scaled(machine, workload, fewest, {fit.compute, 0, 1, -1}).compute_seconds;
     const double compressed_part = predict_scaled(machine, workload, fewest, {0, 1, 1, -1}).compute_seconds;
     if (compressed_part > 0) fit.compressed = std::max(0.0, measured.compressed_compute_seconds - natural_part) / compressed_part;
+  }
+  if (!std::isfinite(fit.compute) || !std::isfinite(fit.compressed)) {
+    // Seconds no run can take (up to 1.8e308 pass the profile's check) would scale compute to
+    // infinity, and every prediction would come out 0 s.
+    std::ostringstream why;
+    why << std::setprecision(3) << "workload profile: measured.compute_seconds " << measured.compute_seconds
+        << " / compressed_compute_seconds " << measured.compressed_compute_seconds
+        << ": beyond what the model can scale its compute costs to";
+    throw_error(ErrorCode::invalid_argument, why.str());
   }
   if (measured.seconds <= 0 || predict_scaled(machine, workload, natural, fit).memory_seconds <= 0) return fit;
   if (measured.compressed_seconds <= 0) {

@@ -136,6 +136,11 @@ TEST(Predict, TwoMeasuredRunsRecoverTheWorkloadsOwnOverlap) {
   EXPECT_NEAR(fit.memory, 0.8, 1e-6);
   EXPECT_NEAR(fit.serial_fraction, 0.5, 1e-9);
   EXPECT_NEAR(predict(m, w, fewest).loop_seconds, c.loop_seconds, 1e-6 * c.loop_seconds);
+  // Compute times no run can take are refused, not scaled to infinity (every prediction 0 s).
+  WorkloadProfile absurd = w;
+  absurd.measured->compute_seconds = 1.7e308;
+  EXPECT_THROW(fit_model(m, absurd), Error);
+  EXPECT_THROW(predict(m, absurd, natural), Error);
   // A derived profile is not corrected at all.
   w.measured.reset();
   const ModelFit none = fit_model(m, w);
