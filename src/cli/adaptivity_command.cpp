@@ -39,7 +39,11 @@ const char* const adaptivity_footer =
     "  smartarrays bench adaptivity --size 8M --vertices 1M --json adaptivity.json\n";
 
 struct AdaptivityFlags {
-  measure::AdaptivityConfig config;
+  measure::AdaptivityConfig config = [] {
+    measure::AdaptivityConfig c;
+    c.min_seconds = 0.25;
+    return c;
+  }();
   std::string machine;
   std::string json_path;
   std::string statistic = "median";
@@ -83,7 +87,8 @@ void print_result(const measure::AdaptivityResult& r, const AdaptivityFlags& f) 
   std::cout << "loss against the best: mean " << pct(s.mean_loss) << ", worst " << pct(s.worst_loss) << "\n";
   std::cout << "best static configuration:";
   for (const auto& [family, label] : s.best_static) std::cout << " " << family << "=" << label;
-  std::cout << "\nmean gain over the best static configuration: " << pct(s.gain_over_static) << "\n";
+  std::cout << "\nmean gain over the best static configuration: " << pct(s.gain_over_static)
+            << " (a perfect choice among the static configurations: " << pct(s.static_oracle_gain) << ")\n";
   if (s.pooled) {
     std::cout << "\none memory node: placements put pages in the same memory, so configurations that differ only in\n"
                  "placement are pooled as one (their runs together):\n";
@@ -92,7 +97,8 @@ void print_result(const measure::AdaptivityResult& r, const AdaptivityFlags& f) 
     std::cout << "loss against the best: mean " << pct(s.pooled_mean_loss) << ", worst " << pct(s.pooled_worst_loss) << "\n";
     std::cout << "best static width class:";
     for (const auto& [family, label] : s.pooled_best_static) std::cout << " " << family << "=" << label;
-    std::cout << "\nmean gain over the best static width class: " << pct(s.pooled_gain_over_static) << "\n";
+    std::cout << "\nmean gain over the best static width class: " << pct(s.pooled_gain_over_static)
+              << " (a perfect choice among the static classes: " << pct(s.pooled_static_oracle_gain) << ")\n";
   }
 }
 
@@ -113,6 +119,7 @@ measure::Report report(const measure::AdaptivityResult& r, const AdaptivityFlags
                              {"average_degree", f.config.average_degree},
                              {"iterations", f.config.iterations},
                              {"repetitions", f.config.trials.repetitions},
+                             {"min_seconds", f.config.min_seconds},
                              {"warmup", f.config.trials.warmup},
                              {"statistic", f.statistic},
                              {"profiles", f.config.measure_profiles ? "measured" : "derived"},
@@ -160,7 +167,8 @@ measure::Report report(const measure::AdaptivityResult& r, const AdaptivityFlags
                               {"mean_loss", s.mean_loss},
                               {"worst_loss", s.worst_loss},
                               {"best_static", best_static},
-                              {"gain_over_best_static", s.gain_over_static}};
+                              {"gain_over_best_static", s.gain_over_static},
+                              {"static_oracle_gain", s.static_oracle_gain}};
   if (s.pooled) {
     measure::Json pooled_static = measure::Json::object();
     for (const auto& [family, label] : s.pooled_best_static) pooled_static[family] = label;
@@ -168,7 +176,8 @@ measure::Report report(const measure::AdaptivityResult& r, const AdaptivityFlags
                                           {"mean_loss", s.pooled_mean_loss},
                                           {"worst_loss", s.pooled_worst_loss},
                                           {"best_static", pooled_static},
-                                          {"gain_over_best_static", s.pooled_gain_over_static}};
+                                          {"gain_over_best_static", s.pooled_gain_over_static},
+                                          {"static_oracle_gain", s.pooled_static_oracle_gain}};
   }
   return report;
 }
@@ -227,7 +236,15 @@ void add_adaptivity_flags(CLI::App& app, AdaptivityFlags& f) {
               return s;
             }),
             "aggregate, degree, pagerank (default all)");
-  add_value(app, "--repetitions", "N", c.trials.repetitions, whole_number<int>(1, 1000), "timed runs per configuration (default 3)");
+  add_value(app, "--repetitions", "N", c.trials.repetitions, whole_number<int>(1, 1000),
+            "timed runs per configuration, at least (default 3)");
+  add_value<double>(app, "--min-seconds", "S", c.min_seconds,
+                    [](const std::string& text) {
+                      const double v = parse_real(text);
+                      if (v < 0 || v > 3600) throw UsageError("expected seconds from 0 to 3600, got " + util::quoted(text));
+                      return v;
+                    },
+                    "time each configuration until its runs add up to S seconds, up to 1000 runs (default 0.25)");
   add_value<std::string>(app, "--statistic", "S", f.statistic,
                          [](const std::string& s) {
                            if (s != "median" && s != "min") throw UsageError("expected median or min, got " + util::quoted(s));

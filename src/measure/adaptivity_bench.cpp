@@ -366,14 +366,26 @@ std::map<std::pair<std::string, std::size_t>, Timing> time_configs(
     runs.emplace_back(sig, f.prepare(configs, builder));
   }
   std::map<std::pair<std::string, std::size_t>, std::vector<double>> seconds;
+  const int last_round = config.trials.warmup + std::max(config.trials.repetitions, config.max_repetitions);
   for (std::size_t t : threads) {
-    for (int round = 0; round < config.trials.warmup + config.trials.repetitions; ++round) {
+    // The rounds go on past the repetitions while some configuration's timed runs add up to less
+    // than min_seconds (and the cap is not reached).
+    std::map<std::string, double> timed;
+    const auto more = [&](int round) {
+      if (round < config.trials.warmup + config.trials.repetitions) return true;
+      if (round >= last_round) return false;
+      return std::any_of(runs.begin(), runs.end(), [&](const auto& r) { return timed[r.first] < config.min_seconds; });
+    };
+    for (int round = 0; more(round); ++round) {
       state.what = f.name + ": round " + std::to_string(round + 1) + " on " + std::to_string(t) + " thread(s)";
       if (progress) progress(state);
       for (std::size_t i = 0; i < runs.size(); ++i) {
         const auto& named = runs[round % 2 == 0 ? i : runs.size() - 1 - i];  // (signature, runner)
         const double s = time_once([&] { named.second(*pools[t]); });
-        if (round >= config.trials.warmup) seconds[{named.first, t}].push_back(s);
+        if (round >= config.trials.warmup) {
+          seconds[{named.first, t}].push_back(s);
+          timed[named.first] += s;
+        }
       }
     }
     state.done += runs.size();
@@ -421,7 +433,7 @@ bool evaluate_case(const AdaptivityConfig& config, const Family& f,
 // labels that fit in all of the family's cases). Returns the feasible cases by family.
 std::map<std::string, std::vector<AdaptivityCase*>> summarize_cases(const AdaptivityConfig& config, AdaptivityResult& result) {
   AdaptivitySummary& s = result.summary;
-  double loss_sum = 0, gain_sum = 0;
+  double loss_sum = 0, gain_sum = 0, oracle_sum = 0;
   std::map<std::string, std::vector<AdaptivityCase*>> by_family;
   for (AdaptivityCase& c : result.cases) {
     if (!c.feasible) {
@@ -452,6 +464,7 @@ std::map<std::string, std::vector<AdaptivityCase*>> summarize_cases(const Adapti
         if (std::find(st.static_keys.begin(), st.static_keys.end(), best_key) != st.static_keys.end()) {
           c->best_static_s = config.compare_min ? st.timing.min : st.timing.median;
           gain_sum += c->best_static_s / c->adaptive_s - 1;
+          oracle_sum += c->best_static_s / c->best_s - 1;
           ++s.static_cases;
         }
       }
@@ -460,6 +473,7 @@ std::map<std::string, std::vector<AdaptivityCase*>> summarize_cases(const Adapti
   if (s.cases > 0) {
     s.mean_loss = loss_sum / static_cast<double>(s.cases);
     s.gain_over_static = s.static_cases > 0 ? gain_sum / static_cast<double>(s.static_cases) : 0;
+    s.static_oracle_gain = s.static_cases > 0 ? oracle_sum / static_cast<double>(s.static_cases) : 0;
   }
   return by_family;
 }
@@ -467,7 +481,7 @@ std::map<std::string, std::vector<AdaptivityCase*>> summarize_cases(const Adapti
 // The pooled summary for a one-node machine, where placements are the same memory (see
 // AdaptivityCase::pooled_best): static configurations pooled by width class.
 void summarize_pooled(const std::map<std::string, std::vector<AdaptivityCase*>>& by_family, AdaptivitySummary& s) {
-  double pooled_loss_sum = 0, pooled_gain_sum = 0;
+  double pooled_loss_sum = 0, pooled_gain_sum = 0, pooled_oracle_sum = 0;
   std::size_t pooled_static_cases = 0;
   for (const auto& [family, group] : by_family) {
     // Per case, the pooled median of each static width class ("uncompressed", "compressed", "V", ...).
@@ -510,12 +524,18 @@ void summarize_pooled(const std::map<std::string, std::vector<AdaptivityCase*>>&
       if (adaptive_runs.empty()) adaptive_runs = c->adaptive.timing.seconds;
       if (!best_key.empty() && class_times[i].count(best_key) != 0) {
         pooled_gain_sum += class_times[i][best_key] / median_of(adaptive_runs) - 1;
+        const auto fastest = std::min_element(class_times[i].begin(), class_times[i].end(),
+                                              [](const auto& a, const auto& b) { return a.second < b.second; });
+        pooled_oracle_sum += class_times[i][best_key] / fastest->second - 1;
         ++pooled_static_cases;
       }
     }
   }
   if (s.cases > 0) s.pooled_mean_loss = pooled_loss_sum / static_cast<double>(s.cases);
-  if (pooled_static_cases > 0) s.pooled_gain_over_static = pooled_gain_sum / static_cast<double>(pooled_static_cases);
+  if (pooled_static_cases > 0) {
+    s.pooled_gain_over_static = pooled_gain_sum / static_cast<double>(pooled_static_cases);
+    s.pooled_static_oracle_gain = pooled_oracle_sum / static_cast<double>(pooled_static_cases);
+  }
 }
 
 }  // namespace

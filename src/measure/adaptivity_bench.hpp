@@ -28,6 +28,11 @@ struct AdaptivityConfig {
   std::vector<std::size_t> threads;                         ///< thread counts; empty = 1 and every CPU
   std::vector<std::string> workloads{"aggregate", "degree", "pagerank"};  ///< families to run
   Trials trials{1, 3};                                      ///< per configuration
+  /// Each configuration is timed until its runs add up to this many seconds (at least
+  /// trials.repetitions runs, at most max_repetitions): a run of a few milliseconds needs hundreds
+  /// of runs before its median stops moving with the machine's noise.
+  double min_seconds = 0;
+  int max_repetitions = 1000;  ///< the cap on timed runs per configuration that min_seconds may reach
   /// Compare runs by their fastest time instead of the median: on a loaded shared machine the
   /// fastest run is the least disturbed one.
   bool compare_min = false;
@@ -79,6 +84,10 @@ struct AdaptivitySummary {
   double worst_loss = 0;                 ///< largest loss
   std::vector<std::pair<std::string, std::string>> best_static;  ///< per family, the best static label
   double gain_over_static = 0;           ///< mean of static median / adaptive median - 1
+  /// The same mean for the best static configuration of each case in place of the adaptive choice:
+  /// the gain a perfect choice among the static configurations would have, the ceiling of
+  /// gain_over_static for a selector that picks only among them.
+  double static_oracle_gain = 0;
   std::size_t static_cases = 0;          ///< cases the gain is averaged over (where the best static one fits)
   bool pooled = false;                   ///< one memory node: the pooled figures below apply
   std::size_t pooled_within_5_percent = 0;  ///< cases whose pooled loss is <= 5%
@@ -86,6 +95,7 @@ struct AdaptivitySummary {
   double pooled_worst_loss = 0;          ///< largest pooled loss
   std::vector<std::pair<std::string, std::string>> pooled_best_static;  ///< per family, the best static width class
   double pooled_gain_over_static = 0;    ///< mean of the best static class's pooled median / the adaptive class's - 1
+  double pooled_static_oracle_gain = 0;  ///< the same for each case's fastest static class: a perfect choice's gain
 };
 
 /// Progress of the evaluation.

@@ -208,6 +208,9 @@ TEST(Cli, BadCommandLinesExitTwoWithAClearMessage) {
       {"bench aggregate --pinning wild", "wild"},
       {"bench aggregate --size=7x", "7x"},
       {"bench aggregate stray", "stray"},
+      {"bench adaptivity --min-seconds -1", "--min-seconds"},
+      {"bench adaptivity --min-seconds 3601", "3601"},
+      {"bench adaptivity --min-seconds nan", "nan"},
   };
   for (const Case& c : cases) {
     const CliRun r = run(c.args);

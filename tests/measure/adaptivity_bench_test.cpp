@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <set>
 #include <string>
 
@@ -74,6 +75,44 @@ TEST(AdaptivityBench, TheSummaryIsTheArithmeticOfTheCases) {
   EXPECT_DOUBLE_EQ(r.summary.worst_loss, worst);
   EXPECT_TRUE(r.summary.pooled);  // one memory node
   EXPECT_EQ(r.summary.best_static.size(), 1u);  // one per family: every width is "aggregate"
+}
+
+TEST(AdaptivityBench, MinSecondsTimesEachConfigurationUntilItsRunsAddUpOrTheCap) {
+  AdaptivityConfig config = tiny({"aggregate"});
+  config.threads = {1};
+  config.min_seconds = 0.01;
+  const AdaptivityResult r = run_adaptivity_bench(config);
+  for (const AdaptivityCase& c : r.cases) {
+    if (!c.feasible) continue;
+    for (const ConfigTiming& t : c.statics) {
+      const double total = std::accumulate(t.timing.seconds.begin(), t.timing.seconds.end(), 0.0);
+      EXPECT_GE(t.timing.seconds.size(), 2u) << t.label;
+      EXPECT_TRUE(total >= config.min_seconds || t.timing.seconds.size() == 1000u) << t.label << " " << total;
+    }
+  }
+  config.min_seconds = 1e6;  // never reached: the cap decides
+  config.max_repetitions = 5;
+  for (const AdaptivityCase& c : run_adaptivity_bench(config).cases) {
+    if (!c.feasible) continue;
+    EXPECT_EQ(c.adaptive.timing.seconds.size(), 5u);
+    for (const ConfigTiming& t : c.statics) EXPECT_EQ(t.timing.seconds.size(), 5u) << t.label;
+  }
+}
+
+TEST(AdaptivityBench, TheStaticOracleGainIsTheBestStaticOfEachCaseAgainstTheFamilysBest) {
+  const AdaptivityResult r = run_adaptivity_bench(tiny({"aggregate", "degree"}));
+  double sum = 0;
+  std::size_t n = 0;
+  for (const AdaptivityCase& c : r.cases) {
+    if (!c.feasible || c.best_static_s <= 0) continue;
+    sum += c.best_static_s / c.best_s - 1;
+    ++n;
+  }
+  ASSERT_EQ(n, r.summary.static_cases);
+  ASSERT_GT(n, 0u);
+  EXPECT_DOUBLE_EQ(r.summary.static_oracle_gain, sum / static_cast<double>(n));
+  EXPECT_GE(r.summary.static_oracle_gain, 0);  // each case's best is at least as fast as any static
+  EXPECT_GE(r.summary.pooled_static_oracle_gain, 0);
 }
 
 TEST(AdaptivityBench, AnInvalidMachineProfileIsRefusedBeforeAnyWork) {
