@@ -1,6 +1,7 @@
 // Owns `smartarrays bench adaptivity`: the evaluation of the adaptive choice (measure::
 // run_adaptivity_bench) with a progress line, its case table, the summary against the targets, and
 // the JSON result file.
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -182,7 +183,28 @@ measure::Report report(const measure::AdaptivityResult& r, const AdaptivityFlags
   return report;
 }
 
+// The check of bench adaptivity, before any calibration or work: the arrays it builds at once fit in
+// the machine's memory. Every configuration of a family is built before the timing, so aggregation
+// holds at least its 64-bit pair at each of four placements, and the graph is generated as an edge
+// list of 16 bytes an edge first.
+void check_adaptivity(const measure::AdaptivityConfig& c) {
+  const bool aggregate = std::find(c.workloads.begin(), c.workloads.end(), "aggregate") != c.workloads.end();
+  if (aggregate) {
+    check_machine_memory("--size", "aggregation's 64-bit pair of " + std::to_string(c.aggregate_length) +
+                                       "-value arrays at four placements needs",
+                         64 * static_cast<double>(c.aggregate_length));
+  }
+  if (c.workloads.size() > (aggregate ? 1u : 0u)) {
+    const double edges = static_cast<double>(c.vertices) * c.average_degree;
+    check_machine_memory("--vertices and --degree",
+                         "an edge list of " + count_text(edges) +
+                             " edges needs",
+                         16 * edges);
+  }
+}
+
 int adaptivity(AdaptivityFlags& f) {
+  check_adaptivity(f.config);
   if (!f.machine.empty()) {
     f.config.machine = adapt::read_machine_profile(f.machine);
   } else {
@@ -225,7 +247,13 @@ void add_adaptivity_flags(CLI::App& app, AdaptivityFlags& f) {
   add_value(app, "--widths", "LIST", c.widths, list_of(whole_number<unsigned>(1, 64)),
             "aggregation data widths (default 10,31,32,33,50,63,64)");
   add_value<std::uint64_t>(app, "--vertices", "N", c.vertices, parse_count, "graph vertices (default 1M)");
-  add_value(app, "--degree", "D", c.average_degree, Parser<double>(parse_real), "graph edges per vertex (default 8)");
+  add_value<double>(app, "--degree", "D", c.average_degree,
+                    [](const std::string& text) {
+                      const double v = parse_real(text);
+                      if (v < 0) throw UsageError("expected an average degree >= 0, got " + util::quoted(text));
+                      return v;
+                    },
+                    "graph edges per vertex (default 8)");
   add_value(app, "--iterations", "I", c.iterations, whole_number<unsigned>(1, 1000), "PageRank iterations per run (default 5)");
   add_value(app, "--threads", "LIST", c.threads, list_of(whole_number<std::size_t>(1, 4096)),
             "thread counts (default: 1 and every CPU)");

@@ -276,20 +276,16 @@ void check_aggregate(const AggregateFlags& f) {
       throw UsageError(std::string("--node: ") + e.what());
     }
   }
-  std::uint64_t memory = 0;
-  for (const os::Node& node : topology.nodes()) memory += node.memory_total;
   const std::uint64_t copies = std::find(c.placements.begin(), c.placements.end(), Placement::replicated) != c.placements.end()
                                    ? std::max<std::uint64_t>(topology.memory_nodes().size(), 1)
                                    : 1;
   const unsigned widest = c.bits.empty() ? 64 : *std::max_element(c.bits.begin(), c.bits.end());
   // length <= 2^40 and bits <= 64, so this cannot overflow even with 4096 replicas.
   const std::uint64_t needed = 2 * copies * ((c.length * widest + 7) / 8);
-  if (memory != 0 && needed > memory) {
-    throw UsageError("--size: 2 arrays of " + std::to_string(c.length) + " values at " + std::to_string(widest) +
-                     " bits" + (copies > 1 ? ", replicated on " + std::to_string(copies) + " nodes," : "") + " need " +
-                     std::to_string(needed) + " bytes, more than the machine's " + std::to_string(memory) +
-                     " bytes of memory");
-  }
+  check_machine_memory("--size",
+                       "2 arrays of " + std::to_string(c.length) + " values at " + std::to_string(widest) + " bits" +
+                           (copies > 1 ? ", replicated on " + std::to_string(copies) + " nodes," : "") + " need",
+                       static_cast<double>(needed));
 }
 
 void add_aggregate_flags(CLI::App& app, AggregateFlags& f) {

@@ -11,7 +11,6 @@
 #include "cli/options.hpp"
 #include "measure/timing.hpp"
 #include "smartarrays/graph/generators.hpp"
-#include "smartarrays/os/topology.hpp"
 #include "smartarrays/util/text.hpp"
 
 namespace smartarrays::cli {
@@ -115,14 +114,10 @@ void check_generate(GenerateFlags& f) {
   const bool rmat = f.kind == "rmat";
   const double edges = rmat ? std::ldexp(static_cast<double>(f.rmat.edge_factor), static_cast<int>(f.rmat.scale))
                             : static_cast<double>(f.uniform.vertices) * f.uniform.average_degree;
-  const double needed = edges * 16 * (f.undirected ? 2 : 1);
-  std::uint64_t memory = 0;
-  for (const os::Node& node : os::topology().nodes()) memory += node.memory_total;
-  if (memory != 0 && needed > static_cast<double>(memory)) {
-    throw UsageError(std::string(rmat ? "--scale and --edge-factor" : "--vertices and --degree") + " ask for " +
-                     std::to_string(static_cast<std::uint64_t>(edges)) + " edges, more than the machine's " +
-                     std::to_string(memory) + " bytes of memory hold");
-  }
+  check_machine_memory(rmat ? "--scale and --edge-factor" : "--vertices and --degree",
+                       "an edge list of " + count_text(edges) +
+                           " edges" + (f.undirected ? ", both directions," : "") + " needs",
+                       edges * 16 * (f.undirected ? 2 : 1));
 }
 
 int generate(GenerateFlags f) {

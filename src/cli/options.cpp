@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <utility>
 
+#include "smartarrays/os/topology.hpp"
 #include "smartarrays/util/text.hpp"
 
 namespace smartarrays::cli {
@@ -81,6 +82,21 @@ CLI::Option* add_each(CLI::App& app, const std::string& flag, const std::string&
 
 CLI::Option* add_flag(CLI::App& app, const std::string& flag, bool& target, const std::string& help) {
   return app.add_flag(flag, target, help)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+}
+
+std::string count_text(double count) {
+  if (count < 0x1p64) return std::to_string(static_cast<std::uint64_t>(count));
+  if (std::isinf(count)) return "more than 1.8e+308";
+  char text[32];
+  return std::string(text, std::to_chars(text, text + sizeof text, count, std::chars_format::scientific, 3).ptr);
+}
+
+void check_machine_memory(const std::string& flags, const std::string& what, double needed) {
+  std::uint64_t memory = 0;
+  for (const os::Node& node : os::topology().nodes()) memory += node.memory_total;
+  if (memory == 0 || !(needed > static_cast<double>(memory))) return;
+  throw UsageError(flags + ": " + what + " at least " + count_text(needed) + " bytes, more than the machine's " +
+                   std::to_string(memory) + " bytes of memory");
 }
 
 }  // namespace smartarrays::cli

@@ -85,4 +85,13 @@ CLI::Option* add_each(CLI::App& app, const std::string& flag, const std::string&
 /// Adds a flag without a value that sets target; --flag=false (no, off, 0) clears it, --flag=maybe is an error.
 CLI::Option* add_flag(CLI::App& app, const std::string& flag, bool& target, const std::string& help);
 
+/// A count computed in double as text: whole below 2^64, else in scientific notation ("1.68e+307"),
+/// and "more than 1.8e+308" for one beyond double's range.
+std::string count_text(double count);
+
+/// Throws UsageError "FLAGS: WHAT need(s) at least N bytes, more than the machine's M bytes of memory"
+/// when needed (a lower bound of what the command would hold) exceeds the memory of all the
+/// machine's nodes; the check a command runs on its sizes before any work.
+void check_machine_memory(const std::string& flags, const std::string& what, double needed);
+
 }  // namespace smartarrays::cli

@@ -15,7 +15,6 @@
 #include "measure/progress.hpp"
 #include "measure/report.hpp"
 #include "measure/workload_bench.hpp"
-#include "smartarrays/os/topology.hpp"
 #include "smartarrays/util/text.hpp"
 
 namespace smartarrays::cli {
@@ -166,13 +165,8 @@ void check_workload(WorkloadFlags& f) {
   }
   // The two columns as plain 64-bit copies (classic) plus their smart form: a lower bound of what a
   // run holds, so a size far beyond the machine is refused before generating anything.
-  std::uint64_t memory = 0;
-  for (const os::Node& node : os::topology().nodes()) memory += node.memory_total;
-  const std::uint64_t needed = f.config.records > (std::uint64_t{1} << 40) / 24 ? ~std::uint64_t{0} : 24 * f.config.records;
-  if (memory != 0 && needed > memory) {
-    throw UsageError("--records: " + std::to_string(f.config.records) + " records need at least " + std::to_string(needed) +
-                     " bytes, more than the machine's " + std::to_string(memory) + " bytes of memory");
-  }
+  check_machine_memory("--records", std::to_string(f.config.records) + " records need",
+                       24 * static_cast<double>(f.config.records));
 }
 
 void add_workload_flags(CLI::App& app, WorkloadFlags& f) {

@@ -209,6 +209,7 @@ TEST(Cli, BadCommandLinesExitTwoWithAClearMessage) {
       {"bench aggregate --size=7x", "7x"},
       {"bench aggregate stray", "stray"},
       {"bench adaptivity --min-seconds -1", "--min-seconds"},
+      {"bench adaptivity --degree -1", "--degree: expected an average degree >= 0"},
       {"bench adaptivity --min-seconds 3601", "3601"},
       {"bench adaptivity --min-seconds nan", "nan"},
   };
@@ -276,6 +277,16 @@ TEST(Cli, FlagsAreCheckedAgainstTheMachineBeforeAnyWork) {
   EXPECT_NE(huge.err.find("--size: 2 arrays of 1099511627776 values"), std::string::npos) << huge.err;
   EXPECT_NE(huge.err.find("memory"), std::string::npos) << huge.err;
   EXPECT_EQ(huge.out, "");
+  // bench adaptivity checks its sizes before it calibrates or builds anything.
+  const CliRun wide = run("bench adaptivity --size 512G --quiet");
+  EXPECT_EQ(wide.exit_code, 2) << wide.err;
+  EXPECT_NE(wide.err.find("--size: aggregation's 64-bit pair of 549755813888-value arrays"), std::string::npos) << wide.err;
+  const CliRun dense = run("bench adaptivity --workloads degree --degree 1e300 --quiet");
+  EXPECT_EQ(dense.exit_code, 2) << dense.err;
+  EXPECT_NE(dense.err.find("--vertices and --degree: an edge list of 1.049e+306 edges needs at least 1.678e+307 bytes"),
+            std::string::npos)
+      << dense.err;
+  EXPECT_EQ(dense.out, "");
 }
 
 TEST(Cli, HugePagesTakeAModeName) {
