@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -118,7 +119,10 @@ inline void check_format(const Field& root, const char* expected) {
   if (format != expected) root.at("format").fail(std::string("expected \"") + expected + "\", got " + util::quoted(format));
 }
 
-/// Reads the file at path; Error(os_error) naming it when it cannot.
+/// The largest profile file read: machine and workload profiles are a few kilobytes.
+inline constexpr std::size_t profile_file_limit = std::size_t{16} << 20;
+/// Reads the file at path; Error(os_error) naming it when it cannot, Error(invalid_argument) when
+/// it holds more than profile_file_limit bytes.
 std::string read_text_file(const std::string& path);
 /// Writes text to path, creating its parent directory; Error(os_error) naming it when it cannot.
 void write_text_file(const std::string& path, const std::string& text);

@@ -4,9 +4,9 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "adapt/json_fields.hpp"
+#include "smartarrays/util/byte_size.hpp"
 
 namespace smartarrays::adapt {
 
@@ -15,10 +15,19 @@ namespace detail {
 std::string read_text_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw_error(ErrorCode::os_error, "cannot read " + util::quoted(path));
-  std::ostringstream text;
-  text << in.rdbuf();
+  // Reads at most one byte past the cap, so an endless stream (/dev/zero, a pipe) ends in an error.
+  std::string text;
+  char block[64 * 1024];
+  while (in.read(block, sizeof block) || in.gcount() > 0) {
+    text.append(block, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > profile_file_limit) {
+      throw_error(ErrorCode::invalid_argument, util::quoted(path) + " is larger than " +
+                                                   util::format_bytes(profile_file_limit) +
+                                                   "; a profile is a few kilobytes of JSON");
+    }
+  }
   if (in.bad()) throw_error(ErrorCode::os_error, "cannot read " + util::quoted(path));
-  return text.str();
+  return text;
 }
 
 void write_text_file(const std::string& path, const std::string& text) {

@@ -187,7 +187,9 @@ measure::Report report(const measure::AdaptivityResult& r, const AdaptivityFlags
 // the machine's memory. Every configuration of a family is built before the timing, so aggregation
 // holds at least its 64-bit pair at each of four placements, and the graph is generated as an edge
 // list of 16 bytes an edge first.
-void check_adaptivity(const measure::AdaptivityConfig& c) {
+void check_adaptivity(const AdaptivityFlags& f) {
+  check_output_file("--json", f.json_path);
+  const measure::AdaptivityConfig& c = f.config;
   const bool aggregate = std::find(c.workloads.begin(), c.workloads.end(), "aggregate") != c.workloads.end();
   if (aggregate) {
     check_machine_memory("--size", "aggregation's 64-bit pair of " + std::to_string(c.aggregate_length) +
@@ -204,7 +206,6 @@ void check_adaptivity(const measure::AdaptivityConfig& c) {
 }
 
 int adaptivity(AdaptivityFlags& f) {
-  check_adaptivity(f.config);
   if (!f.machine.empty()) {
     f.config.machine = adapt::read_machine_profile(f.machine);
   } else {
@@ -295,6 +296,7 @@ void add_bench_adaptivity(CommandTree& tree, CLI::App& bench) {
   CLI::App& adaptivity_app =
       tree.add(bench, "adaptivity", adaptivity_header, [flags] { return adaptivity(*flags); }, adaptivity_footer);
   tree.define(adaptivity_app, [flags](CLI::App& app) { add_adaptivity_flags(app, *flags); });
+  tree.check(adaptivity_app, [flags] { check_adaptivity(*flags); });
 }
 
 }  // namespace smartarrays::cli

@@ -267,6 +267,7 @@ int aggregate(const AggregateFlags& flags) {
 // one (bits, placement) at a time) fits in the machine's memory, so that a --size of 1024G is
 // rejected at once instead of after hours of computing the sums it would check.
 void check_aggregate(const AggregateFlags& f) {
+  check_output_file("--json", f.json_path);
   const measure::AggregateBenchConfig& c = f.config;
   const os::Topology& topology = os::topology();
   if (std::find(c.placements.begin(), c.placements.end(), Placement::single_node) != c.placements.end()) {

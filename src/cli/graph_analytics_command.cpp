@@ -303,6 +303,7 @@ void print_pagerank(const PageRankResult& r, const algo::PageRankOptions& option
 // the placements --placement gives (the ranks array cannot be replicated).
 void check_pagerank(AnalyticsFlags& f) {
   finish_load_flags(f.load);
+  check_output_file("--output", f.output, OutputPath::file);
   f.pagerank.contributions = f.load.layout.for_array("contributions");
   f.pagerank.ranks = f.load.layout.for_output("ranks");
   try {
@@ -345,7 +346,10 @@ int pagerank(AnalyticsFlags f) {
 void add_degree_command(CommandTree& tree, CLI::App& graph) {
   auto f = std::make_shared<AnalyticsFlags>();
   CLI::App& app = tree.add(graph, "degree", degree_header, [f] { return degree(*f); });
-  tree.check(app, [f] { finish_load_flags(f->load); });
+  tree.check(app, [f] {
+    finish_load_flags(f->load);
+    check_output_file("--output", f->output, OutputPath::file);
+  });
   tree.define(app, [f](CLI::App& defined) {
     add_top_flag(defined, *f, "vertices to list, largest degree first (default 10)");
     add_value(defined, "--repetitions", "N", f->repetitions, whole_number<unsigned>(1, 1000),

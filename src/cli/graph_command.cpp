@@ -107,6 +107,7 @@ struct GenerateFlags {
 // list that fits in the machine's memory (16 bytes an edge, twice when undirected).
 void check_generate(GenerateFlags& f) {
   if (f.output.empty()) throw UsageError("missing --output FILE");
+  check_output_file("--output", f.output, OutputPath::file);
   f.format = output_format(f.format, f.output, "--format");
   if (!(f.uniform.average_degree >= 0)) {
     throw UsageError("--degree: expected an average degree >= 0, got " + std::to_string(f.uniform.average_degree));
@@ -191,6 +192,7 @@ void check_convert(ConvertFlags& f) {
   f.load.inputs = {f.files[0]};
   graph_cli::finish_load_flags(f.load);
   f.to = output_format(f.to, f.files[1], "--to");
+  check_output_file("OUTPUT", f.files[1], OutputPath::file);
 }
 
 int convert(ConvertFlags f) {

@@ -143,6 +143,7 @@ void finish_load_flags(LoadFlags& flags) {
     throw UsageError("more than one input file (" + util::quoted(flags.inputs[0]) + " and " + util::quoted(flags.inputs[1]) + ")");
   }
   flags.input = flags.inputs.front();
+  check_output_file("--json", flags.json_path);
   try {
     graph::SourceOptions options;
     options.format = flags.format;

@@ -1,9 +1,15 @@
 // Owns the value parsers and the flag helpers of options.hpp.
 #include "cli/options.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <utility>
 
 #include "smartarrays/os/topology.hpp"
@@ -82,6 +88,33 @@ CLI::Option* add_each(CLI::App& app, const std::string& flag, const std::string&
 
 CLI::Option* add_flag(CLI::App& app, const std::string& flag, bool& target, const std::string& help) {
   return app.add_flag(flag, target, help)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+}
+
+void check_output_file(const std::string& flag, const std::string& path, OutputPath kind) {
+  if (path.empty() || (kind == OutputPath::file_or_stdout && path == "-")) return;
+  const auto fail = [&](const std::string& reason) {
+    throw UsageError(flag + ": cannot write " + util::quoted(path) + ": " + reason);
+  };
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) fail("it is a directory");
+    if (::access(path.c_str(), W_OK) != 0) fail(std::strerror(errno));
+    return;
+  }
+  if (errno != ENOENT) fail(std::strerror(errno));
+  // The directory the file would be created in: its parent, or with creates_parents the nearest
+  // existing ancestor.
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  while (::stat(dir.c_str(), &st) != 0) {
+    if (errno != ENOENT || kind != OutputPath::creates_parents) fail("no directory " + util::quoted(dir.string()));
+    std::filesystem::path up = dir.parent_path();
+    if (up.empty() && dir != ".") up = ".";
+    if (up.empty() || up == dir) fail("no directory " + util::quoted(dir.string()));
+    dir = up;
+  }
+  if (!S_ISDIR(st.st_mode)) fail(util::quoted(dir.string()) + " is not a directory");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) fail(std::strerror(errno));
 }
 
 std::string count_text(double count) {

@@ -85,6 +85,18 @@ CLI::Option* add_each(CLI::App& app, const std::string& flag, const std::string&
 /// Adds a flag without a value that sets target; --flag=false (no, off, 0) clears it, --flag=maybe is an error.
 CLI::Option* add_flag(CLI::App& app, const std::string& flag, bool& target, const std::string& help);
 
+/// How an output file's writer treats its path.
+enum class OutputPath {
+  file,            ///< a file in an existing directory
+  file_or_stdout,  ///< the same, or "-" for standard output
+  creates_parents  ///< a file whose missing parent directories the writer creates
+};
+
+/// Throws UsageError "FLAG: cannot write 'PATH': REASON" when the command could not write its output
+/// at path (a directory, no such directory, no permission, a read-only file system), so that a
+/// long run does not end unable to save its result. Looks only (stat, access): creates nothing.
+void check_output_file(const std::string& flag, const std::string& path, OutputPath kind = OutputPath::file_or_stdout);
+
 /// A count computed in double as text: whole below 2^64, else in scientific notation ("1.68e+307"),
 /// and "more than 1.8e+308" for one beyond double's range.
 std::string count_text(double count);

@@ -238,6 +238,8 @@ std::string flag_name(std::string_view field) {
 // Checks the settings and resolves every grid point's launch, naming the flag whose value is refused.
 void check_tune(TuneFlags& f) {
   check_command(f.settings.command, tune_usage);
+  check_output_file("--json", f.json);
+  check_output_file("--plot", f.plot, OutputPath::file);
   try {
     f.tuner.emplace(f.settings, flag_name);
   } catch (const Error& e) {

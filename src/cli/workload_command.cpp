@@ -152,6 +152,7 @@ int run_workload(WorkloadFlags& f) {
 
 void check_workload(WorkloadFlags& f) {
   if (f.workload.empty()) throw UsageError("which workload? (w1, w2, w3, w4 or map)");
+  check_output_file("--json", f.json_path);
   try {
     f.config.workload = measure::parse_workload(f.workload);
   } catch (const Error& e) {

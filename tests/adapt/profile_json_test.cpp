@@ -5,7 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
+#include <functional>
 
+#include "adapt/json_fields.hpp"
 #include "adapt/profiles.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/adapt/adaptive_array.hpp"
@@ -139,6 +142,34 @@ TEST(MachineProfileJson, FilesRoundTripAndMissingFilesAreOsErrors) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::os_error);
   }
+}
+
+TEST(MachineProfileJson, AnEndlessOrHugeFileIsRefusedAfterTheCapNotReadToTheEnd) {
+  // /dev/zero never ends: before the cap it was read until memory ran out.
+  for (const auto& read : {std::function<void()>([] { read_machine_profile("/dev/zero"); }),
+                           std::function<void()>([] { read_workload_profile("/dev/zero"); })}) {
+    try {
+      read();
+      FAIL();
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+      EXPECT_NE(std::string(e.what()).find("'/dev/zero' is larger than 16 MiB"), std::string::npos) << e.what();
+    }
+  }
+  // A file of exactly the cap is read (and then refused as JSON), one byte more is not.
+  const std::string path = ::testing::TempDir() + "/adapt-big-profile.json";
+  for (const std::size_t size : {detail::profile_file_limit, detail::profile_file_limit + 1}) {
+    std::ofstream(path).close();
+    std::filesystem::resize_file(path, size);
+    try {
+      read_machine_profile(path);
+      FAIL();
+    } catch (const Error& e) {
+      const bool too_big = std::string(e.what()).find("is larger than") != std::string::npos;
+      EXPECT_EQ(too_big, size > detail::profile_file_limit) << e.what();
+    }
+  }
+  std::filesystem::remove(path);
 }
 
 std::string workload_rejection(const Json& json) {

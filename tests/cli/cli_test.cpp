@@ -289,6 +289,45 @@ TEST(Cli, FlagsAreCheckedAgainstTheMachineBeforeAnyWork) {
   EXPECT_EQ(dense.out, "");
 }
 
+TEST(Cli, OutputFilesAreCheckedBeforeAnyWork) {
+  // Each would have run (a benchmark for minutes) and then failed to save its result.
+  const std::string tiny = std::string(SMARTARRAYS_TEST_DATA_DIR) + "/graph/tiny.el";
+  const std::string dir = temp_path("outdir");
+  std::filesystem::create_directories(dir);
+  struct Case {
+    std::string args, names;
+  };
+  const std::vector<Case> cases = {
+      {"bench aggregate --size 1K --quiet --json /nonexistent-dir/x.json",
+       "--json: cannot write '/nonexistent-dir/x.json': no directory '/nonexistent-dir'"},
+      {"bench aggregate --size 1K --quiet --json " + dir, "--json: cannot write '" + dir + "': it is a directory"},
+      {"bench workload w1 --records 1K --quiet --json /nonexistent-dir/x.json", "--json: cannot write"},
+      {"bench adaptivity --quiet --json /nonexistent-dir/x.json", "--json: cannot write"},
+      {"graph pagerank " + tiny + " --json /nonexistent-dir/x.json", "--json: cannot write"},
+      {"graph pagerank " + tiny + " --output " + dir, "--output: cannot write"},
+      {"graph degree " + tiny + " --output /nonexistent-dir/d.txt", "--output: cannot write"},
+      {"graph generate --scale 4 --quiet --output /nonexistent-dir/g.el", "--output: cannot write"},
+      {"graph convert " + tiny + " /nonexistent-dir/g.sg", "OUTPUT: cannot write"},
+      {"advise --workload aggregate --length 1K --json /nonexistent-dir/a.json", "--json: cannot write"},
+      {"advise --workload aggregate --length 1K --write-profile " + dir, "--write-profile: cannot write"},
+      {"calibrate --quick --quiet --output " + dir, "--output: cannot write"},
+      {"tune --plot /nonexistent-dir/p.png -- true", "--plot: cannot write"},
+      {"store append /nonexistent-dir/s.sa " + tiny, "STORE: cannot write"},
+  };
+  for (const Case& c : cases) {
+    const CliRun r = run(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\nstderr: " << r.err;
+    EXPECT_NE(r.err.find(c.names), std::string::npos) << c.args << "\nstderr: " << r.err;
+    EXPECT_EQ(r.out, "") << c.args;
+  }
+  // A writer that creates its parent directories is checked at the nearest existing one, and '-' is
+  // standard output.
+  const CliRun nested = run("advise --workload aggregate --length 1K --write-profile " + dir + "/a/b/w.json --json -");
+  EXPECT_EQ(nested.exit_code, 0) << nested.err;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/a/b/w.json"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Cli, HugePagesTakeAModeName) {
   const CliRun bad = run("bench aggregate --size 1K --huge-pages=yes --quiet");
   EXPECT_EQ(bad.exit_code, 2) << bad.err;
