@@ -2,6 +2,8 @@
 // reading and validation, and the file helpers the adaptive layer's documents share.
 #include "smartarrays/adapt/machine_profile.hpp"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -34,8 +36,21 @@ void write_text_file(const std::string& path, const std::string& text) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code ec;
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out || !(out << text) || !out.flush()) throw_error(ErrorCode::os_error, "cannot write " + util::quoted(path));
+  // Written beside the file and renamed over it: a full disk or a kill mid-write leaves the old file
+  // (the cached profile every auto option reads), never a truncated one.
+  const std::string staged = path + ".partial-" + std::to_string(::getpid());
+  {
+    std::ofstream out(staged, std::ios::binary | std::ios::trunc);
+    if (!out || !(out << text) || !out.flush()) {
+      std::filesystem::remove(staged, ec);
+      throw_error(ErrorCode::os_error, "cannot write " + util::quoted(path));
+    }
+  }
+  std::filesystem::rename(staged, path, ec);
+  if (ec) {
+    std::filesystem::remove(staged, ec);
+    throw_error(ErrorCode::os_error, "cannot write " + util::quoted(path));
+  }
 }
 
 }  // namespace detail

@@ -52,7 +52,12 @@ std::optional<MachineProfile> load_cached_profile() {
   const std::string path = cached_profile_path();
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return std::nullopt;
-  return read_machine_profile(path);
+  try {
+    return read_machine_profile(path);
+  } catch (const Error& e) {
+    throw Error(e.code(), std::string("the cached machine profile is damaged: ") + e.what() +
+                              "; run 'smartarrays calibrate' to measure this machine again and replace it");
+  }
 }
 
 MachineProfile current_machine_profile() {

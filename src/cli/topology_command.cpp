@@ -12,6 +12,7 @@
 #include "smartarrays/adapt/calibrate.hpp"
 #include "smartarrays/os/topology.hpp"
 #include "smartarrays/util/byte_size.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::cli {
 
@@ -34,6 +35,7 @@ struct TopologyResult {
   measure::Json facts;  // schema smartarrays.machine/1
   std::string profile_path;  // this machine's cache entry for its calibrated profile
   bool profile_cached = false;
+  std::string profile_damage;  // why the cached profile cannot be read ("" when it can, or none is cached)
 };
 
 // Whether `smartarrays calibrate` has cached a profile of this machine (what auto options use).
@@ -43,6 +45,13 @@ TopologyResult with_profile(TopologyResult r) {
     r.profile_cached = std::filesystem::exists(r.profile_path);
   } catch (const Error&) {
     r.profile_path = "";
+  }
+  if (r.profile_cached) {
+    try {
+      adapt::load_cached_profile();
+    } catch (const Error& e) {
+      r.profile_damage = e.what();
+    }
   }
   return r;
 }
@@ -112,7 +121,9 @@ void print_table(const TopologyResult& r) {
   std::cout << std::fixed << std::setprecision(2) << "load average:";
   for (const measure::Json& load : facts["load_average"]) std::cout << " " << load.get<double>();
   std::cout << "\n";
-  if (r.profile_cached) {
+  if (!r.profile_damage.empty()) {
+    std::cout << "machine profile: " << util::printable(r.profile_damage) << "\n";
+  } else if (r.profile_cached) {
     std::cout << "machine profile: " << r.profile_path << "\n";
   } else {
     std::cout << "machine profile: none cached (run 'smartarrays calibrate'; auto options use an estimate)\n";
@@ -143,11 +154,12 @@ measure::Report report(const TopologyResult& r) {
     json["distances"].push_back(row);
   }
   json["machine_profile"] = {{"cached", r.profile_cached}, {"path", r.profile_path}};
+  if (!r.profile_damage.empty()) json["machine_profile"]["damaged"] = r.profile_damage;
   return report;
 }
 
 int topology(const TopologyFlags& flags) {
-  const TopologyResult result = with_profile({os::topology(), measure::machine_facts(), "", false});
+  const TopologyResult result = with_profile({os::topology(), measure::machine_facts(), "", false, ""});
   if (flags.json) {
     measure::write_report(report(result), "-");
   } else {

@@ -3,14 +3,18 @@
 // calibration produces a profile that validates and is found in the cache.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <string>
 #include <vector>
 
 #include "adapt/profiles.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/adapt/adaptive_array.hpp"
 #include "smartarrays/adapt/calibrate.hpp"
+#include "smartarrays/adapt/machine_profile.hpp"
 #include "support/run_cli.hpp"
 
 namespace smartarrays::adapt {
@@ -120,6 +124,48 @@ TEST(Calibration, QuickRunWritesAProfileThatValidatesIntoTheCache) {
   const test::CliRun topology = test::run_cli("topology", dir + ".err", "XDG_CACHE_HOME=" + dir);
   EXPECT_NE(topology.out.find("machine profile: " + cached_profile_path()), std::string::npos) << topology.out;
   ::unsetenv("XDG_CACHE_HOME");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Calibration, ADamagedCachedProfileIsAnErrorThatSaysHowToReplaceIt) {
+  const std::string dir = ::testing::TempDir() + "/smartarrays-test-adapt-damaged-cache";
+  std::filesystem::remove_all(dir);
+  ::setenv("XDG_CACHE_HOME", dir.c_str(), 1);
+  std::filesystem::create_directories(cache_directory());
+  std::ofstream(cached_profile_path()) << "{\"format\": \"smartarrays.machine/1\",";  // cut off, as by a full disk
+  try {
+    load_cached_profile();
+    FAIL();
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("the cached machine profile is damaged: " + cached_profile_path()), std::string::npos) << what;
+    EXPECT_NE(what.find("run 'smartarrays calibrate'"), std::string::npos) << what;
+  }
+  const test::CliRun topology = test::run_cli("topology", dir + ".err", "XDG_CACHE_HOME=" + dir);
+  EXPECT_EQ(topology.exit_code, 0) << topology.err;
+  EXPECT_NE(topology.out.find("machine profile: the cached machine profile is damaged"), std::string::npos) << topology.out;
+  // calibrate replaces it.
+  const test::CliRun calibrate = test::run_cli("calibrate --quick --quiet", dir + ".err", "XDG_CACHE_HOME=" + dir);
+  ASSERT_EQ(calibrate.exit_code, 0) << calibrate.err;
+  EXPECT_TRUE(load_cached_profile().has_value());
+  ::unsetenv("XDG_CACHE_HOME");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ProfileFiles, AWriteIsRenamedIntoPlaceAndAFailedOneLeavesNothingBehind) {
+  const std::string dir = ::testing::TempDir() + "/smartarrays-test-adapt-write";
+  std::filesystem::remove_all(dir);
+  const MachineProfile p = estimated_profile();
+  write_machine_profile(p, dir + "/m.json");
+  write_machine_profile(p, dir + "/m.json");  // over an existing file
+  EXPECT_EQ(to_json(read_machine_profile(dir + "/m.json")), to_json(p));
+  // A directory where the file should go: the rename fails, and the staged file is removed.
+  std::filesystem::create_directories(dir + "/taken.json");
+  EXPECT_THROW(write_machine_profile(p, dir + "/taken.json"), Error);
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"m.json", "taken.json"}));
   std::filesystem::remove_all(dir);
 }
 
