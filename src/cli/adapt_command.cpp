@@ -240,7 +240,7 @@ int run_advise(const AdviseFlags& flags) {
 
 void check_advise(const AdviseFlags& f) {
   check_output_file("--json", f.json_path);
-  check_output_file("--write-profile", f.write_profile, OutputPath::creates_parents);
+  check_output_file("--write-profile", f.write_profile, {.dash_is_stdout = false, .creates_parents = true});
   if (f.profile.empty()) {
     if (f.workload.empty()) throw UsageError("--workload: required (aggregate, degree or pagerank) unless --profile is given");
     if (f.length == 0) throw UsageError("--length: required unless --profile is given");
@@ -319,9 +319,7 @@ void add_adapt_commands(CommandTree& tree) {
   CLI::App& adv = tree.add(tree.root(), "advise", advise_header, [aflags] { return run_advise(*aflags); }, advise_footer);
   tree.define(adv, [aflags](CLI::App& app) { add_advise_flags(app, *aflags); });
   tree.check(adv, [aflags] { check_advise(*aflags); });
-  tree.check(cal, [cflags] {
-    if (cflags->output != "-") check_output_file("--output", cflags->output, OutputPath::creates_parents);
-  });
+  tree.check(cal, [cflags] { check_output_file("--output", cflags->output, {.creates_parents = true}); });
 }
 
 }  // namespace smartarrays::cli

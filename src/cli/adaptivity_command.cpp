@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/graph_options.hpp"
 #include "cli/options.hpp"
 #include "measure/adaptivity_bench.hpp"
 #include "measure/progress.hpp"
@@ -40,11 +41,7 @@ const char* const adaptivity_footer =
     "  smartarrays bench adaptivity --size 8M --vertices 1M --json adaptivity.json\n";
 
 struct AdaptivityFlags {
-  measure::AdaptivityConfig config = [] {
-    measure::AdaptivityConfig c;
-    c.min_seconds = 0.25;
-    return c;
-  }();
+  measure::AdaptivityConfig config;
   std::string machine;
   std::string json_path;
   std::string statistic = "median";
@@ -196,12 +193,8 @@ void check_adaptivity(const AdaptivityFlags& f) {
                                        "-value arrays at four placements needs",
                          64 * static_cast<double>(c.aggregate_length));
   }
-  if (c.workloads.size() > (aggregate ? 1u : 0u)) {
-    const double edges = static_cast<double>(c.vertices) * c.average_degree;
-    check_machine_memory("--vertices and --degree",
-                         "an edge list of " + count_text(edges) +
-                             " edges needs",
-                         16 * edges);
+  if (std::any_of(c.workloads.begin(), c.workloads.end(), [](const std::string& w) { return w != "aggregate"; })) {
+    graph_cli::check_edge_list_memory("--vertices and --degree", static_cast<double>(c.vertices) * c.average_degree, false);
   }
 }
 

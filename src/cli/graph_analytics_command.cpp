@@ -303,7 +303,7 @@ void print_pagerank(const PageRankResult& r, const algo::PageRankOptions& option
 // the placements --placement gives (the ranks array cannot be replicated).
 void check_pagerank(AnalyticsFlags& f) {
   finish_load_flags(f.load);
-  check_output_file("--output", f.output, OutputPath::file);
+  check_output_file("--output", f.output, {.dash_is_stdout = false});
   f.pagerank.contributions = f.load.layout.for_array("contributions");
   f.pagerank.ranks = f.load.layout.for_output("ranks");
   try {
@@ -348,7 +348,7 @@ void add_degree_command(CommandTree& tree, CLI::App& graph) {
   CLI::App& app = tree.add(graph, "degree", degree_header, [f] { return degree(*f); });
   tree.check(app, [f] {
     finish_load_flags(f->load);
-    check_output_file("--output", f->output, OutputPath::file);
+    check_output_file("--output", f->output, {.dash_is_stdout = false});
   });
   tree.define(app, [f](CLI::App& defined) {
     add_top_flag(defined, *f, "vertices to list, largest degree first (default 10)");

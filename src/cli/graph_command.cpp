@@ -107,7 +107,7 @@ struct GenerateFlags {
 // list that fits in the machine's memory (16 bytes an edge, twice when undirected).
 void check_generate(GenerateFlags& f) {
   if (f.output.empty()) throw UsageError("missing --output FILE");
-  check_output_file("--output", f.output, OutputPath::file);
+  check_output_file("--output", f.output, {.dash_is_stdout = false});
   f.format = output_format(f.format, f.output, "--format");
   if (!(f.uniform.average_degree >= 0)) {
     throw UsageError("--degree: expected an average degree >= 0, got " + std::to_string(f.uniform.average_degree));
@@ -115,10 +115,7 @@ void check_generate(GenerateFlags& f) {
   const bool rmat = f.kind == "rmat";
   const double edges = rmat ? std::ldexp(static_cast<double>(f.rmat.edge_factor), static_cast<int>(f.rmat.scale))
                             : static_cast<double>(f.uniform.vertices) * f.uniform.average_degree;
-  check_machine_memory(rmat ? "--scale and --edge-factor" : "--vertices and --degree",
-                       "an edge list of " + count_text(edges) +
-                           " edges" + (f.undirected ? ", both directions," : "") + " needs",
-                       edges * 16 * (f.undirected ? 2 : 1));
+  graph_cli::check_edge_list_memory(rmat ? "--scale and --edge-factor" : "--vertices and --degree", edges, f.undirected);
 }
 
 int generate(GenerateFlags f) {
@@ -192,7 +189,7 @@ void check_convert(ConvertFlags& f) {
   f.load.inputs = {f.files[0]};
   graph_cli::finish_load_flags(f.load);
   f.to = output_format(f.to, f.files[1], "--to");
-  check_output_file("OUTPUT", f.files[1], OutputPath::file);
+  check_output_file("OUTPUT", f.files[1], {.dash_is_stdout = false});
 }
 
 int convert(ConvertFlags f) {

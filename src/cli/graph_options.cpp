@@ -319,6 +319,13 @@ measure::Json graph_json(const std::string& input, const graph::CsrGraph& g) {
   return {{"input", input}, {"vertices", g.vertices()}, {"edges", g.edges()}, {"directed", g.directed()}};
 }
 
+void check_edge_list_memory(const std::string& flags, double edges, bool both_directions) {
+  check_machine_memory(flags,
+                       "an edge list of " + count_text(edges) + " edges" + (both_directions ? ", both directions," : "") +
+                           " needs",
+                       edges * 16 * (both_directions ? 2 : 1));
+}
+
 void write_vertex_values(const std::string& path, std::uint64_t n, const std::function<void(std::ostream&, std::uint64_t)>& line) {
   std::ofstream out(path);
   if (!out) throw Error(ErrorCode::os_error, "cannot write " + util::quoted(path));

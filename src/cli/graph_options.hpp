@@ -107,6 +107,10 @@ measure::Json graph_json(const std::string& input, const graph::CsrGraph& g);
 /// Writes one line per vertex, line(v) for v = 0..n-1, to path.
 void write_vertex_values(const std::string& path, std::uint64_t n, const std::function<void(std::ostream&, std::uint64_t)>& line);
 
+/// The size check of a command that generates a graph: its edge list (16 bytes an edge, twice with
+/// both directions) must fit in the machine's memory, else UsageError naming flags.
+void check_edge_list_memory(const std::string& flags, double edges, bool both_directions);
+
 /// Adds `graph degree` under graph.
 void add_degree_command(CommandTree& tree, CLI::App& graph);
 /// Adds `graph pagerank` under graph.

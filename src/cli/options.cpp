@@ -91,7 +91,7 @@ CLI::Option* add_flag(CLI::App& app, const std::string& flag, bool& target, cons
 }
 
 void check_output_file(const std::string& flag, const std::string& path, OutputPath kind) {
-  if (path.empty() || (kind == OutputPath::file_or_stdout && path == "-")) return;
+  if (path.empty() || (kind.dash_is_stdout && path == "-")) return;
   const auto fail = [&](const std::string& reason) {
     throw UsageError(flag + ": cannot write " + util::quoted(path) + ": " + reason);
   };
@@ -107,7 +107,7 @@ void check_output_file(const std::string& flag, const std::string& path, OutputP
   std::filesystem::path dir = std::filesystem::path(path).parent_path();
   if (dir.empty()) dir = ".";
   while (::stat(dir.c_str(), &st) != 0) {
-    if (errno != ENOENT || kind != OutputPath::creates_parents) fail("no directory " + util::quoted(dir.string()));
+    if (errno != ENOENT || !kind.creates_parents) fail("no directory " + util::quoted(dir.string()));
     std::filesystem::path up = dir.parent_path();
     if (up.empty() && dir != ".") up = ".";
     if (up.empty() || up == dir) fail("no directory " + util::quoted(dir.string()));

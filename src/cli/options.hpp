@@ -86,16 +86,15 @@ CLI::Option* add_each(CLI::App& app, const std::string& flag, const std::string&
 CLI::Option* add_flag(CLI::App& app, const std::string& flag, bool& target, const std::string& help);
 
 /// How an output file's writer treats its path.
-enum class OutputPath {
-  file,            ///< a file in an existing directory
-  file_or_stdout,  ///< the same, or "-" for standard output
-  creates_parents  ///< a file whose missing parent directories the writer creates
+struct OutputPath {
+  bool dash_is_stdout = true;    ///< "-" means standard output
+  bool creates_parents = false;  ///< the writer creates missing parent directories
 };
 
 /// Throws UsageError "FLAG: cannot write 'PATH': REASON" when the command could not write its output
 /// at path (a directory, no such directory, no permission, a read-only file system), so that a
 /// long run does not end unable to save its result. Looks only (stat, access): creates nothing.
-void check_output_file(const std::string& flag, const std::string& path, OutputPath kind = OutputPath::file_or_stdout);
+void check_output_file(const std::string& flag, const std::string& path, OutputPath kind = {});
 
 /// A count computed in double as text: whole below 2^64, else in scientific notation ("1.68e+307"),
 /// and "more than 1.8e+308" for one beyond double's range.

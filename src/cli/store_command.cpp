@@ -209,7 +209,7 @@ struct AppendFlags {
 
 void check_append(AppendFlags& f) {
   if (f.files.size() != 2) throw UsageError("expected the STORE file and the INPUT graph file");
-  check_output_file("STORE", f.files[0], OutputPath::file);
+  check_output_file("STORE", f.files[0], {.dash_is_stdout = false});
   f.load.inputs = {f.files[1]};
   graph_cli::finish_load_flags(f.load);
   if (f.load.mode) throw UsageError("--mode/--load: append copies the input's arrays into the store either way");

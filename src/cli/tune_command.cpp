@@ -239,7 +239,7 @@ std::string flag_name(std::string_view field) {
 void check_tune(TuneFlags& f) {
   check_command(f.settings.command, tune_usage);
   check_output_file("--json", f.json);
-  check_output_file("--plot", f.plot, OutputPath::file);
+  check_output_file("--plot", f.plot, {.dash_is_stdout = false});
   try {
     f.tuner.emplace(f.settings, flag_name);
   } catch (const Error& e) {

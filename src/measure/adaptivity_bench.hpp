@@ -31,7 +31,7 @@ struct AdaptivityConfig {
   /// Each configuration is timed until its runs add up to this many seconds (at least
   /// trials.repetitions runs, at most max_repetitions): a run of a few milliseconds needs hundreds
   /// of runs before its median stops moving with the machine's noise.
-  double min_seconds = 0;
+  double min_seconds = 0.25;
   int max_repetitions = 1000;  ///< the cap on timed runs per configuration that min_seconds may reach
   /// Compare runs by their fastest time instead of the median: on a loaded shared machine the
   /// fastest run is the least disturbed one.

@@ -28,6 +28,7 @@ AdaptivityConfig tiny(std::vector<std::string> workloads) {
   config.threads = {1, 2};
   config.workloads = std::move(workloads);
   config.trials = Trials{0, 2};
+  config.min_seconds = 0;  // exactly the repetitions
   return config;
 }
 
