@@ -75,7 +75,7 @@ bench-tune: build
 # The libFuzzer harnesses of fuzz/ (built in the ASan+UBSan tree): each runs its corpus, then fuzzes
 # for FUZZ_SMOKE_SECONDS in `make test` and FUZZ_SECONDS in `make fuzz`, one per core side by side
 # (docs/input-limits.md). `make fuzz FUZZ_HARNESSES="store_reader" FUZZ_RUNS=10000000` runs chosen
-# harnesses until a number of executions (or FUZZ_SECONDS) is reached.
+# harnesses as campaigns of a number of executions, resumed by the same command until reached.
 FUZZ_SMOKE_SECONDS ?= 25
 FUZZ_SECONDS ?= 600
 FUZZ_HARNESSES ?=

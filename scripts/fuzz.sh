@@ -6,8 +6,13 @@
 # SECONDS from a copy of that corpus with inputs up to FUZZ_MAX_LEN bytes. Both run with a memory
 # limit and a per-input timeout, so an input that makes the library allocate without bound or hang
 # is a failure like a crash. Findings land in BUILD-asan/findings/<name>/ and fail the run; the
-# executions and their rate are printed per harness. FUZZ_RUNS=N stops a harness after N
-# executions if SECONDS have not run out first (a campaign of a set size).
+# executions and their rate are printed per harness.
+# FUZZ_RUNS=N makes each harness a campaign of N executions that may take several runs: a run fuzzes
+# until the campaign's total reaches N or SECONDS run out, and the next run with the same harness
+# binary resumes it from its corpus. Each run is a segment in BUILD-asan/findings/<name>/campaign.tsv
+# (start, commit, binary, executions, rate, peak RSS, result); a segment that was killed is counted
+# from the last progress line of its log. A rebuilt binary starts a new campaign (the old ledger is
+# kept beside it).
 #   scripts/fuzz.sh BUILD SECONDS [HARNESS...]     (default: every harness)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,18 +59,84 @@ run_harness() {
     return 1
   fi
   cp -n "$seeds"/* "$work"/ 2>/dev/null || true
-  if "$binary" "$work" "${limits[@]}" -max_len="$max_len" -max_total_time="$seconds" -runs="$runs" -artifact_prefix="$findings/" \
-      -print_final_stats=1 >"$findings/log.txt" 2>&1; then
-    local runs rate peak
-    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$findings/log.txt")
-    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$findings/log.txt")
-    peak=$(sed -n 's/^stat::peak_rss_mb: *//p' "$findings/log.txt")
-    echo "   $runs executions, $rate exec/s, peak RSS $peak MB, corpus $(ls "$work" | wc -l) inputs"
+  if ((runs < 0)); then
+    fuzz_segment "$binary" "$work" "$findings" "$findings/log.txt" -1 || return 1
+    echo "   $(segment_summary "$findings/log.txt"), corpus $(ls "$work" | wc -l) inputs"
   else
-    echo "   FAILED: $(grep -m1 -E 'ERROR|SUMMARY|finding|out-of-memory|timeout' "$findings/log.txt" || echo 'see log')"
-    echo "   log: $findings/log.txt; reproducer: $(ls "$findings" | grep -v -e log.txt -e regression.txt | head -1)" \
-      "(full allocation stacks: ASAN_OPTIONS=malloc_context_size=30 $binary REPRODUCER)"
-    return 1
+    run_campaign "$name" "$binary" "$work" "$findings"
+  fi
+}
+
+# Fuzzes BINARY from corpus WORK for SECONDS or RUNS executions (-1: no limit), its libFuzzer log in
+# LOG. Returns non-zero on a finding, after printing it.
+fuzz_segment() {
+  local binary=$1 work=$2 findings=$3 log=$4 segment_runs=$5
+  if "$binary" "$work" "${limits[@]}" -max_len="$max_len" -max_total_time="$seconds" -runs="$segment_runs" \
+      -artifact_prefix="$findings/" -print_final_stats=1 >"$log" 2>&1; then
+    return 0
+  fi
+  echo "   FAILED: $(grep -m1 -E 'ERROR|SUMMARY|finding|out-of-memory|timeout' "$log" || echo 'see log')"
+  echo "   log: $log; reproducer: $(ls "$findings" | grep -v -e '\.txt$' -e '\.log$' -e '\.tsv$' | head -1)" \
+    "(full allocation stacks: ASAN_OPTIONS=malloc_context_size=30 $binary REPRODUCER)"
+  return 1
+}
+
+# "N executions, R exec/s, peak RSS M MB" from a finished segment's final statistics.
+segment_summary() {
+  echo "$(final_stat "$1" number_of_executed_units) executions, $(final_stat "$1" average_exec_per_sec) exec/s," \
+    "peak RSS $(final_stat "$1" peak_rss_mb) MB"
+}
+final_stat() { sed -n "s/^stat::$2: *//p" "$1"; }
+
+# The executions a killed segment reached: the count of the last progress line of its log ("#N ...").
+last_progress() { { grep -o '^#[0-9]*' "$1" 2>/dev/null || true; } | tail -1 | tr -d '#'; }
+
+# One harness's campaign of $runs executions, resumed from its ledger when the binary is the same.
+run_campaign() {
+  local name=$1 binary=$2 work=$3 findings=$4
+  local ledger="$findings/campaign.tsv" sha commit start
+  sha=$(sha256sum "$binary" | cut -c1-16)
+  commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+  if [ -f "$ledger" ] && [ "$(awk -F'\t' 'NR == 2 { print $3 }' "$ledger")" != "$sha" ]; then
+    mv "$ledger" "$findings/campaign-until-$start.tsv"
+    echo "   the harness binary changed since its campaign's segments: a new campaign" \
+      "(the old ledger: campaign-until-$start.tsv)"
+  fi
+  [ -f "$ledger" ] || printf 'start\tcommit\tbinary\texecutions\texec_per_s\tpeak_rss_mb\tresult\n' >"$ledger"
+  # A segment still marked running was killed (the session ended, or kill -9): count it from its log.
+  local killed
+  killed=$(awk -F'\t' 'NR > 1 && $7 == "running" { print $1 }' "$ledger")
+  if [ -n "$killed" ]; then
+    awk -F'\t' -v OFS='\t' -v n="$(last_progress "$findings/campaign-$killed.log")" \
+        'NR > 1 && $7 == "running" { $4 = n + 0; $7 = "killed, counted to its last progress line" } { print }' \
+        "$ledger" >"$ledger.new" && mv "$ledger.new" "$ledger"
+  fi
+  local done_runs
+  done_runs=$(awk -F'\t' 'NR > 1 { s += $4 } END { print s + 0 }' "$ledger")
+  if ((done_runs >= runs)); then
+    echo "   campaign complete: $done_runs of $runs executions in $(($(wc -l <"$ledger") - 1)) segments, no findings"
+    return 0
+  fi
+  local log="$findings/campaign-$start.log"
+  printf '%s\t%s\t%s\t0\t-\t-\trunning\n' "$start" "$commit" "$sha" >>"$ledger"
+  local result=ok
+  fuzz_segment "$binary" "$work" "$findings" "$log" $((runs - done_runs)) || result=finding
+  local executions
+  executions=$(final_stat "$log" number_of_executed_units)
+  [ -n "$executions" ] || executions=$(last_progress "$log")
+  awk -F'\t' -v OFS='\t' -v n="${executions:-0}" -v rate="$(final_stat "$log" average_exec_per_sec)" \
+      -v rss="$(final_stat "$log" peak_rss_mb)" -v result="$result" \
+      'NR > 1 && $7 == "running" { $4 = n; $5 = rate; $6 = rss; $7 = result } { print }' "$ledger" >"$ledger.new" \
+    && mv "$ledger.new" "$ledger"
+  [ "$result" = ok ] || return 1
+  done_runs=$((done_runs + ${executions:-0}))
+  echo "   this segment: $(segment_summary "$log"), corpus $(ls "$work" | wc -l) inputs"
+  if ((done_runs >= runs)); then
+    echo "   campaign complete: $done_runs of $runs executions in $(($(wc -l <"$ledger") - 1)) segments, no findings" \
+      "(ledger: $ledger)"
+  else
+    echo "   campaign at $done_runs of $runs executions, no findings; the same command resumes it (ledger: $ledger)"
   fi
 }
 
