@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/graph_options.hpp"
 #include "cli/options.hpp"
+#include "cli/stop_signals.hpp"
 #include "measure/adaptivity_bench.hpp"
 #include "measure/progress.hpp"
 #include "measure/report.hpp"
@@ -34,7 +35,7 @@ const char* const adaptivity_header =
     "first when none is cached: an estimate would judge default numbers, not the model). Each workload's\n"
     "profile is measured first at each thread count (interleaved, uncompressed, and its loop body on a\n"
     "cache-resident slice at natural and fewest bits), as `advise --measure` does; --derived decides\n"
-    "with the profiles derived from the definitions instead.\n";
+    "with the profiles derived from the definitions instead. Ctrl-C stops it cleanly (exit 130).\n";
 
 const char* const adaptivity_footer =
     "example:\n"
@@ -198,7 +199,7 @@ void check_adaptivity(const AdaptivityFlags& f) {
   }
 }
 
-int adaptivity(AdaptivityFlags& f) {
+int run_adaptivity_steps(AdaptivityFlags& f) {
   if (!f.machine.empty()) {
     f.config.machine = adapt::read_machine_profile(f.machine);
   } else {
@@ -218,7 +219,7 @@ int adaptivity(AdaptivityFlags& f) {
   const measure::AdaptivityResult result = measure::run_adaptivity_bench(f.config, [&](const measure::AdaptivityProgress& p) {
     std::ostringstream line;
     line << "[" << p.done << "] " << std::fixed << std::setprecision(0) << progress.elapsed_seconds() << " s  " << p.what;
-    progress.show(line.str(), false);
+    progress.step(line.str(), p.milestone ? "bench adaptivity: " + line.str() : "");
   });
   progress.finish("evaluated in " + std::to_string(static_cast<int>(progress.elapsed_seconds())) + " s");
   if (f.json_path == "-") {
@@ -231,6 +232,12 @@ int adaptivity(AdaptivityFlags& f) {
     std::cout << "\nresults: " << f.json_path << "\n";
   }
   return 0;
+}
+
+// The command under Ctrl-C: an interrupted evaluation (or its first calibration) unwinds, freeing
+// its arrays, writes no JSON and exits 130.
+int adaptivity(AdaptivityFlags& f) {
+  return run_stoppable("bench adaptivity", [&f] { return run_adaptivity_steps(f); });
 }
 
 std::string text_value(const std::string& s) { return s; }

@@ -289,7 +289,7 @@ std::vector<Family> make_families(const AdaptivityConfig& config, runtime::Threa
   const bool graphs = std::find(config.workloads.begin(), config.workloads.end(), "degree") != config.workloads.end() ||
                       std::find(config.workloads.begin(), config.workloads.end(), "pagerank") != config.workloads.end();
   if (graphs) {
-    AdaptivityProgress p{0, "generating the graph"};
+    AdaptivityProgress p{0, "generating the graph", true};
     if (progress) progress(p);
     graph::UniformOptions u;
     u.vertices = config.vertices;
@@ -317,6 +317,7 @@ std::vector<AdaptivityCase> decide_cases(const AdaptivityConfig& config, const F
     w.threads = static_cast<unsigned>(t);
     if (config.measure_profiles) {
       state.what = f.name + ": measuring its profile on " + std::to_string(t) + " thread(s)";
+      state.milestone = true;
       if (progress) progress(state);
       w = measure_workload(w, Trials{1, config.trials.repetitions});
     }
@@ -362,6 +363,7 @@ std::map<std::pair<std::string, std::size_t>, Timing> time_configs(
   std::vector<std::pair<std::string, std::function<void(runtime::ThreadPool&)>>> runs;
   for (const auto& [sig, configs] : needed) {
     state.what = f.name + ": building " + sig;
+    state.milestone = false;
     if (progress) progress(state);
     runs.emplace_back(sig, f.prepare(configs, builder));
   }
@@ -378,6 +380,7 @@ std::map<std::pair<std::string, std::size_t>, Timing> time_configs(
     };
     for (int round = 0; more(round); ++round) {
       state.what = f.name + ": round " + std::to_string(round + 1) + " on " + std::to_string(t) + " thread(s)";
+      state.milestone = round == 0;
       if (progress) progress(state);
       for (std::size_t i = 0; i < runs.size(); ++i) {
         const auto& named = runs[round % 2 == 0 ? i : runs.size() - 1 - i];  // (signature, runner)

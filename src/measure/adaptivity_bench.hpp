@@ -102,6 +102,7 @@ struct AdaptivitySummary {
 struct AdaptivityProgress {
   std::size_t done = 0;   ///< configurations timed
   std::string what;       ///< what is being timed
+  bool milestone = false; ///< a step a log should show (a graph, a profile, a family's first round)
 };
 
 /// The evaluation's result.

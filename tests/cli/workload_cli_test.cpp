@@ -5,15 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <string>
-#include <thread>
 
 #include "support/graph_fixtures.hpp"
 #include "support/run_cli.hpp"
@@ -64,30 +60,17 @@ TEST(WorkloadCli, WritesTheDatasetAsNpy) {
 TEST(WorkloadCli, CtrlCStopsARunCleanly) {
   const test::ScratchDir dir;
   const std::string err = dir.file("stderr.txt");
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0 || ::dup2(fd, 2) < 0) ::_exit(99);
-    // Far more timed runs than could finish: only the signal ends it.
-    ::execl(SMARTARRAYS_CLI_PATH, "smartarrays", "bench", "workload", "w1", "--records", "1M", "--groups", "1K",
-            "--threads", "2", "--warmup", "0", "--repetitions", "100000", nullptr);
-    ::_exit(98);
-  }
-  // Once it is past generating the data (the progress log says so), interrupt it.
-  bool running = false;
-  for (int i = 0; i < 1200 && !running; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    running = has(test::read_file(err), "preparing");
-  }
-  ::kill(pid, SIGINT);
-  const std::optional<int> exit = test::wait_for_exit(pid, 60);
-  if (!exit) FAIL() << "still running a minute after SIGINT";
-  const int status = *exit;
-  EXPECT_TRUE(running) << test::read_file(err);
-  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
-  EXPECT_EQ(WEXITSTATUS(status), 130);
-  EXPECT_TRUE(has(test::read_file(err), "smartarrays: bench workload: interrupted")) << test::read_file(err);
+  // Far more timed runs than could finish: only the signal ends it. Once it is past generating the
+  // data (the progress log says so), interrupt it.
+  const test::InterruptedRun run = test::interrupt_cli(
+      {"bench", "workload", "w1", "--records", "1M", "--groups", "1K", "--threads", "2", "--warmup", "0",
+       "--repetitions", "100000"},
+      err, [&] { return has(test::read_file(err), "preparing"); });
+  EXPECT_TRUE(run.started) << run.err;
+  ASSERT_TRUE(run.status) << "still running a minute after SIGINT";
+  ASSERT_TRUE(WIFEXITED(*run.status)) << "killed by signal " << WTERMSIG(*run.status);
+  EXPECT_EQ(WEXITSTATUS(*run.status), 130);
+  EXPECT_TRUE(has(run.err, "smartarrays: bench workload: interrupted")) << run.err;
 }
 
 TEST(WorkloadCli, BadCommandLinesNameTheFlag) {

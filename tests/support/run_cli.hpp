@@ -2,17 +2,21 @@
 // shell, stdout captured, stderr through a file, the exit code decoded.
 #pragma once
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace smartarrays::test {
 
@@ -59,6 +63,40 @@ inline std::optional<int> wait_for_exit(pid_t pid, int seconds) {
   ::kill(pid, SIGKILL);
   ::waitpid(pid, &status, 0);
   return std::nullopt;
+}
+
+/// What an interrupted run did: whether it had started (the caller's sign) when SIGINT was sent,
+/// its wait status (empty when it still ran a minute later and was killed), and its stderr.
+struct InterruptedRun {
+  bool started = false;
+  std::optional<int> status;
+  std::string err;
+};
+
+/// Starts the command with args (no shell; stderr to stderr_path), waits up to a minute until
+/// started() says it is at work, sends it SIGINT and waits up to a minute for it to end.
+inline InterruptedRun interrupt_cli(const std::vector<std::string>& args, const std::string& stderr_path,
+                                    const std::function<bool()>& started) {
+  std::vector<char*> argv{const_cast<char*>("smartarrays")};
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  InterruptedRun run;
+  const pid_t pid = ::fork();
+  if (pid < 0) return run;
+  if (pid == 0) {
+    const int fd = ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || ::dup2(fd, 2) < 0) ::_exit(99);
+    ::execv(SMARTARRAYS_CLI_PATH, argv.data());
+    ::_exit(98);
+  }
+  for (int i = 0; i < 1200 && !run.started; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    run.started = started();
+  }
+  ::kill(pid, SIGINT);
+  run.status = wait_for_exit(pid, 60);
+  run.err = read_file(stderr_path);
+  return run;
 }
 
 }  // namespace smartarrays::test

@@ -2,17 +2,13 @@
 // and ready `smartarrays run` line; a command that crashes, hangs past --timeout or prints no metric
 // is reported and never hangs the tool; progress in a log; Ctrl-C exits 130; bad flags exit 2
 // naming the flag.
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <map>
 #include <string>
-#include <thread>
 
 #include "support/run_cli.hpp"
 
@@ -123,29 +119,17 @@ TEST(TuneCommand, ProgressInALogIsOneLinePerFinishedRunWithTheTimeLeft) {
 
 TEST(TuneCommand, CtrlCKillsTheRunningChildAndExits130) {
   const std::string err = temp("-int.err"), marker = temp("-int.started");
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0 || ::dup2(fd, 2) < 0) ::_exit(99);
-    const std::string script = "touch " + marker + "; exec sleep 60";
-    ::execl(SMARTARRAYS_CLI_PATH, "smartarrays", "tune", "--warmup", "0", "--repetitions", "1", "--allocators", "glibc",
-            "--policies", "first-touch", "--pinnings", "none", "--thp", "on", "--", "sh", "-c", script.c_str(), nullptr);
-    ::_exit(98);
-  }
   // Once the grid's child runs (it made the marker), interrupt the command; the child has its own
   // process group, so only the command gets the signal.
-  for (int i = 0; i < 1200 && !std::filesystem::exists(marker); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  const bool started = std::filesystem::exists(marker);
-  ::kill(pid, SIGINT);
-  const std::optional<int> exit = smartarrays::test::wait_for_exit(pid, 60);
-  if (!exit) FAIL() << "still running a minute after SIGINT";
-  const int status = *exit;
-  const std::string text = smartarrays::test::read_file(err);
-  EXPECT_TRUE(started) << text;
-  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
-  EXPECT_EQ(WEXITSTATUS(status), 130) << text;
-  EXPECT_NE(text.find("smartarrays: tune: interrupted"), std::string::npos) << text;
+  const smartarrays::test::InterruptedRun run = smartarrays::test::interrupt_cli(
+      {"tune", "--warmup", "0", "--repetitions", "1", "--allocators", "glibc", "--policies", "first-touch", "--pinnings",
+       "none", "--thp", "on", "--", "sh", "-c", "touch " + marker + "; exec sleep 60"},
+      err, [&] { return std::filesystem::exists(marker); });
+  EXPECT_TRUE(run.started) << run.err;
+  ASSERT_TRUE(run.status) << "still running a minute after SIGINT";
+  ASSERT_TRUE(WIFEXITED(*run.status)) << "killed by signal " << WTERMSIG(*run.status);
+  EXPECT_EQ(WEXITSTATUS(*run.status), 130) << run.err;
+  EXPECT_NE(run.err.find("smartarrays: tune: interrupted"), std::string::npos) << run.err;
   std::filesystem::remove(err);
   std::filesystem::remove(marker);
 }
