@@ -106,6 +106,7 @@ class Decider {
       configs_[k] = ad.choice;
       decided_[k] = true;
     }
+    check_jointly(d);
     WorkloadProfile run_as = w_;
     decide_threads(run_as);
     d.threads = run_as.threads;
@@ -122,6 +123,8 @@ class Decider {
  private:
   // Predictions of the decided arrays within this share of the fastest count count as equally fast.
   static constexpr double thread_tolerance = 0.02;
+  // A uniform candidate replaces the arrays' own choices only when predicted faster by this share.
+  static constexpr double joint_tolerance = 0.02;
 
   const ArrayUse& use(std::size_t k) const { return w_.arrays[k]; }
 
@@ -131,6 +134,49 @@ class Decider {
     w.threads = threads;
     w.pinning = pinning;
     return predict(m_, w, configs_, fit_).seconds;
+  }
+
+  // Beyond the paper: the diagrams and step 2 decide one array at a time, each against the others'
+  // choices so far. A uniform configuration that fits and that the same model predicts faster than
+  // the arrays' choices together (by more than the tolerance) replaces them, keeping each array's own
+  // huge-page decision; the explanation says which and by how much either way. Among equally fast
+  // uniform candidates an explicit placement wins over the OS default (where the allocating thread
+  // runs).
+  void check_jointly(Decision& d) {
+    const double mine = predict(m_, w_, configs_, fit_).seconds;
+    std::optional<Candidate> best;
+    for (Candidate& c : uniform_candidates(m_, w_, fit_)) {
+      if (!c.fits) continue;
+      const bool faster = !best || c.prediction.seconds < best->prediction.seconds * (1 - 1e-9);
+      const bool as_fast_and_explicit = best && c.prediction.seconds <= best->prediction.seconds * (1 + 1e-9) &&
+                                        is_os_default(*best) && !is_os_default(c);
+      if (faster || as_fast_and_explicit) best = std::move(c);
+    }
+    if (!best) return;
+    const double theirs = best->prediction.seconds;
+    const bool replace = theirs < mine * (1 - joint_tolerance);
+    rules_.push_back({"", "joint", "uniform_candidate", replace ? best->label : "per_array",
+                      "the arrays' choices together predicted " + num(mine * 1e3) + " ms; the fastest uniform candidate, " +
+                          best->label + ", " + num(theirs * 1e3) + " ms" +
+                          (replace ? ", faster by more than " + num(joint_tolerance * 100) + "%: it replaces them"
+                                   : ": the arrays' choices stay"),
+                      {{"per_array_s", mine}, {"uniform_s", theirs}}});
+    if (!replace) return;
+    for (std::size_t k = 0; k < configs_.size(); ++k) {
+      if (use(k).fixed) continue;
+      ArrayConfig c = best->configs[k];
+      c.huge_pages = huge_pages(k, c);
+      configs_[k] = c;
+      d.arrays[k].choice = c;
+    }
+  }
+
+  // Whether a uniform candidate leaves its arrays where the OS puts them.
+  bool is_os_default(const Candidate& c) const {
+    for (std::size_t k = 0; k < c.configs.size(); ++k) {
+      if (!use(k).fixed) return c.configs[k].placement == Placement::os_default;
+    }
+    return false;
   }
 
   // The corrections a measured profile makes to the calibrated model, first in the explanation.

@@ -225,6 +225,28 @@ TEST(MultipleArrays, PageRankGetsADecisionPerArrayAndKeepsItsOutputInterleaved) 
   EXPECT_THROW(d.array("nothing"), Error);
 }
 
+TEST(MultipleArrays, AUniformCandidatePredictedFasterReplacesThePerArrayChoices) {
+  // Aggregation of two 33-bit arrays on 8 threads over two nodes with a slow interconnect: the
+  // diagrams put the first array on one node, after which interleaving the second looks better on
+  // its own, yet the model predicts both on one node faster.
+  const Decision d = decide(test::machine(2, 8, 40, 10, 4e9), aggregate_workload(8u << 20, 33, 8, 1));
+  EXPECT_EQ(outcome(d, "local_vs_remote", "compressed", "a1"), "single_node");
+  EXPECT_EQ(outcome(d, "local_vs_remote", "compressed", "a2"), "interleaved");
+  EXPECT_EQ(outcome(d, "uniform_candidate", "joint", ""), "single_node/compressed") << d.text();
+  for (const ArrayDecision& a : d.arrays) {
+    EXPECT_EQ(a.choice.placement, Placement::single_node) << a.name;
+    EXPECT_EQ(a.choice.bits, 33u) << a.name;
+  }
+  for (const Candidate& c : d.candidates) EXPECT_LE(d.predicted.seconds, c.prediction.seconds * 1.000001) << c.label;
+}
+
+TEST(MultipleArrays, PerArrayChoicesStayWhenNoUniformCandidateIsFaster) {
+  // One memory node: every placement predicts the same, and the arrays' own widths are the fastest.
+  const Decision d = decide(test::machine(1, 2, 10, 10), aggregate_workload(8u << 20, 33, 2, 1));
+  EXPECT_EQ(outcome(d, "uniform_candidate", "joint", ""), "per_array") << d.text();
+  for (const ArrayDecision& a : d.arrays) EXPECT_EQ(a.choice.placement, Placement::os_default) << a.name;
+}
+
 TEST(MultipleArrays, NothingFitsIsOutOfMemory) {
   MachineProfile m = with_free_memory(test::machine(1, 2, 10, 10), 1u << 20);
   try {
