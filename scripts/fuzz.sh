@@ -12,7 +12,8 @@
 # binary resumes it from its corpus. Each run is a segment in BUILD-asan/findings/<name>/campaign.tsv
 # (start, commit, binary, executions, rate, peak RSS, result); a segment that was killed is counted
 # from the last progress line of its log. A rebuilt binary starts a new campaign (the old ledger is
-# kept beside it).
+# kept beside it). FUZZ_WORKERS=K runs a campaign's segment as K libFuzzer processes on one shared
+# corpus (each reloads what the others add), one log each, their executions summed.
 #   scripts/fuzz.sh BUILD SECONDS [HARNESS...]     (default: every harness)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +25,8 @@ rss_limit_mb=${FUZZ_RSS_LIMIT_MB:-2048}
 timeout_s=${FUZZ_TIMEOUT_S:-10}
 max_len=${FUZZ_MAX_LEN:-4096}
 runs=${FUZZ_RUNS:--1}
+workers=${FUZZ_WORKERS:-1}
+[[ "$workers" =~ ^[1-9][0-9]*$ ]] || { echo "FUZZ_WORKERS: expected a whole number >= 1, got '$workers'" >&2; exit 2; }
 
 harnesses=("$@")
 if ((${#harnesses[@]} == 0)); then
@@ -67,17 +70,27 @@ run_harness() {
   fi
 }
 
-# Fuzzes BINARY from corpus WORK for SECONDS or RUNS executions (-1: no limit), its libFuzzer log in
-# LOG. Returns non-zero on a finding, after printing it.
-fuzz_segment() {
+# Starts libFuzzer on BINARY from corpus WORK in the background for SECONDS or RUNS executions (-1:
+# no limit), its log in LOG; $! is the fuzzer itself.
+start_fuzzer() {
   local binary=$1 work=$2 findings=$3 log=$4 segment_runs=$5
-  if "$binary" "$work" "${limits[@]}" -max_len="$max_len" -max_total_time="$seconds" -runs="$segment_runs" \
-      -artifact_prefix="$findings/" -print_final_stats=1 >"$log" 2>&1; then
-    return 0
-  fi
+  "$binary" "$work" "${limits[@]}" -max_len="$max_len" -max_total_time="$seconds" -runs="$segment_runs" \
+    -artifact_prefix="$findings/" -print_final_stats=1 >"$log" 2>&1 &
+}
+
+# Prints what a fuzzer that failed found, from its LOG.
+report_finding() {
+  local binary=$1 findings=$2 log=$3
   echo "   FAILED: $(grep -m1 -E 'ERROR|SUMMARY|finding|out-of-memory|timeout' "$log" || echo 'see log')"
   echo "   log: $log; reproducer: $(ls "$findings" | grep -v -e '\.txt$' -e '\.log$' -e '\.tsv$' | head -1)" \
     "(full allocation stacks: ASAN_OPTIONS=malloc_context_size=30 $binary REPRODUCER)"
+}
+
+# Fuzzes as start_fuzzer does and waits. Returns non-zero on a finding, after printing it.
+fuzz_segment() {
+  start_fuzzer "$@"
+  wait $! && return 0
+  report_finding "$1" "$3" "$4"
   return 1
 }
 
@@ -90,6 +103,25 @@ final_stat() { sed -n "s/^stat::$2: *//p" "$1"; }
 
 # The executions a killed segment reached: the count of the last progress line of its log ("#N ...").
 last_progress() { { grep -o '^#[0-9]*' "$1" 2>/dev/null || true; } | tail -1 | tr -d '#'; }
+
+# The logs of the segment that started at START: one, or one per worker.
+segment_logs() { ls "$1/campaign-$2.log" "$1/campaign-$2-w"*.log 2>/dev/null || true; }
+
+# A segment's executions (its workers' sum: the final statistics, else the last progress line),
+# summed exec/s and largest peak RSS, tab-separated; "-" where a killed worker printed none.
+segment_stats() {
+  local total=0 rate=0 peak=0 log n r p
+  for log in $(segment_logs "$1" "$2"); do
+    n=$(final_stat "$log" number_of_executed_units)
+    [ -n "$n" ] || n=$(last_progress "$log")
+    total=$((total + ${n:-0}))
+    r=$(final_stat "$log" average_exec_per_sec)
+    p=$(final_stat "$log" peak_rss_mb)
+    if [ -n "$r" ] && [ "$rate" != - ]; then rate=$((rate + r)); else rate=-; fi
+    if [ -n "$p" ] && [ "$peak" != - ]; then ((p > peak)) && peak=$p; else peak=-; fi
+  done
+  printf '%s\t%s\t%s\n' "$total" "$rate" "$peak"
+}
 
 # One harness's campaign of $runs executions, resumed from its ledger when the binary is the same.
 run_campaign() {
@@ -108,9 +140,17 @@ run_campaign() {
   local killed
   killed=$(awk -F'\t' 'NR > 1 && $7 == "running" { print $1 }' "$ledger")
   if [ -n "$killed" ]; then
-    awk -F'\t' -v OFS='\t' -v n="$(last_progress "$findings/campaign-$killed.log")" \
+    awk -F'\t' -v OFS='\t' -v n="$(segment_stats "$findings" "$killed" | cut -f1)" \
         'NR > 1 && $7 == "running" { $4 = n + 0; $7 = "killed, counted to its last progress line" } { print }' \
         "$ledger" >"$ledger.new" && mv "$ledger.new" "$ledger"
+  fi
+  # A finding ends a campaign: it cannot go on to report none with the same binary.
+  local found
+  found=$(awk -F'\t' 'NR > 1 && $7 == "finding" { print $1; exit }' "$ledger")
+  if [ -n "$found" ]; then
+    echo "   FAILED: this campaign's segment of $found found a problem (its logs: $findings/campaign-$found*.log);" \
+      "fix it, and the rebuilt harness starts a new campaign"
+    return 1
   fi
   local done_runs
   done_runs=$(awk -F'\t' 'NR > 1 { s += $4 } END { print s + 0 }' "$ledger")
@@ -118,20 +158,41 @@ run_campaign() {
     echo "   campaign complete: $done_runs of $runs executions in $(($(wc -l <"$ledger") - 1)) segments, no findings"
     return 0
   fi
-  local log="$findings/campaign-$start.log"
   printf '%s\t%s\t%s\t0\t-\t-\trunning\n' "$start" "$commit" "$sha" >>"$ledger"
-  local result=ok
-  fuzz_segment "$binary" "$work" "$findings" "$log" $((runs - done_runs)) || result=finding
-  local executions
-  executions=$(final_stat "$log" number_of_executed_units)
-  [ -n "$executions" ] || executions=$(last_progress "$log")
-  awk -F'\t' -v OFS='\t' -v n="${executions:-0}" -v rate="$(final_stat "$log" average_exec_per_sec)" \
-      -v rss="$(final_stat "$log" peak_rss_mb)" -v result="$result" \
-      'NR > 1 && $7 == "running" { $4 = n; $5 = rate; $6 = rss; $7 = result } { print }' "$ledger" >"$ledger.new" \
-    && mv "$ledger.new" "$ledger"
+  # Each worker runs its share of what is left; a single one keeps the plain log name. A finding
+  # stops the other workers (counted to their last progress lines).
+  local share=$(((runs - done_runs + workers - 1) / workers)) k ended result=ok
+  local -A log_of=()
+  for ((k = 1; k <= workers; k++)); do
+    local log="$findings/campaign-$start.log"
+    ((workers == 1)) || log="$findings/campaign-$start-w$k.log"
+    start_fuzzer "$binary" "$work" "$findings" "$log" "$share"
+    log_of[$!]=$log
+  done
+  while ((${#log_of[@]} > 0)); do
+    if wait -n -p ended "${!log_of[@]}"; then
+      unset "log_of[$ended]"
+      continue
+    fi
+    result=finding
+    report_finding "$binary" "$findings" "${log_of[$ended]}"
+    unset "log_of[$ended]"
+    for k in "${!log_of[@]}"; do
+      kill -9 "$k" 2>/dev/null || true
+      wait "$k" 2>/dev/null || true
+    done
+    log_of=()
+  done
+  local stats executions
+  stats=$(segment_stats "$findings" "$start")
+  executions=$(cut -f1 <<<"$stats")
+  awk -F'\t' -v OFS='\t' -v n="$executions" -v rate="$(cut -f2 <<<"$stats")" -v rss="$(cut -f3 <<<"$stats")" \
+      -v result="$result" 'NR > 1 && $7 == "running" { $4 = n; $5 = rate; $6 = rss; $7 = result } { print }' \
+      "$ledger" >"$ledger.new" && mv "$ledger.new" "$ledger"
   [ "$result" = ok ] || return 1
   done_runs=$((done_runs + ${executions:-0}))
-  echo "   this segment: $(segment_summary "$log"), corpus $(ls "$work" | wc -l) inputs"
+  echo "   this segment: $executions executions, $(cut -f2 <<<"$stats") exec/s on $workers worker(s)," \
+    "peak RSS $(cut -f3 <<<"$stats") MB, corpus $(ls "$work" | wc -l) inputs"
   if ((done_runs >= runs)); then
     echo "   campaign complete: $done_runs of $runs executions in $(($(wc -l <"$ledger") - 1)) segments, no findings" \
       "(ledger: $ledger)"
@@ -151,7 +212,8 @@ failed=()
 pids=()
 for name in "${harnesses[@]}"; do
   while (($(jobs -rp | wc -l) >= ${JOBS:-2})); do wait -n || true; done
-  (run_harness "$name" >"$reports/$name" 2>&1; echo $? >"$reports/$name.status") &
+  # (set -e ends a subshell at a failing command: the status is written either way.)
+  (if run_harness "$name" >"$reports/$name" 2>&1; then echo 0; else echo 1; fi >"$reports/$name.status") &
   pids+=($!)
 done
 wait "${pids[@]}" || true
