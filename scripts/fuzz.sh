@@ -82,7 +82,7 @@ start_fuzzer() {
 report_finding() {
   local binary=$1 findings=$2 log=$3
   echo "   FAILED: $(grep -m1 -E 'ERROR|SUMMARY|finding|out-of-memory|timeout' "$log" || echo 'see log')"
-  echo "   log: $log; reproducer: $(ls "$findings" | grep -v -e '\.txt$' -e '\.log$' -e '\.tsv$' | head -1)" \
+  echo "   log: $log; reproducer: $(ls "$findings" | grep -v -e '\.txt$' -e '\.log$' -e '\.tsv$' -e '\.lock$' | head -1)" \
     "(full allocation stacks: ASAN_OPTIONS=malloc_context_size=30 $binary REPRODUCER)"
 }
 
@@ -126,7 +126,13 @@ segment_stats() {
 # One harness's campaign of $runs executions, resumed from its ledger when the binary is the same.
 run_campaign() {
   local name=$1 binary=$2 work=$3 findings=$4
-  local ledger="$findings/campaign.tsv" sha commit start
+  local ledger="$findings/campaign.tsv" sha commit start lock
+  # One campaign per harness and tree at a time: the lock is held until its last fuzzer ends.
+  exec {lock}>"$findings/campaign.lock"
+  if ! flock -n "$lock"; then
+    echo "   FAILED: a campaign of $name is already running in $fuzz_build (its ledger: $ledger)"
+    return 1
+  fi
   sha=$(sha256sum "$binary" | cut -c1-16)
   commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
   start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -222,7 +228,7 @@ for name in "${harnesses[@]}"; do
   [ "$(cat "$reports/$name.status")" = 0 ] || failed+=("$name")
 done
 if ((${#failed[@]})); then
-  echo "fuzzing found problems in: ${failed[*]}" >&2
+  echo "fuzzing failed in: ${failed[*]} (each one's FAILED line above says why)" >&2
   exit 1
 fi
 echo "fuzzing: no findings"
