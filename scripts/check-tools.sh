@@ -21,7 +21,7 @@ declare -A probe=(
   [libcli11-dev]=/usr/include/CLI/CLI.hpp
   [libisal-dev]=/usr/include/isa-l/crc.h
 )
-build_packages=(g++ cmake ninja-build libgtest-dev nlohmann-json3-dev libcli11-dev libisal-dev)
+build_packages=(g++ cmake ninja-build libgtest-dev nlohmann-json3-dev libcli11-dev libisal-dev libre2-dev)
 test_packages=(python3-venv qemu-system-x86 linux-image-amd64 busybox-static cpio clang-14 libclang-rt-14-dev
                libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0 libtbbmalloc2 postgresql ccache)
 probe+=([python3-venv]=python-venv [qemu-system-x86]=cmd:qemu-system-x86_64 [busybox-static]=/bin/busybox

@@ -44,6 +44,8 @@ limits=(-rss_limit_mb="$rss_limit_mb" -malloc_limit_mb="$rss_limit_mb" -timeout=
 # Allocation stacks of 2 frames instead of 30: recording them was a fifth of the cli harness's time
 # (905-1396 exec/s against 737-1126). A finding's full report: run the harness on its reproducer.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-malloc_context_size=2}"
+# The first line of a report that names what was found (a sanitizer's, libFuzzer's or a harness's).
+finding_line='^==[0-9]+== ?ERROR|runtime error|^SUMMARY|round-trip finding|command-line finding'
 
 # One harness: its corpus at full size, then SECONDS of fuzzing. Prints its report lines and
 # returns non-zero on a finding.
@@ -57,7 +59,7 @@ run_harness() {
   echo "-- fuzz_$name: corpus at full size, then $until of fuzzing (inputs up to $max_len bytes," \
     "rss limit ${rss_limit_mb} MB, ${timeout_s}s per input)"
   if ! "$binary" "${limits[@]}" -artifact_prefix="$findings/" "$seeds"/* >"$findings/regression.txt" 2>&1; then
-    echo "   FAILED on the corpus: $(grep -m1 -E 'ERROR|SUMMARY|finding|out-of-memory|timeout' "$findings/regression.txt" || echo 'see log')"
+    echo "   FAILED on the corpus: $(grep -m1 -E "$finding_line" "$findings/regression.txt" || echo 'see log')"
     echo "   log: $findings/regression.txt"
     return 1
   fi
@@ -81,7 +83,7 @@ start_fuzzer() {
 # Prints what a fuzzer that failed found, from its LOG.
 report_finding() {
   local binary=$1 findings=$2 log=$3
-  echo "   FAILED: $(grep -m1 -E 'ERROR|SUMMARY|finding|out-of-memory|timeout' "$log" || echo 'see log')"
+  echo "   FAILED: $(grep -m1 -E "$finding_line" "$log" || echo 'see log')"
   echo "   log: $log; reproducer: $(ls "$findings" | grep -v -e '\.txt$' -e '\.log$' -e '\.tsv$' -e '\.lock$' | head -1)" \
     "(full allocation stacks: ASAN_OPTIONS=malloc_context_size=30 $binary REPRODUCER)"
 }

@@ -7,19 +7,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
-// GCC 12 with -fsanitize=address reports a false -Wmaybe-uninitialized inside <regex> (GCC bug
-// 105562); the warning is located in the header, so it is silenced for the header only (clang
-// has no such warning).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <regex>
-#pragma GCC diagnostic pop
-#else
-#include <regex>
-#endif
+#include <re2/re2.h>
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/machine_facts.hpp"
@@ -82,21 +73,32 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The memory RE2 may give a compiled metric pattern (its default, 8 MiB): a pattern that needs more
+// is refused as not a regular expression, with RE2's reason.
+constexpr std::int64_t metric_pattern_memory = 8 << 20;
+
 }  // namespace
 
 std::optional<double> read_metric(const std::string& pattern, const std::string& output) {
-  std::optional<std::regex> re;
-  try {
-    re.emplace(pattern);
-  } catch (const std::regex_error& e) {
-    throw_error(ErrorCode::invalid_argument, util::quoted(pattern) + " is not a regular expression: " + e.what());
-  }
+  // RE2 matches in time linear in the output and without recursion: a backtracking engine (std::regex
+  // was) can take exponential time on a pattern like "a**...*" and exhaust the stack on a long output.
+  RE2::Options options;
+  options.set_log_errors(false);
+  options.set_max_mem(metric_pattern_memory);
+  const RE2 re(pattern, options);
+  if (!re.ok()) throw_error(ErrorCode::invalid_argument, util::quoted(pattern) + " is not a regular expression: " + re.error());
+  // The first group of each match, or the whole match when there is none; the last that reads as a number wins.
+  const int wanted = re.NumberOfCapturingGroups() > 0 ? 1 : 0;
+  re2::StringPiece found[2];
   std::optional<double> value;
-  for (auto it = std::sregex_iterator(output.begin(), output.end(), *re); it != std::sregex_iterator(); ++it) {
-    const std::string text = (*it)[it->size() > 1 ? 1 : 0].str();
+  for (std::size_t at = 0; at <= output.size();) {
+    if (!re.Match(output, at, output.size(), RE2::UNANCHORED, found, wanted + 1)) break;
+    const std::string text(found[wanted].data() == nullptr ? "" : std::string(found[wanted]));
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
     if (end != text.c_str()) value = v;
+    const std::size_t match_end = static_cast<std::size_t>(found[0].data() - output.data()) + found[0].size();
+    at = found[0].empty() ? match_end + 1 : match_end;
   }
   return value;
 }

@@ -52,6 +52,20 @@ TEST(ReadMetric, TheLastMatchAndItsFirstGroup) {
   }
 }
 
+TEST(ReadMetric, PatternsThatBacktrackOrRecurseWithoutBoundAreFastAndSafe) {
+  // The cli fuzz campaign's timeout: stacked stars, which a backtracking engine explores in
+  // exponential time (over 10 s under ASan on an empty output).
+  const std::string stars = "\xee" + std::string(131, '*') + "\xee\xeeYYYYYYYYYYOOOOOOOOOOOOOOOOOYYYYY\xee\xee\xee\xee" "e";
+  try {
+    EXPECT_EQ(tune::read_metric(stars, ""), std::nullopt);
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is not a regular expression"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(tune::read_metric("(a*)*b", std::string(100000, 'a')), std::nullopt);
+  // A long output through a pattern that recursed once per character (a stack overflow).
+  EXPECT_EQ(tune::read_metric("x=([0-9]+)(?:.|\n)*", "x=123" + std::string(1u << 22, 'z') + "\n"), 123.0);
+}
+
 TEST_F(TunerTest, RanksByTheMetricsMedianWithTheGainOverTheDefault) {
   const tune::Tuner tuner(by_threads());
   ASSERT_EQ(tuner.grid().size(), 4u);
