@@ -20,6 +20,7 @@ declare -A probe=(
   [nlohmann-json3-dev]=/usr/include/nlohmann/json.hpp
   [libcli11-dev]=/usr/include/CLI/CLI.hpp
   [libisal-dev]=/usr/include/isa-l/crc.h
+  [libre2-dev]=/usr/include/re2/re2.h
 )
 build_packages=(g++ cmake ninja-build libgtest-dev nlohmann-json3-dev libcli11-dev libisal-dev libre2-dev)
 test_packages=(python3-venv qemu-system-x86 linux-image-amd64 busybox-static cpio clang-14 libclang-rt-14-dev
