@@ -1,6 +1,7 @@
 """Hostile input through the package: vertex counts near 2**64 and files that declare more
-than they hold give Python errors naming the problem, never a crash; Ctrl-C (SIGINT) interrupts a
-graph load with KeyboardInterrupt."""
+than they hold (or other than they hold) give Python errors naming the problem, never a crash; a
+save that fills the disk keeps the old file; Ctrl-C (SIGINT) interrupts a graph load with
+KeyboardInterrupt."""
 
 from __future__ import annotations
 
@@ -41,6 +42,38 @@ def test_hostile_files_name_the_file_and_line(tmp_path: Path):
         sa.Graph.load(size)
     with pytest.raises(ValueError, match="longer than 1048576 bytes"):
         sa.Graph.load("/dev/zero", format="el")
+
+
+
+def test_an_edge_list_cut_short_of_its_declared_edges_is_a_value_error(tmp_path: Path):
+    cut = tmp_path / "cut.el"
+    cut.write_text("# Directed graph\n# Nodes: 4 Edges: 3\n0 1\n1 2\n")
+    with pytest.raises(ValueError, match=r"cut.el:2: the header declares 3 edges, but the file holds 2 edge lines \(was it cut short\?\)"):
+        sa.Graph.load(cut)
+
+
+SAVE_ON_A_FULL_DISK = """
+import resource, signal, sys
+import smartarrays as sa
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 16, resource.RLIM_INFINITY))
+try:
+    sa.save(sys.argv[1], sa.array(range(1 << 16)))
+except OSError as e:
+    print(type(e).__name__, e, flush=True)
+"""
+
+
+def test_a_save_that_fills_the_disk_keeps_the_old_store(tmp_path: Path):
+    # A full disk, as the file size limit of a child process makes one.
+    path = tmp_path / "kept.sa"
+    sa.save(path, sa.array([1, 2, 3]))
+    before = path.read_bytes()
+    child = subprocess.run([sys.executable, "-c", SAVE_ON_A_FULL_DISK, str(path)], capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.startswith("OSError cannot write '" + str(path) + "'"), child.stdout
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.sa"], "no staged file remains"
 
 
 CHILD = """

@@ -2,12 +2,11 @@
 // reading and validation, and the file helpers the adaptive layer's documents share.
 #include "smartarrays/adapt/machine_profile.hpp"
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 
 #include "adapt/json_fields.hpp"
+#include "os/output_file.hpp"
 #include "smartarrays/util/byte_size.hpp"
 
 namespace smartarrays::adapt {
@@ -36,21 +35,11 @@ void write_text_file(const std::string& path, const std::string& text) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code ec;
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  // Written beside the file and renamed over it: a full disk or a kill mid-write leaves the old file
-  // (the cached profile every auto option reads), never a truncated one.
-  const std::string staged = path + ".partial-" + std::to_string(::getpid());
-  {
-    std::ofstream out(staged, std::ios::binary | std::ios::trunc);
-    if (!out || !(out << text) || !out.flush()) {
-      std::filesystem::remove(staged, ec);
-      throw_error(ErrorCode::os_error, "cannot write " + util::quoted(path));
-    }
-  }
-  std::filesystem::rename(staged, path, ec);
-  if (ec) {
-    std::filesystem::remove(staged, ec);
-    throw_error(ErrorCode::os_error, "cannot write " + util::quoted(path));
-  }
+  // Staged and renamed over the file: a full disk or a kill mid-write leaves the old file (the
+  // cached profile every auto option reads), never a truncated one.
+  os::OutputFile out(path);
+  out.write(text.data(), text.size());
+  out.commit();
 }
 
 }  // namespace detail

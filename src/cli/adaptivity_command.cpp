@@ -10,7 +10,6 @@
 #include "cli/commands.hpp"
 #include "cli/graph_options.hpp"
 #include "cli/options.hpp"
-#include "cli/stop_signals.hpp"
 #include "measure/adaptivity_bench.hpp"
 #include "measure/progress.hpp"
 #include "measure/report.hpp"
@@ -199,7 +198,7 @@ void check_adaptivity(const AdaptivityFlags& f) {
   }
 }
 
-int run_adaptivity_steps(AdaptivityFlags& f) {
+int adaptivity(AdaptivityFlags& f) {
   if (!f.machine.empty()) {
     f.config.machine = adapt::read_machine_profile(f.machine);
   } else {
@@ -232,12 +231,6 @@ int run_adaptivity_steps(AdaptivityFlags& f) {
     std::cout << "\nresults: " << f.json_path << "\n";
   }
   return 0;
-}
-
-// The command under Ctrl-C: an interrupted evaluation (or its first calibration) unwinds, freeing
-// its arrays, writes no JSON and exits 130.
-int adaptivity(AdaptivityFlags& f) {
-  return run_stoppable("bench adaptivity", [&f] { return run_adaptivity_steps(f); });
 }
 
 std::string text_value(const std::string& s) { return s; }

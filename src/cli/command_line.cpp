@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <exception>
+#include <iostream>
 
 #include "cli/options.hpp"
+#include "cli/stop_signals.hpp"
 #include "smartarrays/codec/kernels.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/topology.hpp"
@@ -67,6 +69,21 @@ void check_settings() {
   runtime::default_thread_count();
   codec::check_isa_setting();
 }
+
+// While it lives (and on is true), what the command prints to std::cout goes to std::cerr: its
+// output file is standard output.
+class StdoutToStderr {
+ public:
+  explicit StdoutToStderr(bool on) : saved_(on ? std::cout.rdbuf(std::cerr.rdbuf()) : nullptr) {}
+  ~StdoutToStderr() {
+    if (saved_ != nullptr) std::cout.rdbuf(saved_);
+  }
+  StdoutToStderr(const StdoutToStderr&) = delete;
+  StdoutToStderr& operator=(const StdoutToStderr&) = delete;
+
+ private:
+  std::streambuf* saved_;
+};
 
 }  // namespace
 
@@ -170,6 +187,7 @@ int CommandTree::usage_failure(const CLI::App& command, const std::string& messa
 }
 
 std::optional<int> CommandTree::parse(int argc, const char* const* argv) {
+  clear_output_on_stdout();
   try {
     try {
       root_.parse(argc, argv);
@@ -207,9 +225,12 @@ std::optional<int> CommandTree::parse(int argc, const char* const* argv) {
 int CommandTree::run(int argc, const char* const* argv) {
   if (const std::optional<int> done = parse(argc, argv)) return *done;
   const CLI::App& selected = selected_command(root_);
+  const StdoutToStderr tables_aside(output_on_stdout());
   try {
     try {
-      return runners_.at(&selected)();
+      // Every command runs under Ctrl-C and SIGTERM: it unwinds at the library's next interrupt
+      // check (removing staged output files, killing children, restoring switches) and exits 130.
+      return run_stoppable(words(selected).c_str(), runners_.at(&selected));
     } catch (const UsageError& e) {
       return usage_failure(selected, e.what());
     }

@@ -155,7 +155,10 @@ int degree(AnalyticsFlags f) {
   const DegreeResult result = run_degree(f);
   if (!f.output.empty()) {
     const SmartArray& degrees = *result.first_degrees;
-    write_vertex_values(f.output, degrees.length(), [&](std::ostream& out, std::uint64_t v) { out << degrees.get(v) << '\n'; });
+    write_vertex_values(f.output, degrees.length(), [&](std::string& out, std::uint64_t v) {
+      out += std::to_string(degrees.get(v));
+      out += '\n';
+    });
   }
   if (f.load.json_path != "-") print_degree(result, f);
   if (!f.load.json_path.empty()) measure::write_report(degree_report(result), f.load.json_path);
@@ -329,10 +332,10 @@ int pagerank(AnalyticsFlags f) {
   const PageRankResult result = run_pagerank(f);
   if (!f.output.empty()) {
     const SmartArray& ranks = *result.first_ranks;
-    write_vertex_values(f.output, ranks.length(), [&](std::ostream& out, std::uint64_t v) {
+    write_vertex_values(f.output, ranks.length(), [&](std::string& out, std::uint64_t v) {
       char text[32];
       std::snprintf(text, sizeof text, "%.17g\n", algo::rank_at(ranks, v));
-      out << text;
+      out += text;
     });
   }
   if (f.load.json_path != "-") print_pagerank(result, f.pagerank);

@@ -104,8 +104,9 @@ measure::Json memory_json(const graph::MemoryReport& report);
 /// The members every graph result starts with: input, vertices, edges, directed.
 measure::Json graph_json(const std::string& input, const graph::CsrGraph& g);
 
-/// Writes one line per vertex, line(v) for v = 0..n-1, to path.
-void write_vertex_values(const std::string& path, std::uint64_t n, const std::function<void(std::ostream&, std::uint64_t)>& line);
+/// Writes one line per vertex, appended by line(text, v) for v = 0..n-1, to path (staged, so an
+/// error or Ctrl-C leaves no partial file).
+void write_vertex_values(const std::string& path, std::uint64_t n, const std::function<void(std::string&, std::uint64_t)>& line);
 
 /// The size check of a command that generates a graph: its edge list (16 bytes an edge, twice with
 /// both directions) must fit in the machine's memory, else UsageError naming flags.

@@ -90,6 +90,22 @@ CLI::Option* add_flag(CLI::App& app, const std::string& flag, bool& target, cons
   return app.add_flag(flag, target, help)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
 
+namespace {
+
+bool data_on_stdout = false;
+
+// True when st is the file, terminal or pipe standard output is.
+bool is_stdout(const struct stat& st) {
+  struct stat out {};
+  return ::fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == st.st_dev && out.st_ino == st.st_ino;
+}
+
+}  // namespace
+
+bool output_on_stdout() noexcept { return data_on_stdout; }
+
+void clear_output_on_stdout() noexcept { data_on_stdout = false; }
+
 void check_output_file(const std::string& flag, const std::string& path, OutputPath kind) {
   if (path.empty() || (kind.dash_is_stdout && path == "-")) return;
   const auto fail = [&](const std::string& reason) {
@@ -98,6 +114,7 @@ void check_output_file(const std::string& flag, const std::string& path, OutputP
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) fail("it is a directory");
+    if (is_stdout(st)) data_on_stdout = true;
     if (::access(path.c_str(), W_OK) != 0) fail(std::strerror(errno));
     return;
   }

@@ -20,6 +20,9 @@ StopSignals::StopSignals() : interrupt_([] { return stop_requested != 0; }) {
   stop_requested = 0;
   struct sigaction action {};
   action.sa_handler = request_stop;
+  // The handler is reset on its first call, so a second Ctrl-C stops at once a command that has not
+  // reached an interrupt check.
+  action.sa_flags = SA_RESETHAND;
   ::sigaction(SIGINT, &action, &old_int_);
   ::sigaction(SIGTERM, &action, &old_term_);
 }

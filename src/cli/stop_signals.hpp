@@ -1,7 +1,7 @@
-// Owns a long command's Ctrl-C and SIGTERM: while a StopSignals lives they set a flag instead of
-// killing the process, and its InterruptScope turns the flag into Error(cancelled) at the next pool
-// loop or check_interrupt() of the calling thread, so the command unwinds (temporary files, system
-// switches, children) and exits with exit_interrupted.
+// Owns a command's Ctrl-C and SIGTERM: while a StopSignals lives the first one sets a flag instead of
+// killing the process (a second one kills it), and its InterruptScope turns the flag into
+// Error(cancelled) at the next pool loop or check_interrupt() of the calling thread, so the command
+// unwinds (staged output files, system switches, children) and exits with exit_interrupted.
 #pragma once
 
 #include <csignal>
@@ -14,8 +14,8 @@ namespace smartarrays::cli {
 /// Exit code of a command stopped by Ctrl-C or SIGTERM (the shell's 128 + SIGINT).
 inline constexpr int exit_interrupted = 128 + SIGINT;
 
-/// Catches SIGINT and SIGTERM for its life (the previous handlers come back after) and interrupts
-/// the library calls of the thread that made it.
+/// Catches the first SIGINT and SIGTERM for its life (the previous handlers come back after) and
+/// interrupts the library calls of the thread that made it.
 class StopSignals {
  public:
   StopSignals();

@@ -14,7 +14,6 @@
 
 #include "cli/commands.hpp"
 #include "cli/launch_options.hpp"
-#include "cli/stop_signals.hpp"
 #include "measure/progress.hpp"
 #include "measure/report.hpp"
 #include "smartarrays/error.hpp"
@@ -154,7 +153,7 @@ void plot(const TuneFlags& f, const std::string& json) {
   }
 }
 
-int run_tune_steps(TuneFlags& f) {
+int run_tune(TuneFlags& f) {
   const measure::Progress progress(!f.quiet);
   progress.show("tune: warm-up");
   const tune::TuneResult result = f.tuner->run(show_progress(progress));
@@ -170,12 +169,6 @@ int run_tune_steps(TuneFlags& f) {
     plot(f, data);
   }
   return 0;
-}
-
-// The command under Ctrl-C and SIGTERM: the grid stops between system calls, the running child's
-// process group is killed, AutoNUMA is restored by the unwinding, and the command exits 130.
-int run_tune(TuneFlags& f) {
-  return run_stoppable("tune", [&f] { return run_tune_steps(f); });
 }
 
 // Memory policies separated by commas, where a node list's own commas stay with its policy:

@@ -11,7 +11,6 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
-#include "cli/stop_signals.hpp"
 #include "measure/progress.hpp"
 #include "measure/report.hpp"
 #include "measure/workload_bench.hpp"
@@ -106,7 +105,7 @@ void print(const measure::WorkloadBenchConfig& c, const std::vector<measure::Wor
   }
 }
 
-int run_workload_steps(WorkloadFlags& f) {
+int run_workload(WorkloadFlags& f) {
   measure::WorkloadBenchConfig& c = f.config;
   if (c.threads == 0) c.threads = runtime::default_thread_count();
   if (!f.npy_dir.empty()) {
@@ -143,11 +142,6 @@ int run_workload_steps(WorkloadFlags& f) {
     std::cout << "\nresults: " << f.json_path << "\n";
   }
   return 0;
-}
-
-// The command under Ctrl-C: an interrupted run unwinds (freeing its data) and exits 130.
-int run_workload(WorkloadFlags& f) {
-  return run_stoppable("bench workload", [&f] { return run_workload_steps(f); });
 }
 
 void check_workload(WorkloadFlags& f) {

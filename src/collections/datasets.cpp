@@ -2,21 +2,20 @@
 // worker makes any batch) and the .npy writer.
 #include "smartarrays/collections/datasets.hpp"
 
-#include <cerrno>
+#include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <memory>
 #include <numeric>
 #include <vector>
 
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/error.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/util/checked.hpp"
 #include "smartarrays/util/mix64.hpp"
 #include "smartarrays/util/names.hpp"
 #include "smartarrays/util/text.hpp"
+#include "os/output_file.hpp"
 
 namespace smartarrays::collections {
 
@@ -146,11 +145,7 @@ JoinTables make_join_tables(const JoinSpec& spec, const ArrayOptions& options, r
 }
 
 void write_npy(const SmartArray& array, const std::string& path) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "wb"), &std::fclose);
-  auto fail = [&path](int error) {
-    throw_error(ErrorCode::os_error, "cannot write " + util::quoted(path) + ": " + std::strerror(error));
-  };
-  if (!file) fail(errno);
+  os::OutputFile file(path);
   std::string header = "{'descr': '<u8', 'fortran_order': False, 'shape': (" + std::to_string(array.length()) + ",), }";
   // Magic (6), version (2), header length (2), then the header padded so the data starts 64-aligned.
   header.append(63 - (10 + header.size()) % 64, ' ');
@@ -158,16 +153,17 @@ void write_npy(const SmartArray& array, const std::string& path) {
   const char magic[8] = {'\x93', 'N', 'U', 'M', 'P', 'Y', 1, 0};
   const unsigned char length[2] = {static_cast<unsigned char>(header.size() & 0xff),
                                    static_cast<unsigned char>(header.size() >> 8)};
-  bool ok = std::fwrite(magic, 1, 8, file.get()) == 8 && std::fwrite(length, 1, 2, file.get()) == 2 &&
-            std::fwrite(header.data(), 1, header.size(), file.get()) == header.size();
+  file.write(magic, sizeof magic);
+  file.write(length, sizeof length);
+  file.write(header.data(), header.size());
   std::vector<std::uint64_t> block(std::uint64_t{1} << 16);
-  for (std::uint64_t start = 0; ok && start < array.length(); start += block.size()) {
+  for (std::uint64_t start = 0; start < array.length(); start += block.size()) {
+    runtime::check_interrupt();
     const std::uint64_t count = std::min<std::uint64_t>(block.size(), array.length() - start);
     array.decode(start, count, block.data());
-    ok = std::fwrite(block.data(), sizeof(std::uint64_t), count, file.get()) == count;
+    file.write(block.data(), count * sizeof(std::uint64_t));
   }
-  if (!ok) fail(errno);
-  if (std::fclose(file.release()) != 0) fail(errno);
+  file.commit();
 }
 
 }  // namespace smartarrays::collections

@@ -2,9 +2,7 @@
 // Writers decode the graph's arrays block by block, so writing never holds a second copy of the graph.
 #include "smartarrays/graph/formats.hpp"
 
-#include <cerrno>
 #include <charconv>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -16,9 +14,11 @@
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/limits.hpp"
 #include "smartarrays/graph/source.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/util/names.hpp"
 #include "smartarrays/util/text.hpp"
 #include "graph/compact_hooks.hpp"
+#include "os/output_file.hpp"
 
 namespace smartarrays::graph {
 
@@ -46,17 +46,11 @@ std::string extension_of(std::string_view path) {
   return std::string(path.substr(dot + 1));
 }
 
-// A file written through a buffer; close() reports write errors (disk full) as Error(os_error).
+// An output file written through a buffer (os::OutputFile: renamed into place by close(), so a
+// failure leaves no truncated file); write errors (a full disk) are Error(os_error) naming the path.
 class Output {
  public:
-  explicit Output(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "wb")) {
-    if (file_ == nullptr) throw_error(ErrorCode::os_error, "cannot create " + path + ": " + std::strerror(errno));
-  }
-  ~Output() {
-    if (file_ != nullptr) std::fclose(file_);
-  }
-  Output(const Output&) = delete;
-  Output& operator=(const Output&) = delete;
+  explicit Output(const std::string& path) : file_(path) {}
 
   void bytes(const void* data, std::size_t size) {
     buffer_.append(static_cast<const char*>(data), size);
@@ -70,22 +64,20 @@ class Output {
   }
   void close() {
     flush();
-    const int rc = std::fclose(file_);
-    file_ = nullptr;
-    if (rc != 0) fail();
+    file_.commit();
   }
 
  private:
   // Flushed at this size; the buffer grows to it as a file needs, so a small file stays small.
   static constexpr std::size_t capacity = std::size_t{1} << 20;
+  // An interrupt (Ctrl-C in Python or the command) is taken here, once per buffer written.
   void flush() {
-    if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) fail();
+    runtime::check_interrupt();
+    file_.write(buffer_.data(), buffer_.size());
     buffer_.clear();
   }
-  [[noreturn]] void fail() { throw_error(ErrorCode::os_error, "cannot write " + path_ + ": " + std::strerror(errno)); }
 
-  std::string path_;
-  std::FILE* file_;
+  os::OutputFile file_;
   std::string buffer_;
 };
 

@@ -43,14 +43,38 @@ struct Counted {
   std::uint64_t line = 0;
 };
 
-// SNAP's header comments: "# Nodes: 875713 Edges: 5105039" declares the vertex count and
-// "# Undirected graph: ..." says each line is one undirected edge; other comments are ignored.
-void read_header(std::string_view comment, std::uint64_t line, Counted& declared, bool& directed) {
+// The edge counts an edge list's header comments declare: the smallest and the largest, each with
+// its line (a file declares one; one that declares several must hold each).
+struct DeclaredEdges {
+  bool any = false;
+  Counted least;
+  Counted most;
+
+  void add(Counted count) {
+    if (!any || count.value < least.value) least = count;
+    if (!any || count.value > most.value) most = count;
+    any = true;
+  }
+  void add(const DeclaredEdges& other) {
+    if (!other.any) return;
+    add(other.least);
+    add(other.most);
+  }
+  // True when every declared count is lines, the edge lines the file holds.
+  bool holds(std::uint64_t lines) const { return !any || (least.value == lines && most.value == lines); }
+};
+
+// SNAP's header comments: "# Nodes: 875713 Edges: 5105039" declares the vertex count and the edge
+// lines that follow, and "# Undirected graph: ..." says each line is one undirected edge; other
+// comments are ignored.
+void read_header(std::string_view comment, std::uint64_t line, Counted& declared, DeclaredEdges& edges, bool& directed) {
   comment.remove_prefix(1);
   const std::string_view word = detail::next_field(comment);
   if (word == "Nodes:") {
     std::uint64_t n = 0;
     if (detail::parse_u64(detail::next_field(comment), n) && n > declared.value) declared = {n, line};
+    std::uint64_t m = 0;
+    if (detail::next_field(comment) == "Edges:" && detail::parse_u64(detail::next_field(comment), m)) edges.add(Counted{m, line});
   } else if (lower(word) == "undirected" && lower(detail::next_field(comment)).rfind("graph", 0) == 0) {
     directed = false;
   }
@@ -63,6 +87,16 @@ std::uint64_t parse_id(detail::LineReader& reader, std::string_view field, const
     reader.fail("bad " + std::string(what) + " " + quoted(field) + " (expected a non-negative integer)");
   }
   return id;
+}
+
+// Throws unless the file holds the edge lines its header declares: a file cut short (a full disk, a
+// download that stopped) would otherwise read as a smaller graph.
+void check_declared_edges(const detail::LineReader& reader, const DeclaredEdges& declared, std::uint64_t lines) {
+  if (declared.holds(lines)) return;
+  const Counted& wrong = declared.most.value != lines ? declared.most : declared.least;
+  throw_error(ErrorCode::invalid_argument, reader.where(wrong.line) + "the header declares " + std::to_string(wrong.value) +
+                                               " edges, but the file holds " + std::to_string(lines) + " edge lines" +
+                                               (lines < wrong.value ? " (was it cut short?)" : ""));
 }
 
 // Throws unless a file of file_bytes whose ids are below ids_end may declare declared.value vertices.
@@ -96,6 +130,7 @@ void check_edges_growth(const detail::LineReader& reader, const std::vector<Edge
 EdgeList parse_edge_list(detail::LineReader& reader) {
   EdgeList list;
   Counted declared;
+  DeclaredEdges declared_edges;
   Counted largest;  // the largest id
   std::uint64_t self_loops = 0;
   bool any = false;
@@ -104,7 +139,7 @@ EdgeList parse_edge_list(detail::LineReader& reader) {
     const std::string_view first = detail::next_field(rest);
     if (first.empty()) continue;
     if (first[0] == '#' || first[0] == '%') {
-      read_header(line.substr(line.find(first[0])), reader.line_number(), declared, list.directed);
+      read_header(line.substr(line.find(first[0])), reader.line_number(), declared, declared_edges, list.directed);
       continue;
     }
     const std::uint64_t src = parse_id(reader, first, "source vertex id");
@@ -123,6 +158,7 @@ EdgeList parse_edge_list(detail::LineReader& reader) {
     list.edges.push_back({src, dst});
   }
   const std::uint64_t ids_end = any ? largest.value + 1 : 0;
+  check_declared_edges(reader, declared_edges, list.edges.size());
   check_declared_vertices(reader, declared, ids_end);
   list.vertices = std::max(declared.value, ids_end);
   check_build_memory(list.vertices, stored_edge_count(list.edges.size(), self_loops, list.directed),
@@ -136,6 +172,7 @@ struct RangeEdges {
   std::uint64_t largest = 0;  // the largest id (when block is not empty)
   std::uint64_t self_loops = 0;
   Counted declared;           // the largest "# Nodes:" count (line numbers are not kept)
+  DeclaredEdges declared_edges;
   bool directed = true;       // false once a "# Undirected graph" comment is seen
 };
 
@@ -150,7 +187,7 @@ bool parse_edge_range(const char* p, const char* end, RangeEdges& r) {
     const std::string_view first = detail::next_field(rest);
     if (first.empty()) continue;
     if (first[0] == '#' || first[0] == '%') {
-      read_header(line.substr(line.find(first[0])), 0, r.declared, r.directed);
+      read_header(line.substr(line.find(first[0])), 0, r.declared, r.declared_edges, r.directed);
       continue;
     }
     std::uint64_t src = 0;
@@ -246,15 +283,17 @@ std::optional<detail::EdgeBlocks> parse_edge_list_parallel(const os::MappedFile&
   if (!parts) return std::nullopt;
   std::uint64_t total = 0, self_loops = 0, largest = 0;
   std::uint64_t declared = 0;
+  DeclaredEdges declared_edges;
   for (const RangeEdges& r : *parts) {
     total += r.block.size();
     self_loops += r.self_loops;
     if (r.block.size() != 0) largest = std::max(largest, r.largest);
     declared = std::max(declared, r.declared.value);
+    declared_edges.add(r.declared_edges);
     list.directed = list.directed && r.directed;
   }
   const std::uint64_t ids_end = total == 0 ? 0 : largest + 1;
-  if (declared > declared_vertex_limit(size, ids_end)) return std::nullopt;
+  if (!declared_edges.holds(total) || declared > declared_vertex_limit(size, ids_end)) return std::nullopt;
   list.vertices = std::max(declared, ids_end);
   try {
     check_build_memory(list.vertices, stored_edge_count(total, self_loops, list.directed));

@@ -3,11 +3,11 @@
 
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "smartarrays.h"
 #include "smartarrays/error.hpp"
+#include "os/output_file.hpp"
 
 namespace smartarrays::measure {
 
@@ -50,11 +50,9 @@ void write_text(const std::string& text, const std::string& path) {
     std::cout.flush();
     return;
   }
-  std::ofstream out(path);
-  if (!out) throw Error(ErrorCode::os_error, "cannot write " + path);
-  out << text;
-  out.close();
-  if (!out) throw Error(ErrorCode::os_error, "cannot write " + path);
+  os::OutputFile out(path);
+  out.write(text.data(), text.size());
+  out.commit();
 }
 
 std::string result_path(const std::string& dir, const std::string& name) {

@@ -3,11 +3,7 @@
 // trailer that commits them, synced), so a crash at any moment leaves a readable version; and the
 // check of objects to write or send (names, kinds, duplicates).
 #include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <set>
 #include <string>
 
@@ -16,6 +12,7 @@
 #include "smartarrays/store/store.hpp"
 #include "smartarrays/util/text.hpp"
 #include "os/crc32c.hpp"
+#include "os/output_file.hpp"
 #include "store/format.hpp"
 #include "store/state.hpp"
 
@@ -25,44 +22,6 @@ namespace {
 using detail::BlockEntry;
 using detail::Catalogue;
 using detail::ObjectEntry;
-
-[[noreturn]] void fail(const std::string& what, const std::string& path, int err) {
-  throw_error(err == ENOSPC || err == ENOMEM ? ErrorCode::out_of_memory : ErrorCode::os_error,
-              "store: cannot " + what + " " + util::quoted(path, 256) + ": " + std::strerror(err));
-}
-
-// A file descriptor closed on scope exit.
-class File {
- public:
-  File(const std::string& path, int flags) : path_(path), fd_(::open(path.c_str(), flags | O_CLOEXEC, 0644)) {
-    if (fd_ < 0) fail("open", path, errno);
-  }
-  File(const File&) = delete;
-  File& operator=(const File&) = delete;
-  ~File() { ::close(fd_); }
-
-  void write_at(const void* bytes, std::uint64_t size, std::uint64_t offset) const {
-    const auto* p = static_cast<const std::uint8_t*>(bytes);
-    while (size > 0) {
-      const ssize_t n = ::pwrite(fd_, p, size, static_cast<off_t>(offset));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) fail("write", path_, n < 0 ? errno : ENOSPC);
-      p += n;
-      size -= static_cast<std::uint64_t>(n);
-      offset += static_cast<std::uint64_t>(n);
-    }
-  }
-  void sync() const {
-    if (::fdatasync(fd_) != 0) fail("sync", path_, errno);
-  }
-  void truncate(std::uint64_t size) const {
-    if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) fail("truncate", path_, errno);
-  }
-
- private:
-  std::string path_;
-  int fd_;
-};
 
 std::uint64_t align_up(std::uint64_t offset, std::uint64_t alignment) { return (offset + alignment - 1) / alignment * alignment; }
 
@@ -116,7 +75,7 @@ void detail::check_objects(const std::vector<Object>& objects, const Catalogue& 
 namespace {
 
 // Writes array's words and a zero padding word at the next aligned offset after end; returns its entry.
-BlockEntry write_block(const File& file, const SmartArray& array, const std::string& name, std::uint64_t& end) {
+BlockEntry write_block(const os::File& file, const SmartArray& array, const std::string& name, std::uint64_t& end) {
   if (array.replicas() == 0) throw_error(ErrorCode::invalid_argument, "store: " + name + " is an emptied (moved-from) array");
   BlockEntry block;
   block.bits = array.bits();
@@ -138,7 +97,7 @@ BlockEntry write_block(const File& file, const SmartArray& array, const std::str
 
 // Appends objects' blocks from end on, then the directory of catalogue plus them, syncs, writes the
 // trailer and syncs again: the trailer is the commit point.
-void write_objects(const File& file, Catalogue catalogue, const std::vector<Object>& objects, std::uint64_t end) {
+void write_objects(const os::File& file, Catalogue catalogue, const std::vector<Object>& objects, std::uint64_t end) {
   for (const Object& object : objects) {
     catalogue.objects.push_back(detail::plan_object(object, [&](const SmartArray& array, const std::string& name) {
       catalogue.blocks.push_back(write_block(file, array, name, end));
@@ -154,42 +113,19 @@ void write_objects(const File& file, Catalogue catalogue, const std::vector<Obje
   file.sync();
 }
 
-// Makes a rename durable: the directory entry is synced too.
-void sync_parent(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  const std::string parent = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-  const int fd = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) fail("open the folder of", path, errno);
-  const int rc = ::fsync(fd);
-  const int err = errno;
-  ::close(fd);
-  if (rc != 0) fail("sync the folder of", path, err);
-}
-
 }  // namespace
 
 void Store::write(const std::string& path, const std::vector<Object>& objects) {
   detail::check_objects(objects, {});
-  const std::string temporary = path + ".partial-" + std::to_string(::getpid());
-  try {
-    const File file(temporary, O_WRONLY | O_CREAT | O_TRUNC);
-    const auto header = detail::encode_header();
-    file.write_at(header.data(), header.size(), 0);
-    write_objects(file, {}, objects, header.size());
-  } catch (...) {
-    ::unlink(temporary.c_str());
-    throw;
-  }
-  if (::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(temporary.c_str());
-    fail("rename the new store to", path, err);
-  }
-  sync_parent(path);
+  os::OutputFile staged(path);
+  const auto header = detail::encode_header();
+  staged.file().write_at(header.data(), header.size(), 0);
+  write_objects(staged.file(), {}, objects, header.size());
+  staged.commit(os::Durability::synced);
 }
 
 void Store::append(const std::string& path, const std::vector<Object>& objects) {
-  const File file(path, O_RDWR);
+  const os::File file(path, O_RDWR);
   Catalogue catalogue;
   std::uint64_t size = 0;
   {

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -26,12 +27,14 @@ using test::read_file;
 
 CliRun cli(const test::ScratchDir& dir, const std::string& args) { return test::run_cli(args, dir.file("stderr.txt")); }
 
-std::vector<double> numbers(const std::string& path) {
-  std::ifstream in(path);
+std::vector<double> numbers_of(const std::string& text) {
+  std::istringstream in(text);
   std::vector<double> values;
   for (double v; in >> v;) values.push_back(v);
   return values;
 }
+
+std::vector<double> numbers(const std::string& path) { return numbers_of(read_file(path)); }
 
 TEST(GraphCli, GenerateIsTheSameForAnyThreadCount) {
   const test::ScratchDir dir;
@@ -184,6 +187,45 @@ TEST(GraphCli, SubnormalToleranceIsANumber) {
                                    test::ScratchDir().file("stderr.txt"));
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("\"tolerance\": 1e-320"), std::string::npos) << run.out;
+}
+
+// /dev/stdout as the output file: the graph goes through the descriptor itself (a redirected file
+// keeps what it held with >>), and the command's own lines go to stderr, so the data is exact.
+TEST(GraphCli, DevStdoutCarriesExactlyTheGraph) {
+  const test::ScratchDir dir;
+  const std::string sg = dir.file("tiny.sg");
+  write_gap_sg(load_graph(test::graph_data("tiny.el"), GraphFormat::edge_list), sg);
+  write_edge_list(load_graph(sg, GraphFormat::gap_sg), dir.file("expected.el"));
+  const std::string expected = read_file(dir.file("expected.el"));
+  const CliRun piped = cli(dir, "graph convert " + sg + " /dev/stdout --to el");
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(piped.out, expected);
+  EXPECT_NE(piped.err.find("wrote /dev/stdout (el)"), std::string::npos) << piped.err;
+  const std::string appended = dir.write("appended.el", "# kept\n");
+  const CliRun redirected = cli(dir, "graph convert " + sg + " /dev/stdout --to el >> " + appended);
+  ASSERT_EQ(redirected.exit_code, 0) << redirected.err;
+  EXPECT_EQ(read_file(appended), "# kept\n" + expected);
+  const CliRun degrees = cli(dir, "graph degree " + sg + " --output /dev/stdout --quiet");
+  ASSERT_EQ(degrees.exit_code, 0) << degrees.err;
+  EXPECT_EQ(numbers_of(degrees.out).size(), 6u) << degrees.out;
+}
+
+TEST(GraphCli, CtrlCStopsGenerateLeavingNoFile) {
+  const test::ScratchDir dir;
+  const std::string err = dir.file("stderr.txt");
+  const std::string out = dir.file("big.el");
+  // Far more graph than a second makes: interrupted once it reports generating.
+  const test::InterruptedRun run = test::interrupt_cli({"graph", "generate", "--scale", "22", "--output", out}, err, [&] {
+    return read_file(err).find("generating") != std::string::npos;
+  });
+  EXPECT_TRUE(run.started) << run.err;
+  ASSERT_TRUE(run.status) << "still running a minute after SIGINT";
+  ASSERT_TRUE(WIFEXITED(*run.status)) << "killed by signal " << WTERMSIG(*run.status);
+  EXPECT_EQ(WEXITSTATUS(*run.status), 130);
+  EXPECT_NE(run.err.find("smartarrays: graph generate: interrupted"), std::string::npos) << run.err;
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.file(""))) names.push_back(entry.path().filename().string());
+  EXPECT_EQ(names, std::vector<std::string>{"stderr.txt"}) << "no output and no staged file";
 }
 
 TEST(GraphCli, AnEndlessPipeIsRefusedEarlyNamingTheLine) {

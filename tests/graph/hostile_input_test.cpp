@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <new>
@@ -21,7 +22,9 @@
 #include "smartarrays/graph/limits.hpp"
 #include "smartarrays/graph/source.hpp"
 #include "smartarrays/runtime/interrupt.hpp"
+#include "support/file_size_limit.hpp"
 #include "support/graph_fixtures.hpp"
+#include "support/run_cli.hpp"
 
 namespace smartarrays::graph {
 namespace {
@@ -152,6 +155,39 @@ TEST(HostileInput, EdgeListUndirectedHeaderIsHonoured) {
   EXPECT_TRUE(read_edge_list(dir.write("d.el", "# Directed graph: x\n0 1\n")).directed);
 }
 
+// A file cut short (a full disk, a download that stopped) reads as a smaller graph unless its header
+// says how many edges follow: an edge list must hold every edge its "# Nodes: N Edges: M" declares.
+TEST(HostileInput, AnEdgeListHoldingOtherThanTheEdgesItsHeaderDeclaresIsRefused) {
+  ScratchDir dir;
+  RmatOptions rmat;
+  rmat.scale = 8;
+  const CsrGraph g = GraphSource::rmat(rmat).build();
+  const std::string whole = dir.file("whole.el");
+  write_edge_list(g, whole);
+  EXPECT_EQ(decode(load_graph(whole, GraphFormat::edge_list)), decode(g));
+  const std::string text = test::read_file(whole);
+  const std::string declared = "the header declares " + std::to_string(g.edges()) + " edges";
+  // Cut at a line end, and in a line after its source and a digit of its destination (still an edge).
+  const std::size_t cut = text.find('\n', text.size() / 2) + 1;
+  for (const std::size_t size : {cut, text.find('\t', cut) + 2}) {
+    const std::string part = text.substr(0, size);
+    const std::string lines = std::to_string(std::count(part.begin(), part.end(), '\n') - 2 + (part.back() == '\n' ? 0 : 1));
+    const std::string path = dir.write("cut.el", part);
+    EXPECT_EQ(expect_error([&] { open_and_build(path); },
+                           {"cut.el:2: ", declared.c_str(), ("holds " + lines + " edge lines").c_str(), "was it cut short?"}),
+              ErrorCode::invalid_argument);
+  }
+  expect_error([&] { read_edge_list(dir.write("more.el", text + "0 1\n")); },
+               {"more.el:2: ", declared.c_str(), ("holds " + std::to_string(g.edges() + 1) + " edge lines").c_str()});
+  // Every declaration must hold, the first and the last.
+  expect_error([&] { read_edge_list(dir.write("two.el", "# Nodes: 3 Edges: 2\n# Nodes: 3 Edges: 3\n0 1\n1 2\n")); },
+               {"two.el:2: the header declares 3 edges, but the file holds 2 edge lines"});
+  expect_error([&] { read_edge_list(dir.write("two.el", "# Nodes: 3 Edges: 1\n# Nodes: 3 Edges: 2\n0 1\n1 2\n")); },
+               {"two.el:1: the header declares 1 edges, but the file holds 2 edge lines"});
+  // A count with no "Edges:" word, or no number after it, declares nothing.
+  EXPECT_EQ(read_edge_list(dir.write("loose.el", "# Nodes: 3 Arcs: 9\n# Nodes: 3 Edges: many\n0 1\n")).edges.size(), 1u);
+}
+
 // Every writer's output reads back to the same CSR arrays, in every format from every format.
 TEST(HostileInput, EveryFormatRoundTripsThroughEveryFormat) {
   ScratchDir dir;
@@ -262,6 +298,36 @@ TEST(HostileInput, LoadingAndGeneratingStopWhenTheThreadIsInterrupted) {
   rmat.scale = 10;
   EXPECT_EQ(expect_error([&] { GraphSource::rmat(rmat); }, {"interrupted"}), ErrorCode::cancelled);
   EXPECT_EQ(expect_error([&] { build_csr(EdgeList{2, {{0, 1}}, true}); }, {"interrupted"}), ErrorCode::cancelled);
+}
+
+// The writers stage their file: Ctrl-C (the thread's interrupt) or a full disk mid-write leaves the
+// old file, or none, and nothing beside it.
+TEST(HostileInput, AnInterruptedOrFailedWriteLeavesTheOldFileOrNone) {
+  ScratchDir dir;
+  RmatOptions rmat;
+  rmat.scale = 14;
+  const CsrGraph g = GraphSource::rmat(rmat).build();  // every format's file is over 1 MiB
+  for (const GraphFormat format : {GraphFormat::edge_list, GraphFormat::matrix_market, GraphFormat::gap_sg}) {
+    SCOPED_TRACE(to_string(format));
+    const std::string fresh = dir.file(std::string("fresh.") + to_string(format));
+    const std::string kept = dir.write(std::string("kept.") + to_string(format), "old");
+    {
+      runtime::InterruptScope scope([] { return true; });
+      EXPECT_EQ(expect_error([&] { save_graph(g, fresh, format); }, {"interrupted"}), ErrorCode::cancelled);
+      EXPECT_EQ(expect_error([&] { save_graph(g, kept, format); }, {"interrupted"}), ErrorCode::cancelled);
+    }
+    {
+      const test::FileSizeLimit full(256 << 10);
+      EXPECT_EQ(expect_error([&] { save_graph(g, fresh, format); }, {"cannot write", fresh.c_str()}), ErrorCode::os_error);
+      EXPECT_EQ(expect_error([&] { save_graph(g, kept, format); }, {"cannot write", kept.c_str()}), ErrorCode::os_error);
+    }
+    EXPECT_FALSE(std::filesystem::exists(fresh));
+    EXPECT_EQ(test::read_file(kept), "old");
+  }
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.file(""))) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"kept.el", "kept.mtx", "kept.sg"})) << "no staged file remains";
 }
 
 // Class 6: input bytes reach messages escaped.

@@ -51,7 +51,7 @@ TEST(ParallelEdgeList, GivesTheSerialReadersListForEveryThreadCount) {
       dir.write("plain.el", plain_lines(20000, "\n")),
       dir.write("crlf.el", plain_lines(20000, "\r\n")),
       dir.write("last.el", plain_lines(3000, "\n") + "5 6"),  // no newline at the end
-      dir.write("undirected.el", "# Nodes: 5000 Edges: 2\n" + plain_lines(4000, "\n") + "# Undirected graph: x\n"),
+      dir.write("undirected.el", "# Nodes: 5000 Edges: 4000\n" + plain_lines(4000, "\n") + "# Undirected graph: x\n"),
       dir.write("empty.el", "# nothing but comments\n\n")};
   for (const std::string& path : files) {
     const EdgeList serial = read_edge_list(path);
@@ -72,11 +72,16 @@ TEST(ParallelEdgeList, DeclinesAnythingTheSerialReaderMustName) {
   for (const std::string& bad : {good + "1 x\n", good + "-1 2\n", good + "5\n", good + "1 2 0.5\n",
                                  good + "99999999999999999999 1\n", good + "18446744073709551615 1\n",
                                  good + std::string(max_line_bytes + 1, ' ') + "\n",
-                                 "# Nodes: 99999999999\n" + good}) {
+                                 "# Nodes: 99999999999\n" + good, "# Nodes: 10 Edges: 1999\n" + good,
+                                 "# Nodes: 10 Edges: 2001\n" + good}) {
     const std::string path = dir.write("bad.el", bad);
     EXPECT_FALSE(detail::read_text_parallel(path, GraphFormat::edge_list, {}, pool, 0).has_value()) << bad.substr(bad.size() - 40);
     EXPECT_THROW(GraphSource::open(path), Error);
   }
+  // A header declaring the edges the file holds is read.
+  EXPECT_TRUE(detail::read_text_parallel(dir.write("declared.el", "# Nodes: 10 Edges: 2000\n" + good), GraphFormat::edge_list, {},
+                                         pool, 0)
+                  .has_value());
   // Small files are left to the serial reader.
   EXPECT_FALSE(detail::read_text_parallel(dir.write("small.el", good), GraphFormat::edge_list, {}, pool).has_value());
 }

@@ -183,6 +183,10 @@ class GraphTest {
     Path bad = Files.writeString(dir.resolve("bad.el"), "0 1\n1 two\n");
     assertNativeFailure(IllegalArgumentException.class, "sa_graph_load", "bad.el:2: bad destination vertex id 'two'",
         () -> Graph.load(bad, options));
+    Path cut = Files.writeString(dir.resolve("cut.el"), "# Directed graph\n# Nodes: 4 Edges: 3\n0 1\n1 2\n");
+    assertNativeFailure(IllegalArgumentException.class, "sa_graph_load",
+        "cut.el:2: the header declares 3 edges, but the file holds 2 edge lines (was it cut short?)",
+        () -> Graph.load(cut, options));
     assertNativeFailure(IllegalArgumentException.class, "sa_graph_load", "extension",
         () -> Graph.load(dir.resolve("graph.xyz"), options));
     assertNativeFailure(IllegalArgumentException.class, "sa_graph_load", "unknown graph format 'xml'",

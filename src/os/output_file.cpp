@@ -1,0 +1,173 @@
+// Owns writing files: whole writes through a descriptor, and staging an output file beside its path
+// until it is complete (the names, the in-place cases, the rename and the folder's sync).
+#include "os/output_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <charconv>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string_view>
+#include <utility>
+
+#include "smartarrays/error.hpp"
+#include "smartarrays/util/text.hpp"
+
+namespace smartarrays::os {
+namespace {
+
+[[noreturn]] void fail(const std::string& what, const std::string& path, int err) {
+  throw_error(err == ENOMEM ? ErrorCode::out_of_memory : ErrorCode::os_error,
+              "cannot " + what + " " + util::quoted(path, 256) + ": " + std::strerror(err));
+}
+
+int open_or_fail(const std::string& path, int flags, unsigned mode) {
+  const int fd = ::open(path.c_str(), flags | O_CLOEXEC, mode);
+  if (fd < 0) fail(flags & O_CREAT ? "create" : "open", path, errno);
+  return fd;
+}
+
+// The descriptor path names (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1.
+int named_descriptor(const std::string& path) {
+  if (path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
+  for (const std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (path.rfind(prefix, 0) != 0 || path.size() == prefix.size()) continue;
+    int fd = -1;
+    const char* end = path.data() + path.size();
+    const auto [stop, error] = std::from_chars(path.data() + prefix.size(), end, fd);
+    if (error == std::errc() && stop == end) return fd;
+  }
+  return -1;
+}
+
+// Opens the file an OutputFile of path writes: the staged file beside target (path, or the file
+// its symbolic link names), whose name lands in staged, or path itself (staged left empty).
+int open_output(const std::string& path, std::string& target, std::string& staged) {
+  target = path;
+  // Writing through the descriptor itself keeps its offset and mode: reopening /dev/stdout would
+  // truncate a file stdout is redirected to (>> included) and write over what the process prints.
+  if (const int named = named_descriptor(path); named >= 0) {
+    const int fd = ::fcntl(named, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0) fail("write", path, errno);
+    return fd;
+  }
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  // A FIFO or a device, or another name under /dev or /proc: no file to stage beside.
+  const bool special = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
+  if (special || (exists && !S_ISREG(st.st_mode))) return open_or_fail(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  // A rename replaces a file whatever its permissions: a file this process may not write stays.
+  if (exists && ::access(path.c_str(), W_OK) != 0) fail("write", path, errno);
+  struct stat link {};
+  if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+    if (char* real = ::realpath(path.c_str(), nullptr)) {
+      target = real;
+      std::free(real);
+    } else {
+      // A link to no file yet: the file it names is created, as open(2) through it would.
+      std::error_code ec;
+      const std::filesystem::path named = std::filesystem::read_symlink(path, ec);
+      if (!ec) target = (named.is_absolute() ? named : std::filesystem::path(path).parent_path() / named).string();
+    }
+  }
+  static std::atomic<std::uint64_t> serial{0};
+  staged = target + ".partial-" + std::to_string(::getpid()) + "-" + std::to_string(serial++);
+  const int fd = ::open(staged.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd >= 0) {
+    // Best effort: a file system without permission bits keeps the new file's default ones.
+    if (exists) static_cast<void>(::fchmod(fd, st.st_mode & 07777));
+    return fd;
+  }
+  const int err = errno;
+  staged.clear();
+  // No file can be created beside it (a folder this process may not write, a name at the length
+  // limit): the existing file is overwritten in place, as a plain open would.
+  if (exists && (err == EACCES || err == EPERM || err == ENAMETOOLONG)) {
+    return open_or_fail(path, O_WRONLY | O_TRUNC, 0666);
+  }
+  fail("create", path, err);
+}
+
+// Makes a rename in target's folder survive a crash: the folder is synced.
+void sync_folder(const std::string& target, const std::string& path) {
+  const std::size_t slash = target.rfind('/');
+  const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : target.substr(0, slash);
+  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) fail("sync the folder of", path, errno);
+  const int rc = ::fsync(fd);
+  const int err = errno;
+  ::close(fd);
+  if (rc != 0) fail("sync the folder of", path, err);
+}
+
+}  // namespace
+
+File::File(const std::string& path, int flags, unsigned mode) : path_(path), fd_(open_or_fail(path, flags, mode)) {}
+
+File::File(int descriptor, std::string path) noexcept : path_(std::move(path)), fd_(descriptor) {}
+
+File::~File() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void File::write(const void* bytes, std::size_t size) const {
+  const auto* p = static_cast<const std::uint8_t*>(bytes);
+  while (size > 0) {
+    const ssize_t n = ::write(fd_, p, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail("write", path_, n < 0 ? errno : ENOSPC);
+    p += n;
+    size -= static_cast<std::size_t>(n);
+  }
+}
+
+void File::write_at(const void* bytes, std::size_t size, std::uint64_t offset) const {
+  const auto* p = static_cast<const std::uint8_t*>(bytes);
+  while (size > 0) {
+    const ssize_t n = ::pwrite(fd_, p, size, static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail("write", path_, n < 0 ? errno : ENOSPC);
+    p += n;
+    size -= static_cast<std::size_t>(n);
+    offset += static_cast<std::uint64_t>(n);
+  }
+}
+
+void File::sync() const {
+  if (::fdatasync(fd_) != 0) fail("sync", path_, errno);
+}
+
+void File::truncate(std::uint64_t size) const {
+  if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) fail("truncate", path_, errno);
+}
+
+void File::close() {
+  const int fd = std::exchange(fd_, -1);
+  // Linux closes the descriptor even when close(2) fails; EINTR reports nothing lost.
+  if (fd >= 0 && ::close(fd) != 0 && errno != EINTR) fail("write", path_, errno);
+}
+
+OutputFile::OutputFile(const std::string& path) : path_(path), file_(open_output(path, target_, staged_), path) {}
+
+OutputFile::~OutputFile() {
+  if (!committed_ && !staged_.empty()) ::unlink(staged_.c_str());
+}
+
+void OutputFile::commit(Durability durability) {
+  if (durability == Durability::synced) file_.sync();
+  file_.close();
+  if (!staged_.empty()) {
+    if (::rename(staged_.c_str(), target_.c_str()) != 0) fail("write", path_, errno);
+    staged_.clear();
+    if (durability == Durability::synced) sync_folder(target_, path_);
+  }
+  committed_ = true;
+}
+
+}  // namespace smartarrays::os
