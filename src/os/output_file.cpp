@@ -76,9 +76,15 @@ int open_output(const std::string& path, std::string& target, std::string& stage
       if (!ec) target = (named.is_absolute() ? named : std::filesystem::path(path).parent_path() / named).string();
     }
   }
+  // A name a killed process of the same pid left behind is passed over (pids repeat: a container
+  // running the same steps again often gets the same ones).
   static std::atomic<std::uint64_t> serial{0};
-  staged = target + ".partial-" + std::to_string(::getpid()) + "-" + std::to_string(serial++);
-  const int fd = ::open(staged.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  int fd = -1;
+  for (int attempt = 0; attempt < 1000 && (attempt == 0 || errno == EEXIST); ++attempt) {
+    staged = target + ".partial-" + std::to_string(::getpid()) + "-" + std::to_string(serial++);
+    fd = ::open(staged.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) break;
+  }
   if (fd >= 0) {
     // Best effort: a file system without permission bits keeps the new file's default ones.
     if (exists) static_cast<void>(::fchmod(fd, st.st_mode & 07777));

@@ -202,6 +202,17 @@ TEST(OutputFile, TwoWritersOfOnePathStageApartAndTheLastCommitWins) {
   EXPECT_EQ(folder.names(), std::vector<std::string>{"out.txt"});
 }
 
+TEST(OutputFile, StagedNamesAKilledProcessOfTheSamePidLeftArePassedOver) {
+  const Folder folder;
+  const std::string path = folder.file("out.txt");
+  for (int k = 0; k < 200; ++k) put(path + ".partial-" + std::to_string(::getpid()) + "-" + std::to_string(k), "left");
+  OutputFile out(path);
+  write_text(out, "new");
+  out.commit();
+  EXPECT_EQ(contents(path), "new");
+  EXPECT_EQ(folder.names().size(), 201u) << "the leftovers are not this writer's to remove";
+}
+
 TEST(OutputFile, ErrorsNameThePath) {
   const Folder folder;
   EXPECT_THROW(OutputFile(folder.file("no-such-folder/out.txt")), Error);
