@@ -3,6 +3,7 @@
 #include "cli/stop_signals.hpp"
 
 #include <iostream>
+#include <utility>
 
 #include "smartarrays/error.hpp"
 
@@ -23,8 +24,12 @@ StopSignals::StopSignals() : interrupt_([] { return stop_requested != 0; }) {
   // The handler is reset on its first call, so a second Ctrl-C stops at once a command that has not
   // reached an interrupt check.
   action.sa_flags = SA_RESETHAND;
-  ::sigaction(SIGINT, &action, &old_int_);
-  ::sigaction(SIGTERM, &action, &old_term_);
+  // A signal the parent ignores stays ignored: a shell starts background jobs of a script with
+  // SIGINT ignored, so that Ctrl-C stops only the foreground command (nohup, likewise).
+  for (const auto& [signal, old] : {std::pair{SIGINT, &old_int_}, std::pair{SIGTERM, &old_term_}}) {
+    ::sigaction(signal, nullptr, old);
+    if (old->sa_handler != SIG_IGN) ::sigaction(signal, &action, nullptr);
+  }
 }
 
 StopSignals::~StopSignals() {

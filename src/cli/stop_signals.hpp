@@ -14,8 +14,9 @@ namespace smartarrays::cli {
 /// Exit code of a command stopped by Ctrl-C or SIGTERM (the shell's 128 + SIGINT).
 inline constexpr int exit_interrupted = 128 + SIGINT;
 
-/// Catches the first SIGINT and SIGTERM for its life (the previous handlers come back after) and
-/// interrupts the library calls of the thread that made it.
+/// Catches the first SIGINT and SIGTERM for its life (the previous handlers come back after; a
+/// signal the process ignores stays ignored) and interrupts the library calls of the thread that
+/// made it.
 class StopSignals {
  public:
   StopSignals();

@@ -1,6 +1,7 @@
 // Tests StopSignals, under which every command runs: the first SIGINT or SIGTERM sets the flag and
 // interrupts the thread's library calls instead of killing the process, a second one would kill it
-// (the default action is back), and the previous handlers return when it ends.
+// (the default action is back), a signal the parent ignores stays ignored, and the previous
+// handlers return when it ends.
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -39,6 +40,20 @@ TEST(StopSignals, TheFirstSignalInterruptsAndTheSecondWouldKill) {
     }
     EXPECT_EQ(handler_of(signal), before);
   }
+}
+
+TEST(StopSignals, ASignalTheParentIgnoresStaysIgnored) {
+  // As a shell starts a script's background job, or nohup a command.
+  const Handler before = std::signal(SIGINT, SIG_IGN);
+  {
+    const StopSignals signals;
+    EXPECT_EQ(handler_of(SIGINT), SIG_IGN);
+    ASSERT_EQ(std::raise(SIGINT), 0);
+    EXPECT_FALSE(StopSignals::requested());
+    EXPECT_NE(handler_of(SIGTERM), SIG_DFL) << "SIGTERM, not ignored, is still caught";
+  }
+  EXPECT_EQ(handler_of(SIGINT), SIG_IGN);
+  std::signal(SIGINT, before);
 }
 
 TEST(StopSignals, ACommandStoppedBySignalExits130) {

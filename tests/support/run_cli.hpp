@@ -86,6 +86,9 @@ inline InterruptedRun interrupt_cli(const std::vector<std::string>& args, const 
   if (pid == 0) {
     const int fd = ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0 || ::dup2(fd, 2) < 0) ::_exit(99);
+    // As a terminal's foreground command: SIGINT not ignored, even when the tests run in a
+    // background job (which a shell starts with SIGINT ignored, and the command then keeps ignoring).
+    ::signal(SIGINT, SIG_DFL);
     ::execv(SMARTARRAYS_CLI_PATH, argv.data());
     ::_exit(98);
   }
