@@ -146,7 +146,8 @@ void File::write_at(const void* bytes, std::size_t size, std::uint64_t offset) c
 }
 
 void File::sync() const {
-  if (::fdatasync(fd_) != 0) fail("sync", path_, errno);
+  // EINVAL: a file that holds nothing to sync (/dev/null, a pipe).
+  if (::fdatasync(fd_) != 0 && errno != EINVAL) fail("sync", path_, errno);
 }
 
 void File::truncate(std::uint64_t size) const {

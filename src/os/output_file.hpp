@@ -26,7 +26,7 @@ class File {
   void write(const void* bytes, std::size_t size) const;
   /// Writes size bytes at offset, leaving the file offset as it was.
   void write_at(const void* bytes, std::size_t size, std::uint64_t offset) const;
-  /// Flushes the file's data to the device (fdatasync).
+  /// Flushes the file's data to the device (fdatasync; nothing for a device or pipe that holds none).
   void sync() const;
   /// Cuts or extends the file to size bytes.
   void truncate(std::uint64_t size) const;
