@@ -230,7 +230,8 @@ int CommandTree::run(int argc, const char* const* argv) {
     try {
       // Every command runs under Ctrl-C and SIGTERM: it unwinds at the library's next interrupt
       // check (removing staged output files, killing children, restoring switches) and exits 130.
-      return run_stoppable(words(selected).c_str(), runners_.at(&selected));
+      return run_stoppable(words(selected).c_str(), runners_.at(&selected),
+                           unwind_always_.count(&selected) != 0 ? SecondSignal::interrupts : SecondSignal::kills);
     } catch (const UsageError& e) {
       return usage_failure(selected, e.what());
     }

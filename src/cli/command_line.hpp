@@ -53,6 +53,9 @@ class CommandTree {
   /// program checks its own settings, and whose start time is added to that program's (its check
   /// reads the settings its flags use, e.g. SMARTARRAYS_TOPOLOGY for `run --policy`).
   void skip_settings_check(CLI::App& app) { settings_free_.insert(&app); }
+  /// Makes a second Ctrl-C or SIGTERM interrupt app as the first did, instead of killing it: for a
+  /// command whose unwinding restores system state (tune's AutoNUMA switch, its children).
+  void unwind_on_every_signal(CLI::App& app) { unwind_always_.insert(&app); }
   /// Where help and messages go (std::cout and std::cerr unless set; the fuzz harness silences them).
   void streams(std::ostream& out, std::ostream& err) {
     out_ = &out;
@@ -91,6 +94,7 @@ class CommandTree {
   std::map<const CLI::App*, Definition> definitions_;  // of the commands not yet defined
   std::map<const CLI::App*, std::string> nouns_;
   std::set<const CLI::App*> settings_free_;
+  std::set<const CLI::App*> unwind_always_;
 };
 
 }  // namespace smartarrays::cli

@@ -17,13 +17,13 @@ void request_stop(int) { stop_requested = 1; }
 
 }  // namespace
 
-StopSignals::StopSignals() : interrupt_([] { return stop_requested != 0; }) {
+StopSignals::StopSignals(SecondSignal second) : interrupt_([] { return stop_requested != 0; }) {
   stop_requested = 0;
   struct sigaction action {};
   action.sa_handler = request_stop;
   // The handler is reset on its first call, so a second Ctrl-C stops at once a command that has not
   // reached an interrupt check.
-  action.sa_flags = SA_RESETHAND;
+  if (second == SecondSignal::kills) action.sa_flags = SA_RESETHAND;
   // A signal the parent ignores stays ignored: a shell starts background jobs of a script with
   // SIGINT ignored, so that Ctrl-C stops only the foreground command (nohup, likewise).
   for (const auto& [signal, old] : {std::pair{SIGINT, &old_int_}, std::pair{SIGTERM, &old_term_}}) {
@@ -39,8 +39,8 @@ StopSignals::~StopSignals() {
 
 bool StopSignals::requested() noexcept { return stop_requested != 0; }
 
-int run_stoppable(const char* command, const std::function<int()>& steps) {
-  const StopSignals signals;
+int run_stoppable(const char* command, const std::function<int()>& steps, SecondSignal second) {
+  const StopSignals signals(second);
   try {
     return steps();
   } catch (const Error& e) {

@@ -245,6 +245,9 @@ void check_tune(TuneFlags& f) {
 void add_tune_command(CommandTree& tree) {
   auto flags = std::make_shared<TuneFlags>();
   CLI::App& app = tree.add(tree.root(), "tune", tune_header, [flags] { return run_tune(*flags); }, tune_footer);
+  // However often Ctrl-C is pressed, the grid unwinds: it kills the running child's process group
+  // and restores AutoNUMA.
+  tree.unwind_on_every_signal(app);
   tree.define(app, [flags](CLI::App& defined) {
     add_grid_flags(defined, *flags);
     add_run_flags(defined, *flags);

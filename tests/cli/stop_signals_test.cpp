@@ -42,6 +42,19 @@ TEST(StopSignals, TheFirstSignalInterruptsAndTheSecondWouldKill) {
   }
 }
 
+TEST(StopSignals, ACommandThatRestoresSystemStateUnwindsOnEverySignal) {
+  const Handler before = handler_of(SIGINT);
+  {
+    const StopSignals signals(SecondSignal::interrupts);
+    ASSERT_EQ(std::raise(SIGINT), 0);
+    EXPECT_TRUE(StopSignals::requested());
+    EXPECT_NE(handler_of(SIGINT), SIG_DFL) << "a second Ctrl-C is caught too";
+    ASSERT_EQ(std::raise(SIGINT), 0);
+    EXPECT_TRUE(StopSignals::requested());
+  }
+  EXPECT_EQ(handler_of(SIGINT), before);
+}
+
 TEST(StopSignals, ASignalTheParentIgnoresStaysIgnored) {
   // As a shell starts a script's background job, or nohup a command.
   const Handler before = std::signal(SIGINT, SIG_IGN);
