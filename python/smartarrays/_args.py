@@ -83,24 +83,31 @@ def bits_arg(bits: int | Literal["auto", "min"]) -> int:
 def pagerank_args(tol: object, damping: object, max_iterations: object) -> tuple[float, float, int]:
     """PageRank's numbers as the core takes them; their ranges are the library's to check (algo::validate),
     so Python, the command and the C ABI reject the same values with the same words."""
-    for name, value in (("tol", tol), ("damping", damping)):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-            raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    tol, damping = real_number(tol, "tol"), real_number(damping, "damping")
     if not is_integer(max_iterations):
         raise TypeError(f"max_iterations must be an int, got {type(max_iterations).__name__}")
     if not 0 <= max_iterations < 2**32:  # type: ignore[operator]
         raise ValueError(f"pagerank: max_iterations must be from 1 to {2**32 - 1}, got {max_iterations}")
-    return float(tol), float(damping), int(max_iterations)  # type: ignore[arg-type]
+    return tol, damping, int(max_iterations)  # type: ignore[arg-type]
 
 
-def unsigned_value(value: object, name: str) -> int:
-    """value as an int from 0 to 2^64 - 1; TypeError or ValueError naming name and the value otherwise
-    (also the check of the core's methods that take a value, such as SmartArray.fill)."""
+def unsigned_value(value: object, name: str, bits: int = 64) -> int:
+    """value as an int from 0 to 2^bits - 1 (the core parameter's type); TypeError or ValueError naming
+    name and the value otherwise, never the binding's signature dump (also the check of the core's
+    methods that take a value, such as SmartArray.fill). The core checks the meaningful range."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
-    if not 0 <= value < 2**64:
-        raise ValueError(f"{name} must be from 0 to 2^64 - 1, got {value}")
+    if not 0 <= value < 2**bits:
+        raise ValueError(f"{name} must be from 0 to 2^{bits} - 1, got {value}")
     return int(value)
+
+
+def real_number(value: object, name: str) -> float:
+    """value as a float (any int or float, numpy's too, not a bool); TypeError naming name otherwise.
+    The core checks the range, so every surface rejects the same values with the same words."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    return float(value)
 
 
 def smart_array(value: object, name: str) -> SmartArray:

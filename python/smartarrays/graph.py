@@ -12,7 +12,18 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._args import HugePages, Nodes, Placement, flag, huge_pages_arg, id_array, node_list, pagerank_args
+from ._args import (
+    HugePages,
+    Nodes,
+    Placement,
+    flag,
+    huge_pages_arg,
+    id_array,
+    node_list,
+    pagerank_args,
+    real_number,
+    unsigned_value,
+)
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -100,10 +111,11 @@ class Graph:
         **options: Unpack[GraphOptions],
     ) -> Graph:
         """The graph of edges src[i] -> dst[i] over vertices 0..vertices-1 (default: the largest id + 1)."""
-        if vertices is not None and vertices < 1:
+        count = 0 if vertices is None else unsigned_value(vertices, "vertices")
+        if vertices is not None and count < 1:
             raise ValueError(f"vertices must be at least 1, got {vertices}")
         build = _build("from_edges", variant, options)
-        return cls(_core._graph_from_edges(id_array(src, "src"), id_array(dst, "dst"), vertices or 0, flag(directed, "directed"), build))
+        return cls(_core._graph_from_edges(id_array(src, "src"), id_array(dst, "dst"), count, flag(directed, "directed"), build))
 
     @classmethod
     def load(
@@ -122,7 +134,14 @@ class Graph:
         cls, scale: int, edge_factor: int = 16, seed: int = 1, variant: Variant = "V+E", **options: Unpack[GraphOptions]
     ) -> Graph:
         """An R-MAT graph (Graph500 parameters) of 2^scale vertices and edge_factor * 2^scale edges."""
-        return cls(_core._graph_rmat(scale, edge_factor, seed, _build("rmat", variant, options)))
+        return cls(
+            _core._graph_rmat(
+                unsigned_value(scale, "scale", 32),
+                unsigned_value(edge_factor, "edge_factor"),
+                unsigned_value(seed, "seed"),
+                _build("rmat", variant, options),
+            )
+        )
 
     @classmethod
     def uniform(
@@ -134,7 +153,14 @@ class Graph:
         **options: Unpack[GraphOptions],
     ) -> Graph:
         """A uniform random graph with vertices * average_degree edges."""
-        return cls(_core._graph_uniform(vertices, average_degree, seed, _build("uniform", variant, options)))
+        return cls(
+            _core._graph_uniform(
+                unsigned_value(vertices, "vertices"),
+                real_number(average_degree, "average_degree"),
+                unsigned_value(seed, "seed"),
+                _build("uniform", variant, options),
+            )
+        )
 
     @property
     def vertices(self) -> int:

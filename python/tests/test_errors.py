@@ -271,6 +271,38 @@ def test_methods_that_take_a_value_name_a_bad_one():
         a.fill(2**16)
 
 
+def test_graph_generators_name_a_bad_number():
+    """Graph.rmat, Graph.uniform and from_edges(vertices=) check their numbers' types and the core
+    parameters' ranges as every entry point does (never nanobind's "incompatible function
+    arguments"); the core then checks what the numbers mean, with the command's words."""
+    calls = [
+        ("scale", lambda v: sa.Graph.rmat(v), 32),
+        ("edge_factor", lambda v: sa.Graph.rmat(4, edge_factor=v), 64),
+        ("seed", lambda v: sa.Graph.rmat(4, seed=v), 64),
+        ("vertices", lambda v: sa.Graph.uniform(v), 64),
+        ("seed", lambda v: sa.Graph.uniform(8, seed=v), 64),
+        ("vertices", lambda v: sa.Graph.from_edges([0], [1], vertices=v), 64),  # None: the default
+    ]
+    for name, call, bits in calls:
+        for bad in (-1, 2**bits, np.int64(-3)):
+            with pytest.raises(ValueError, match=rf"^{name} must be from 0 to 2\^{bits} - 1, got {bad}$"):
+                call(bad)
+        for bad, shown in ((1.5, "float 1.5"), ("7", "str '7'"), (True, "bool True")):
+            with pytest.raises(TypeError, match=rf"^{name} must be an integer, got {shown}$"):
+                call(bad)
+    for bad in ("16", None, True):
+        with pytest.raises(TypeError, match="^average_degree must be a real number, got "):
+            sa.Graph.uniform(8, bad)
+    with pytest.raises(ValueError, match="R-MAT scale 0 is outside 1..40"):
+        sa.Graph.rmat(0)
+    with pytest.raises(ValueError, match="R-MAT scale 41 is outside 1..40"):
+        sa.Graph.rmat(np.int32(41))
+    with pytest.raises(ValueError, match="average degree"):
+        sa.Graph.uniform(8, float("nan"))
+    assert sa.Graph.rmat(np.uint8(3), edge_factor=np.int64(2), seed=2**64 - 1).edges == 16
+    assert sa.Graph.uniform(np.int16(8), np.float32(2.0)).edges == 16
+
+
 def test_assignment_and_copies_name_a_bad_index_or_source():
     a = sa.array(np.arange(10, dtype=np.uint64))
     for key in (10, -11, 2**40):

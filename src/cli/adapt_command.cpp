@@ -319,6 +319,10 @@ void add_adapt_commands(CommandTree& tree) {
   CLI::App& adv = tree.add(tree.root(), "advise", advise_header, [aflags] { return run_advise(*aflags); }, advise_footer);
   tree.define(adv, [aflags](CLI::App& app) { add_advise_flags(app, *aflags); });
   tree.check(adv, [aflags] { check_advise(*aflags); });
+  tree.applies_only(adv, {"--workload", "--length", "--bits", "--edges", "--iterations", "--hints"},
+                    "without --profile (the profile describes the workload)", [aflags] { return aflags->profile.empty(); });
+  tree.applies_only(adv, {"--edges"}, "to --workload degree and pagerank", [aflags] { return aflags->workload != "aggregate"; });
+  tree.applies_only(adv, {"--iterations"}, "to --workload pagerank", [aflags] { return aflags->workload == "pagerank"; });
   tree.check(cal, [cflags] { check_output_file("--output", cflags->output, {.creates_parents = true}); });
 }
 

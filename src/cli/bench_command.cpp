@@ -355,6 +355,10 @@ void add_bench_command(CommandTree& tree) {
         tree.add(app, "aggregate", aggregate_header, [flags] { return aggregate(*flags); }, aggregate_footer);
     tree.define(aggregate_app, [flags](CLI::App& sub) { add_aggregate_flags(sub, *flags); });
     tree.check(aggregate_app, [flags] { check_aggregate(*flags); });
+    tree.applies_only(aggregate_app, {"--node"}, "when --placement includes single_node", [flags] {
+      const std::vector<Placement>& p = flags->config.placements;
+      return std::find(p.begin(), p.end(), Placement::single_node) != p.end();
+    });
     add_bench_adaptivity(tree, app);
     add_bench_workload(tree, app);
   });

@@ -179,6 +179,17 @@ void CommandTree::check_extras(const CLI::App& app) const {
   throw UsageError("unknown " + noun->second + " " + util::quoted(word) + " (expected " + known + ")");
 }
 
+void CommandTree::check_scopes(const CLI::App& app) const {
+  const auto scopes = scopes_.find(&app);
+  if (scopes == scopes_.end()) return;
+  for (const FlagScope& scope : scopes->second) {
+    if (scope.holds()) continue;
+    for (const std::string& flag : scope.flags) {
+      if (app.count(flag) > 0) throw UsageError(flag + " applies only " + scope.condition);
+    }
+  }
+}
+
 int CommandTree::usage_failure(const CLI::App& command, const std::string& message) const {
   const std::string w = words(command);
   *err_ << "smartarrays: " << (w.empty() ? "" : w + ": ") << util::printable(message) << " (see '" << path(command)
@@ -212,6 +223,7 @@ std::optional<int> CommandTree::parse(int argc, const char* const* argv) {
     try {
       const auto check = checks_.find(&selected);
       if (check != checks_.end()) check->second();
+      check_scopes(selected);
     } catch (const UsageError& e) {
       return usage_failure(selected, e.what());
     }

@@ -56,6 +56,12 @@ class CommandTree {
   /// Makes a second Ctrl-C or SIGTERM interrupt app as the first did, instead of killing it: for a
   /// command whose unwinding restores system state (tune's AutoNUMA switch, its children).
   void unwind_on_every_signal(CLI::App& app) { unwind_always_.insert(&app); }
+  /// Makes each of flags, when given to app, a bad command line unless holds() once the command line
+  /// is parsed and checked: a flag the chosen mode would ignore is named ("--scale applies only to
+  /// --kind rmat", condition being "to --kind rmat"), never silently dropped.
+  void applies_only(CLI::App& app, std::vector<std::string> flags, std::string condition, std::function<bool()> holds) {
+    scopes_[&app].push_back({std::move(flags), std::move(condition), std::move(holds)});
+  }
   /// Where help and messages go (std::cout and std::cerr unless set; the fuzz harness silences them).
   void streams(std::ostream& out, std::ostream& err) {
     out_ = &out;
@@ -84,6 +90,7 @@ class CommandTree {
  private:
   void complete(CLI::App& app);
   void check_extras(const CLI::App& app) const;
+  void check_scopes(const CLI::App& app) const;
   int usage_failure(const CLI::App& command, const std::string& message) const;
 
   CLI::App root_;
@@ -95,6 +102,13 @@ class CommandTree {
   std::map<const CLI::App*, std::string> nouns_;
   std::set<const CLI::App*> settings_free_;
   std::set<const CLI::App*> unwind_always_;
+  // Flags that apply only when a condition holds (applies_only).
+  struct FlagScope {
+    std::vector<std::string> flags;
+    std::string condition;
+    std::function<bool()> holds;
+  };
+  std::map<const CLI::App*, std::vector<FlagScope>> scopes_;
 };
 
 }  // namespace smartarrays::cli

@@ -353,6 +353,7 @@ void add_degree_command(CommandTree& tree, CLI::App& graph) {
     finish_load_flags(f->load);
     check_output_file("--output", f->output, {.dash_is_stdout = false});
   });
+  scope_load_flags(tree, app, std::shared_ptr<const LoadFlags>(f, &f->load));
   tree.define(app, [f](CLI::App& defined) {
     add_top_flag(defined, *f, "vertices to list, largest degree first (default 10)");
     add_value(defined, "--repetitions", "N", f->repetitions, whole_number<unsigned>(1, 1000),
@@ -389,6 +390,7 @@ void add_pagerank_command(CommandTree& tree, CLI::App& graph) {
   auto f = std::make_shared<AnalyticsFlags>();
   CLI::App& app = tree.add(graph, "pagerank", pagerank_header, [f] { return pagerank(*f); });
   tree.check(app, [f] { check_pagerank(*f); });
+  scope_load_flags(tree, app, std::shared_ptr<const LoadFlags>(f, &f->load));
   tree.define(app, [f](CLI::App& defined) { add_pagerank_flags(defined, *f); });
 }
 

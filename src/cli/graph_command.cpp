@@ -103,15 +103,12 @@ struct GenerateFlags {
   std::size_t threads = 0;
 };
 
-// The check of graph generate: an output with a known format, a finite average degree, and an edge
-// list that fits in the machine's memory (16 bytes an edge, twice when undirected).
+// The check of graph generate: an output with a known format and an edge list that fits in the
+// machine's memory (16 bytes an edge, twice when undirected).
 void check_generate(GenerateFlags& f) {
   if (f.output.empty()) throw UsageError("missing --output FILE");
   check_output_file("--output", f.output, {.dash_is_stdout = false});
   f.format = output_format(f.format, f.output, "--format");
-  if (!(f.uniform.average_degree >= 0)) {
-    throw UsageError("--degree: expected an average degree >= 0, got " + std::to_string(f.uniform.average_degree));
-  }
   const bool rmat = f.kind == "rmat";
   const double edges = rmat ? std::ldexp(static_cast<double>(f.rmat.edge_factor), static_cast<int>(f.rmat.scale))
                             : static_cast<double>(f.uniform.vertices) * f.uniform.average_degree;
@@ -153,7 +150,7 @@ void add_generate_flags(CLI::App& app, GenerateFlags& f) {
   add_flag(app, "--no-scramble", f.no_scramble, "rmat: keep the generator's vertex ids (hubs at small ids)");
   add_value<std::uint64_t>(app, "--vertices", "N", f.uniform.vertices, parse_count,
                            "uniform: vertex count, K/M/G suffixes allowed (default 64K)");
-  add_value<double>(app, "--degree", "D", f.uniform.average_degree, parse_real, "uniform: average out-degree (default 16)");
+  add_value<double>(app, "--degree", "D", f.uniform.average_degree, graph_cli::parse_average_degree, "uniform: average out-degree (default 16)");
   add_value(app, "--seed", "N", f.seed, whole_number<std::uint64_t>(0, ~std::uint64_t{0}), "random seed (default 1)");
   add_flag(app, "--undirected", f.undirected, "store every edge in both directions");
   add_flag(app, "--dedup", f.build.dedup, "keep one copy of repeated edges");
@@ -166,6 +163,8 @@ void add_generate(CommandTree& tree, CLI::App& graph) {
   auto f = std::make_shared<GenerateFlags>();
   CLI::App& app = tree.add(graph, "generate", generate_header, [f] { return generate(*f); }, generate_footer);
   tree.check(app, [f] { check_generate(*f); });
+  tree.applies_only(app, {"--scale", "--edge-factor", "--no-scramble"}, "to --kind rmat", [f] { return f->kind == "rmat"; });
+  tree.applies_only(app, {"--vertices", "--degree"}, "to --kind uniform", [f] { return f->kind == "uniform"; });
   tree.define(app, [f](CLI::App& defined) { add_generate_flags(defined, *f); });
 }
 
@@ -298,6 +297,7 @@ void add_graph_command(CommandTree& tree) {
     auto info_flags = std::make_shared<LoadFlags>();
     CLI::App& info_app = tree.add(app, "info", info_header, [info_flags] { return info(*info_flags); });
     tree.check(info_app, [info_flags] { graph_cli::finish_load_flags(*info_flags); });
+    graph_cli::scope_load_flags(tree, info_app, info_flags);
     tree.define(info_app, [info_flags](CLI::App& defined) { graph_cli::add_load_flags(defined, *info_flags); });
     graph_cli::add_degree_command(tree, app);
     graph_cli::add_pagerank_command(tree, app);

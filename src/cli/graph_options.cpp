@@ -138,6 +138,11 @@ void add_load_flags(CLI::App& app, LoadFlags& f) {
   add_flag(app, "--quiet", f.quiet, "no progress on stderr")->group(group);
 }
 
+void scope_load_flags(CommandTree& tree, CLI::App& app, std::shared_ptr<const LoadFlags> flags) {
+  tree.applies_only(app, {"--node"}, "to single_node placements (--placement single_node or ARRAY=single_node)",
+                    [flags] { return flags->layout.places_single_node(); });
+}
+
 void finish_load_flags(LoadFlags& flags) {
   if (flags.inputs.empty()) throw UsageError("missing the input graph file");
   if (flags.inputs.size() > 1) {
@@ -318,6 +323,12 @@ measure::Json memory_json(const graph::MemoryReport& report) {
 
 measure::Json graph_json(const std::string& input, const graph::CsrGraph& g) {
   return {{"input", input}, {"vertices", g.vertices()}, {"edges", g.edges()}, {"directed", g.directed()}};
+}
+
+double parse_average_degree(const std::string& text) {
+  const double degree = parse_real(text);
+  if (degree < 0) throw UsageError("expected an average degree >= 0, got " + util::quoted(text));
+  return degree;
 }
 
 void check_edge_list_memory(const std::string& flags, double edges, bool both_directions) {

@@ -61,6 +61,9 @@ void add_read_flags(CLI::App& app, LoadFlags& flags, const std::string& group);
 /// Adds every loading flag (the read flags, --variant, --placement, --node, --bits, --pinning,
 /// --json) and the INPUT argument to app, in the group "graph flags".
 void add_load_flags(CLI::App& app, LoadFlags& flags);
+/// Makes the load flags that apply only in some cases (--node: single_node placements) an error
+/// elsewhere, for app, whose load flags are flags.
+void scope_load_flags(CommandTree& tree, CLI::App& app, std::shared_ptr<const LoadFlags> flags);
 
 /// Takes the one input from flags.inputs and derives the format (graph::SourceOptions::format_of);
 /// throws UsageError when the input is missing or repeated, the format unknown, or the flags do
@@ -107,6 +110,9 @@ measure::Json graph_json(const std::string& input, const graph::CsrGraph& g);
 /// Writes one line per vertex, appended by line(text, v) for v = 0..n-1, to path (staged, so an
 /// error or Ctrl-C leaves no partial file).
 void write_vertex_values(const std::string& path, std::uint64_t n, const std::function<void(std::string&, std::uint64_t)>& line);
+
+/// An average degree flag's value: a finite number >= 0, else UsageError quoting text.
+double parse_average_degree(const std::string& text);
 
 /// The size check of a command that generates a graph: its edge list (16 bytes an edge, twice with
 /// both directions) must fit in the machine's memory, else UsageError naming flags.

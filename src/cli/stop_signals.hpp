@@ -1,7 +1,8 @@
 // Owns a command's Ctrl-C and SIGTERM: while a StopSignals lives the first one sets a flag instead of
-// killing the process (a second one kills it, unless the command restores system state), and its InterruptScope turns the flag into
-// Error(cancelled) at the next pool loop or check_interrupt() of the calling thread, so the command
-// unwinds (staged output files, system switches, children) and exits with exit_interrupted.
+// killing the process (a second one kills it, unless the command restores system state), and its
+// InterruptScope turns the flag into Error(cancelled) at the next pool loop or check_interrupt() of
+// the calling thread, so the command unwinds (staged output files, system switches, children) and
+// exits with exit_interrupted.
 #pragma once
 
 #include <csignal>

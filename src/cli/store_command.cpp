@@ -241,8 +241,13 @@ void add_append(CommandTree& tree, CLI::App& parent) {
   tree.check(app, [f] { check_append(*f); });
   tree.define(app, [f](CLI::App& defined) {
     defined.add_option("FILES", f->files);
-    add_value<std::string>(defined, "--name", "NAME", f->name, [](const std::string& s) { return s; },
-                           "the graph's name in the store (default: INPUT's name without extension)");
+    add_value<std::string>(
+        defined, "--name", "NAME", f->name,
+        [](const std::string& s) {
+          if (s.empty()) throw UsageError("expected a name, got ''");
+          return s;
+        },
+        "the graph's name in the store (default: INPUT's name without extension)");
     add_value<std::vector<graph::Variant>>(
         defined, "--variant", "V", f->load.variants,
         [f](const std::string& text) {

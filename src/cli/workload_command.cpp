@@ -197,6 +197,14 @@ void add_bench_workload(CommandTree& tree, CLI::App& bench) {
   CLI::App& app = tree.add(bench, "workload", workload_header, [f] { return run_workload(*f); }, workload_footer);
   tree.define(app, [f](CLI::App& defined) { add_workload_flags(defined, *f); });
   tree.check(app, [f] { check_workload(*f); });
+  tree.applies_only(app, {"--dataset", "--groups"}, "to w1 and w2", [f] {
+    return f->config.workload == measure::Workload::w1 || f->config.workload == measure::Workload::w2;
+  });
+  tree.applies_only(app, {"--join-ratio"}, "to w3, w4 and map", [f] {
+    return f->config.workload != measure::Workload::w1 && f->config.workload != measure::Workload::w2;
+  });
+  tree.applies_only(app, {"--impl", "--repetitions", "--warmup", "--placement", "--json"}, "without --write-npy",
+                    [f] { return f->npy_dir.empty(); });
 }
 
 }  // namespace smartarrays::cli

@@ -1,6 +1,7 @@
 // Owns the parsing of placement and bit-width lists into a LayoutSpec and the layouts it gives.
 #include "smartarrays/graph/layout_spec.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <utility>
 #include <vector>
@@ -110,6 +111,12 @@ void LayoutSpec::add_bits(std::string_view list) {
 }
 
 void LayoutSpec::set_node(int node) { node_ = node; }
+
+bool LayoutSpec::places_single_node() const {
+  return base_.placement == Placement::single_node ||
+         std::any_of(placements_.begin(), placements_.end(),
+                     [](const auto& item) { return item.second.placement == Placement::single_node; });
+}
 
 ArrayOptions LayoutSpec::with_node(ArrayOptions options) const {
   if (node_ && options.placement == Placement::single_node) options.node = *node_;

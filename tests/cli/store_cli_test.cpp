@@ -128,6 +128,10 @@ TEST(StoreCli, ListInfoVerifyAndAppend) {
   const CliRun again = cli(dir, "store append " + sa + " " + test::graph_data("tiny.el") + " --name copy");
   EXPECT_EQ(again.exit_code, 1);
   EXPECT_TRUE(has(again.err, "already exists")) << again.err;
+  // An empty name is a bad command line, not the default name in disguise.
+  const CliRun empty = cli(dir, "store append " + sa + " " + test::graph_data("tiny.el") + " --name ''");
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_TRUE(has(empty.err, "--name: expected a name, got ''")) << empty.err;
 }
 
 TEST(StoreCli, VerifyFindsACorruptBlock) {

@@ -36,6 +36,9 @@ class SMARTARRAYS_API LayoutSpec {
   /// Makes node the node of every single_node placement, whenever it was given.
   void set_node(int node);
 
+  /// True when the base or an array's override is single_node (what set_node() applies to).
+  bool places_single_node() const;
+
   /// The options of array name (bits 0): its override, else the base.
   ArrayOptions for_array(std::string_view name) const;
   /// The options of an output array (ranks, degrees; bits 0): its override, else interleaved over
