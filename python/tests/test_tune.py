@@ -151,6 +151,7 @@ def test_grid_refuses_bad_arguments_naming_them():
         ({"warmup": -1}, ValueError, "warmup: expected a whole number from 0 to 100"),
         ({"metric": "("}, ValueError, r"metric: '\(' is not a regular expression"),
         ({"metric": "x", "cpu_time": True}, ValueError, "cpu_time and metric exclude each other"),
+        ({"maximize": True}, ValueError, r"maximize applies only with metric \(wall and CPU times are better smaller\)"),
         ({"timeout": -1}, ValueError, r"timeout: expected 0 \(no limit\) to 10000000 seconds"),
         ({"timeout": float("nan")}, ValueError, "timeout: expected"),
         ({"budget": float("inf")}, ValueError, "budget: expected 0 or more seconds"),

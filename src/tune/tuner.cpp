@@ -119,6 +119,10 @@ Tuner::Tuner(TuneSettings settings, SettingName name) : settings_(std::move(sett
     throw_error(ErrorCode::invalid_argument,
                 spelled(name, "cpu_time") + " and " + spelled(name, "metric") + " exclude each other (give one)");
   }
+  if (s.maximize && s.metric.empty()) {
+    throw_error(ErrorCode::invalid_argument, spelled(name, "maximize") + " applies only with " + spelled(name, "metric") +
+                                                 " (wall and CPU times are better smaller)");
+  }
   try {
     read_metric(s.metric, "");
   } catch (const Error& e) {

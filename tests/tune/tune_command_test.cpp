@@ -74,6 +74,9 @@ TEST(TuneCommand, CpuTimeReplacesTheWallTimeOfACommandThatWaits) {
   const CliRun both = run(small_grid + "--cpu-time --metric 'x' -- true");
   EXPECT_EQ(both.exit_code, 2);
   EXPECT_NE(both.err.find("--cpu-time and --metric exclude each other"), std::string::npos) << both.err;
+  const CliRun larger_time = run(small_grid + "--maximize -- true");
+  EXPECT_EQ(larger_time.exit_code, 2);
+  EXPECT_NE(larger_time.err.find("--maximize applies only with --metric"), std::string::npos) << larger_time.err;
 }
 
 TEST(TuneCommand, CrashesHangsAndMissingMetricsAreReportedNotWaitedFor) {

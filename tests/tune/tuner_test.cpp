@@ -278,6 +278,12 @@ TEST_F(TunerTest, BadSettingsAreRefusedNamingTheSetting) {
   EXPECT_EQ(refusal(s), "cpu_time and metric exclude each other (give one)");
   EXPECT_EQ(refusal(s, [](std::string_view f) { return "--" + std::string(f); }), "--cpu_time and --metric exclude each other (give one)");
   s = by_threads();
+  s.metric.clear();
+  s.maximize = true;  // a larger wall time is never better
+  EXPECT_EQ(refusal(s), "maximize applies only with metric (wall and CPU times are better smaller)");
+  s.cpu_time = true;
+  EXPECT_EQ(refusal(s), "maximize applies only with metric (wall and CPU times are better smaller)");
+  s = by_threads();
   s.metric = "(";
   EXPECT_EQ(refusal(s).rfind("metric: '(' is not a regular expression: ", 0), 0u) << refusal(s);
   s = by_threads();
