@@ -148,8 +148,6 @@ def open(  # noqa: A001 - sa.open, as the issue names it
     mode="load" copies every block (checksums checked) into placement."""
     if mode not in ("map", "load"):
         raise ValueError(f"mode must be 'map' or 'load', got {mode!r}")
-    if mode == "map" and (placement != "os_default" or nodes is not None):
-        raise ValueError("placement and nodes apply to mode='load'; a mapped store stays in the file's pages")
     opened = _core._store_open(os.fspath(path), mode, placement, node_list(nodes), huge_pages_arg(huge_pages))
     return Store(opened, mode)
 

@@ -65,8 +65,9 @@ def test_single_objects_append_and_errors(tmp_path: Path) -> None:
         sa.save(path, 5)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="mode must be"):
         sa.open(path, mode="mmap")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="apply to mode='load'"):
-        sa.open(path, placement="interleaved")
+    for placed in (dict(placement="interleaved"), dict(huge_pages="on"), dict(placement="single_node", nodes=0)):
+        with pytest.raises(ValueError, match="placement, nodes and huge pages apply to load mode; a mapped store stays in the file's pages"):
+            sa.open(path, **placed)
     with pytest.raises(OSError):
         sa.open(tmp_path / "missing.sa")
     not_store = tmp_path / "x.sa"

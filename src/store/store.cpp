@@ -66,6 +66,15 @@ SmartArray open_block(const detail::Catalogue& catalogue, const ObjectEntry& obj
   return mode == Mode::map ? map_block(block, file) : load_block(block, *file, block_name(object, k), placement, pool);
 }
 
+// A mapped store is the file's pages: a placement asked for with it would be silently ignored.
+void check_mapped_placement(Mode mode, const ArrayOptions& placement) {
+  if (mode == Mode::map && (placement.placement != Placement::os_default || !placement.nodes.empty() ||
+                            placement.huge_pages != HugePages::automatic || placement.auto_placement)) {
+    throw_error(ErrorCode::invalid_argument,
+                "store: placement, nodes and huge pages apply to load mode; a mapped store stays in the file's pages");
+  }
+}
+
 // The graph of object, its arrays each opened with placement[array].
 graph::CsrGraph open_graph_object(const detail::Catalogue& catalogue, const ObjectEntry& object, Mode mode,
                                   const std::shared_ptr<const os::MappedFile>& file, const graph::GraphLayout& placement,
@@ -111,6 +120,7 @@ Store& Store::operator=(Store&&) noexcept = default;
 Store::~Store() = default;
 
 Store Store::open(const std::string& path, Mode mode, const ArrayOptions& placement, runtime::ThreadPool& pool) {
+  check_mapped_placement(mode, placement);
   auto file = std::make_shared<const os::MappedFile>(os::MappedFile::open(path));
   const detail::Catalogue catalogue = detail::read_catalogue(file->data(), file->size());
   auto state = std::make_unique<State>();
@@ -132,6 +142,7 @@ Store Store::open(const std::string& path, Mode mode, const ArrayOptions& placem
 
 graph::CsrGraph Store::open_graph(const std::string& path, std::string_view name, Mode mode,
                                   const graph::GraphLayout& placement, runtime::ThreadPool& pool) {
+  for (const ArrayOptions& array : placement.arrays) check_mapped_placement(mode, array);
   auto file = std::make_shared<const os::MappedFile>(os::MappedFile::open(path));
   const detail::Catalogue catalogue = detail::read_catalogue(file->data(), file->size());
   const ObjectEntry* found = nullptr;

@@ -51,6 +51,13 @@ TEST(StoreCApi, ArgumentAndFileErrors) {
   sa_options_init(&wide);
   wide.bits = 3;
   expect_failure(sa_store_open(path.c_str(), SA_STORE_LOAD, &wide, &s), SA_EINVAL, "sa_store_open", "keep their stored widths");
+  sa_options interleaved;
+  sa_options_init(&interleaved);
+  interleaved.placement = SA_INTERLEAVED;
+  expect_failure(sa_store_open(path.c_str(), SA_STORE_MAP, &interleaved, &s), SA_EINVAL, "sa_store_open",
+                 "placement, nodes and huge pages apply to load mode; a mapped store stays in the file's pages");
+  ASSERT_EQ(sa_store_open(path.c_str(), SA_STORE_LOAD, &interleaved, &s), SA_OK);
+  sa_store_close(s);
   expect_failure(sa_store_open(graph_data("tiny.el").c_str(), SA_STORE_MAP, nullptr, &s), SA_EINVAL, "sa_store_open",
                  "not a smartarrays store");
   expect_failure(sa_store_open(dir.file("missing.sa").c_str(), SA_STORE_MAP, nullptr, &s), SA_EOS, "sa_store_open", "missing.sa");

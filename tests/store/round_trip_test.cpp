@@ -131,6 +131,42 @@ TEST(StoreRoundTrip, LoadPutsArraysInEveryPlacement) {
   }
 }
 
+TEST(StoreRoundTrip, AMappedOpenRefusesAPlacementItWouldIgnore) {
+  ScratchFile file("mapped-placement");
+  const graph::CsrGraph g = graph::build_csr(graph::generate_uniform({.vertices = 50, .average_degree = 2, .seed = 4}));
+  Store::write(file.path(), {{"x", SmartArray::from_values(sample(1'000, 12, 3), {})}, {"g", g}});
+  ArrayOptions interleaved;
+  interleaved.placement = Placement::interleaved;
+  ArrayOptions on_node_zero;
+  on_node_zero.placement = Placement::single_node;
+  ArrayOptions huge;
+  huge.huge_pages = HugePages::on;
+  ArrayOptions automatic;
+  automatic.auto_placement = true;
+  const std::string said = "store: placement, nodes and huge pages apply to load mode; a mapped store stays in the file's pages";
+  for (const ArrayOptions& placed : {interleaved, on_node_zero, huge, automatic}) {
+    try {
+      Store::open(file.path(), Mode::map, placed);
+      ADD_FAILURE() << "a mapped store took a placement";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+      EXPECT_EQ(std::string(e.what()), said);
+    }
+    graph::GraphLayout layout;
+    layout[graph::GraphArray::redge] = placed;  // one array is enough
+    try {
+      Store::open_graph(file.path(), "g", Mode::map, layout);
+      ADD_FAILURE() << "a mapped graph took a placement";
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), said);
+    }
+    EXPECT_NO_THROW(Store::open(file.path(), Mode::load, placed.auto_placement ? ArrayOptions{} : placed));
+  }
+  // The defaults, and a layout that differs from them only in widths (ignored: stored widths are kept).
+  EXPECT_NO_THROW(Store::open(file.path(), Mode::map, ArrayOptions{}));
+  EXPECT_EQ(Store::open_graph(file.path(), "g", Mode::map, graph::GraphLayout::for_variant(graph::Variant::U)).edges(), g.edges());
+}
+
 std::vector<double> ranks_of(const graph::CsrGraph& g) {
   const algo::PageRankResult result = algo::pagerank(g.rbegin(), g.redge(), g.begin());
   std::vector<double> ranks(g.vertices());

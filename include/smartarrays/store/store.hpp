@@ -59,14 +59,15 @@ class SMARTARRAYS_API Store {
   /// Adds objects to the store at path without rewriting it: new blocks, then a new directory and
   /// trailer, synced in that order so a crash leaves the previous version readable. Names must be new.
   static void append(const std::string& path, const std::vector<Object>& objects);
-  /// Opens the store at path. Mode::map needs no placement (its arrays are os_default views);
-  /// Mode::load puts every array in placement (bits ignored: each keeps its stored width), filled
-  /// on pool, each replica by its own node's workers. Throws Error naming the first problem.
+  /// Opens the store at path. Mode::map takes no placement (its arrays are os_default views: any
+  /// other placement, nodes or huge pages is Error(invalid_argument)); Mode::load puts every array in
+  /// placement (bits ignored: each keeps its stored width), filled on pool, each replica by its own
+  /// node's workers. Throws Error naming the first problem.
   static Store open(const std::string& path, Mode mode = Mode::map, const ArrayOptions& placement = {},
                     runtime::ThreadPool& pool = runtime::default_pool());
-  /// Opens only the graph named name (empty: the store's only graph) of the store at path: mapped,
-  /// or loaded with each array into placement's options for it (their bits ignored: stored widths
-  /// kept). What graph::GraphSource::open does for a compact file. Throws Error(invalid_argument)
+  /// Opens only the graph named name (empty: the store's only graph) of the store at path: mapped
+  /// (placement as in open()), or loaded with each array into placement's options for it (their
+  /// bits ignored: stored widths kept). What graph::GraphSource::open does for a compact file. Throws Error(invalid_argument)
   /// when there is no such graph, or name is empty and the store holds none or several.
   static graph::CsrGraph open_graph(const std::string& path, std::string_view name = {}, Mode mode = Mode::map,
                                     const graph::GraphLayout& placement = {},

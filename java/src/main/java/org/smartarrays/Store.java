@@ -107,7 +107,7 @@ public final class Store implements AutoCloseable {
     return open(path, Mode.MAP, null);
   }
 
-  /** Opens the store at path: mapped, or loaded into placement (null = OS default; its bits must be 0). */
+  /** Opens the store at path: mapped (placement null or the defaults), or loaded into placement (null = OS default; bits 0). */
   public static Store open(Path path, Mode mode, ArrayOptions placement) {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(mode, "mode");

@@ -185,6 +185,11 @@ class StoreTest {
       IllegalArgumentException bits = assertThrows(IllegalArgumentException.class,
           () -> Store.open(path, Store.Mode.LOAD, ArrayOptions.defaults().withBits(3)));
       assertTrue(bits.getMessage().contains("stored widths"), bits.getMessage());
+      IllegalArgumentException mappedPlacement = assertThrows(IllegalArgumentException.class,
+          () -> Store.open(path, Store.Mode.MAP, ArrayOptions.interleaved()));
+      assertTrue(mappedPlacement.getMessage().contains(
+          "placement, nodes and huge pages apply to load mode; a mapped store stays in the file's pages"),
+          mappedPlacement.getMessage());
       Path text = Files.writeString(dir.resolve("t.sa"), "not a store at all, just some text in a file\n");
       IllegalArgumentException notStore = assertThrows(IllegalArgumentException.class, () -> Store.open(text));
       assertTrue(notStore.getMessage().contains("store"), notStore.getMessage());
