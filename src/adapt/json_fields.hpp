@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -78,6 +79,15 @@ class Field {
   std::string text() const {
     if (!value_->is_string()) fail("expected a string, got " + shown());
     return value_->get<std::string>();
+  }
+  /// A string of min_length to 256 printable ASCII characters: a name or label shown as it is.
+  std::string label(std::size_t min_length) const {
+    std::string s = text();
+    const bool printable = std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+    if (s.size() < min_length || s.size() > 256 || !printable) {
+      fail("expected " + std::to_string(min_length) + " to 256 printable ASCII characters, got " + shown());
+    }
+    return s;
   }
   /// A boolean.
   bool boolean() const {

@@ -68,7 +68,7 @@ NodeMatrix read_matrix(const Field& f, std::size_t n) {
 MachineProfile read_profile(const Field& root) {
   detail::check_format(root, "smartarrays.machine/1");
   MachineProfile p;
-  if (root.has("cpu_model")) p.cpu_model = root.at("cpu_model").text();
+  if (root.has("cpu_model")) p.cpu_model = root.at("cpu_model").label(0);
   if (root.has("codec_isa")) p.codec_isa = root.at("codec_isa").text();
   if (root.has("thp_enabled")) p.thp_enabled = root.at("thp_enabled").text();
   const Field model = root.at("model");

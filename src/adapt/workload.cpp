@@ -28,7 +28,7 @@ ArrayUse use(std::string name, std::uint64_t length, unsigned value_bits, unsign
 
 ArrayUse read_array(const Field& f) {
   ArrayUse a;
-  a.name = f.at("name").text();
+  a.name = f.at("name").label(1);
   a.length = f.at("length").whole(0, std::uint64_t{1} << 48);
   a.value_bits = static_cast<unsigned>(f.at("value_bits").whole(1, 64));
   a.natural_bits = static_cast<unsigned>(f.at("natural_bits").whole(1, 64));
@@ -61,7 +61,14 @@ WorkloadProfile read_workload(const Field& root) {
   const Field arrays = root.at("arrays");
   const std::size_t n = arrays.array_size();
   if (n == 0) arrays.fail("expected at least one array");
-  for (std::size_t i = 0; i < n; ++i) w.arrays.push_back(read_array(arrays[i]));
+  for (std::size_t i = 0; i < n; ++i) {
+    w.arrays.push_back(read_array(arrays[i]));
+    for (std::size_t j = 0; j < i; ++j) {
+      if (w.arrays[j].name == w.arrays[i].name) {
+        arrays[i].at("name").fail(util::quoted(w.arrays[i].name) + " is also the name of arrays[" + std::to_string(j) + "]");
+      }
+    }
+  }
   if (root.has("edges")) w.edges = root.at("edges").whole(0, std::uint64_t{1} << 48);
   if (root.has("measured")) {
     const Field m = root.at("measured");

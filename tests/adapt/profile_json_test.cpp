@@ -105,6 +105,8 @@ TEST(MachineProfileJson, RejectsBadValuesNamingTheField) {
             "m.json: model.decode.scan_values_per_s_per_cpu[9]: expected a number > 0, got '0'");
   EXPECT_EQ(with([](Json& j) { j["model"]["decode"]["plain_scan_values_per_s_per_cpu"] = true; }),
             "m.json: model.decode.plain_scan_values_per_s_per_cpu: expected a number, got 'true'");
+  EXPECT_EQ(with([](Json& j) { j["cpu_model"] = "EPYC\x07"; }),
+            "m.json: cpu_model: expected 0 to 256 printable ASCII characters, got '\"EPYC\\\\u0007\"'");
   EXPECT_EQ(with([](Json& j) { j["model"]["nodes"][1]["id"] = 5; }),
             "m.json: model.nodes[1].id: expected a whole number in 1..1, got '5'");
   EXPECT_EQ(with([](Json& j) { j["model"]["nodes"][0]["cpus"] = -1; }),
@@ -247,6 +249,14 @@ TEST(WorkloadProfileJson, RejectsEveryMissingOrBadFieldByName) {
             "w.json: measured.placement: unknown placement 'numa' (expected one of: os_default, single_node, "
             "interleaved, replicated, partitioned)");
   EXPECT_EQ(with([](Json& j) { j["measured"]["seconds"] = 0; }), "w.json: measured.seconds: expected a number > 0, got '0'");
+  // Names are shown as they are (the decision's lines), so they are printable and name one array each.
+  EXPECT_EQ(with([](Json& j) { j["arrays"][1]["name"] = "a\x1b[31m"; }),
+            "w.json: arrays[1].name: expected 1 to 256 printable ASCII characters, got '\"a\\\\u001b[31m\"'");
+  EXPECT_EQ(with([](Json& j) { j["arrays"][1]["name"] = ""; }),
+            "w.json: arrays[1].name: expected 1 to 256 printable ASCII characters, got '\"\"'");
+  EXPECT_EQ(with([](Json& j) { j["arrays"][1]["name"] = std::string(257, 'a'); }).rfind("w.json: arrays[1].name: expected 1 to 256", 0), 0u);
+  EXPECT_EQ(with([](Json& j) { j["arrays"][1]["name"] = std::string(256, 'a'); }), "accepted");
+  EXPECT_EQ(with([](Json& j) { j["arrays"][1]["name"] = "a1"; }), "w.json: arrays[1].name: 'a1' is also the name of arrays[0]");
 }
 
 TEST(Hints, ParseEveryHintAndRejectBadOnes) {
