@@ -29,6 +29,7 @@ from ._args import (
     node_list,
     smart_array,
     unsigned_values,
+    word,
 )
 from ._core import ChunkIterator, PlacedBuffer, SmartArray, codec_isa, current_node, set_fake_topology
 from .collections import GroupBy, HashMap, HashSet, Index, group_by, hash_join, hash_join_count
@@ -96,6 +97,7 @@ def array(
     The array's decision attribute holds the decision with its explanation (None when not adaptive).
     write_mode="primary" makes a[i] = v write replica 0 only, until sync() copies the writes out."""
     data = unsigned_values(values)
+    placement, write_mode = word(placement, "placement"), word(write_mode, "write_mode")
     adaptive = placement == "auto" or hints is not None
     if not adaptive:
         make = _core._from_u32 if data.dtype == np.uint32 else _core._from_u64
@@ -138,7 +140,7 @@ def allocate_buffer(
     nbytes = count * item.itemsize
     if nbytes >= 1 << 64:
         raise MemoryError(f"a buffer of shape {shape!r} and dtype {item} needs {nbytes} bytes, more than 2^64")
-    owner = _core._allocate_buffer(nbytes, placement, node_list(nodes), huge_pages_arg(huge_pages))
+    owner = _core._allocate_buffer(nbytes, word(placement, "placement"), node_list(nodes), huge_pages_arg(huge_pages))
     return np.ndarray(dims, dtype=item, buffer=owner)
 
 
@@ -175,7 +177,7 @@ class LiveArray:
         """Re-lays the array out in placement with bits ("min"/"auto": the fewest that hold the values)
         while readers go on; returns the new version's number. ValueError for a value too wide or a bad
         option (the current version is then unchanged)."""
-        return self._core._relayout(bits_arg(bits), placement, node_list(nodes), huge_pages_arg(huge_pages))
+        return self._core._relayout(bits_arg(bits), word(placement, "placement"), node_list(nodes), huge_pages_arg(huge_pages))
 
 
 def aggregate(a1: SmartArray, a2: SmartArray) -> int:

@@ -38,6 +38,14 @@ def flag(value: object, name: str) -> bool:
     return bool(value)
 
 
+def word(value: object, name: str) -> str:
+    """A string argument the core looks up by name (placement, variant, format, ...): TypeError naming
+    name for anything but a str, never the binding's signature dump; the core names an unknown word."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, got {type(value).__name__} {value!r}")
+    return value
+
+
 def huge_pages_arg(value: object) -> str:
     """The huge_pages argument as the core's mode name; the core rejects an unknown name (ValueError)."""
     if isinstance(value, (bool, np.bool_)):

@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._args import Placement, unsigned_value, unsigned_values
+from ._args import Placement, unsigned_value, unsigned_values, word
 
 
 def _u64(values: npt.ArrayLike) -> np.ndarray:
@@ -24,7 +24,7 @@ class GroupBy:
         self._values = _u64(values)
         if len(self._keys) != len(self._values):
             raise ValueError(f"group by: keys and values differ in length ({len(self._keys)} and {len(self._values)})")
-        self._placement = placement
+        self._placement = word(placement, "placement")
 
     def _run(self, aggregate: str) -> tuple[np.ndarray, np.ndarray]:
         return _core._group_by(self._keys, self._values, aggregate, self._placement)
@@ -58,19 +58,19 @@ def group_by(keys: npt.ArrayLike, values: npt.ArrayLike, placement: Placement = 
 def hash_join(left: npt.ArrayLike, right: npt.ArrayLike, placement: Placement = "os_default") -> tuple[np.ndarray, np.ndarray]:
     """(left rows, right rows) of every pair with left[i] == right[j], sorted by left row then right
     row; the hash table is built on the smaller side."""
-    return _core._hash_join(_u64(left), _u64(right), placement)
+    return _core._hash_join(_u64(left), _u64(right), word(placement, "placement"))
 
 
 def hash_join_count(left: npt.ArrayLike, right: npt.ArrayLike, placement: Placement = "os_default") -> int:
     """The number of pairs with left[i] == right[j]."""
-    return _core._hash_join_count(_u64(left), _u64(right), placement)
+    return _core._hash_join_count(_u64(left), _u64(right), word(placement, "placement"))
 
 
 class Index:
     """A read-only sorted index of keys[i] -> i (sorted smart array plus a radix directory)."""
 
     def __init__(self, keys: npt.ArrayLike, placement: Placement = "os_default") -> None:
-        self._index = _core._index(_u64(keys), placement)
+        self._index = _core._index(_u64(keys), word(placement, "placement"))
 
     def lookup(self, probe: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """(counts, first) per probe key: counts[k] rows hold it, the first at sorted position first[k]."""
@@ -107,7 +107,7 @@ class HashMap:
         k, v = _u64(keys), _u64(values)
         if len(k) != len(v):
             raise ValueError(f"hash map: keys and values differ in length ({len(k)} and {len(v)})")
-        self._map = _core._hash_map(k, v, placement)
+        self._map = _core._hash_map(k, v, word(placement, "placement"))
 
     def get(self, probe: npt.ArrayLike, missing: int = 0) -> np.ndarray:
         """Each probe key's value (uint64), or missing where the key is absent."""
@@ -141,7 +141,7 @@ class HashSet:
     """A read-only hash set of integer keys on smart arrays, keys in the fewest bits."""
 
     def __init__(self, keys: npt.ArrayLike, placement: Placement = "os_default") -> None:
-        self._set = _core._hash_set(_u64(keys), placement)
+        self._set = _core._hash_set(_u64(keys), word(placement, "placement"))
 
     def contains(self, probe: npt.ArrayLike) -> np.ndarray:
         """A bool mask: True where the probe key is in the set."""

@@ -22,7 +22,7 @@ from distributed import Client, Future, get_client
 from . import _core
 from . import _dask_serialize  # noqa: F401 - registers the zero-copy frames
 from . import array as _make_array
-from ._args import Nodes, Placement, bits_arg, node_list, pagerank_args
+from ._args import Nodes, Placement, bits_arg, node_list, pagerank_args, word
 from ._core import SmartArray
 from .collections import group_by as _local_group_by
 from .graph import Graph
@@ -407,6 +407,7 @@ def pagerank(
     contributions and broadcasts them. The same iterations and stopping rule as Graph.pagerank (f64),
     so the ranks agree with it to rounding."""
     tol, damping, max_iterations = pagerank_args(tol, damping, max_iterations)
+    dangling = word(dangling, "dangling")
     _core._pagerank_check(tol, damping, max_iterations, dangling)
     client = client if client is not None else get_client()
     held = list(graph) if isinstance(graph, Sequence) and not isinstance(graph, str) else graph_parts(graph, parts, client)

@@ -23,6 +23,7 @@ from ._args import (
     pagerank_args,
     real_number,
     unsigned_value,
+    word,
 )
 
 if TYPE_CHECKING:
@@ -57,10 +58,10 @@ def _build(factory: str, variant: Variant, options: GraphOptions) -> _core._Grap
     if unknown:
         raise TypeError(f"Graph.{factory}() got an unexpected keyword argument {unknown[0]!r}")
     return _core._GraphBuild(
-        variant,
+        word(variant, "variant"),
         flag(options.get("dedup", False), "dedup"),
         flag(options.get("drop_self_loops", False), "drop_self_loops"),
-        options.get("placement", "os_default"),
+        word(options.get("placement", "os_default"), "placement"),
         node_list(options.get("nodes")),
         huge_pages_arg(options.get("huge_pages", "auto")),
     )
@@ -127,7 +128,7 @@ class Graph:
         **options: Unpack[GraphOptions],
     ) -> Graph:
         """A graph read from an edge list (.el/.txt), Matrix Market (.mtx) or GAP (.sg) file."""
-        return cls(_core._graph_load(os.fspath(path), format or "", _build("load", variant, options)))
+        return cls(_core._graph_load(os.fspath(path), "" if format is None else word(format, "format"), _build("load", variant, options)))
 
     @classmethod
     def rmat(
@@ -206,7 +207,9 @@ class Graph:
         """PageRank of every vertex; dangling="uniform" spreads sinks' rank over all vertices like networkx;
         scores="f32" keeps ranks and contributions in floats (half the bytes, as GAP's reference) and
         returns float32 ranks, else float64."""
-        return self._native.pagerank(*pagerank_args(tol, damping, max_iterations), dangling, scores)
+        return self._native.pagerank(
+            *pagerank_args(tol, damping, max_iterations), word(dangling, "dangling"), word(scores, "scores")
+        )
 
     def memory(self) -> GraphMemory:
         """Bytes, bits, placement and replicas of each array, and the total."""

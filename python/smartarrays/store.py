@@ -15,7 +15,7 @@ from typing import Literal, Protocol, Union
 import numpy as np
 
 from . import _core
-from ._args import HugePages, Nodes, Placement, flag, huge_pages_arg, node_list
+from ._args import HugePages, Nodes, Placement, flag, huge_pages_arg, node_list, word
 from ._core import SmartArray
 from .graph import Graph
 
@@ -57,6 +57,8 @@ def _named(objects: Objects) -> tuple[list[str], list[object]]:
 
 def _fd(fd: FileDescriptor) -> int:
     """The descriptor number of fd."""
+    if not isinstance(fd, int) and not callable(getattr(fd, "fileno", None)):
+        raise TypeError(f"fd must be a file descriptor (an int) or have fileno(), got {type(fd).__name__}")
     number = fd if isinstance(fd, int) else fd.fileno()
     if isinstance(number, bool) or not isinstance(number, int) or number < 0:
         raise ValueError(f"expected a file descriptor >= 0, got {number!r}")
@@ -148,7 +150,7 @@ def open(  # noqa: A001 - sa.open, as the issue names it
     mode="load" copies every block (checksums checked) into placement."""
     if mode not in ("map", "load"):
         raise ValueError(f"mode must be 'map' or 'load', got {mode!r}")
-    opened = _core._store_open(os.fspath(path), mode, placement, node_list(nodes), huge_pages_arg(huge_pages))
+    opened = _core._store_open(os.fspath(path), mode, word(placement, "placement"), node_list(nodes), huge_pages_arg(huge_pages))
     return Store(opened, mode)
 
 
@@ -191,7 +193,7 @@ def recv(
     """Receives one store stream from fd into one region placed as asked (not "replicated") and
     returns its objects used in place; max_bytes 0 = the process memory limit. ValueError for a
     malformed stream, OSError when the peer closes mid-stream."""
-    opened = _core._store_recv(_fd(fd), placement, node_list(nodes), huge_pages_arg(huge_pages), _max_bytes(max_bytes))
+    opened = _core._store_recv(_fd(fd), word(placement, "placement"), node_list(nodes), huge_pages_arg(huge_pages), _max_bytes(max_bytes))
     return Store(opened, "recv")
 
 
@@ -217,7 +219,7 @@ class Receiver:
         max_bytes: int = 0,
     ) -> None:
         """A receiver for streams of at most max_bytes (0 = the process memory limit)."""
-        self._core = _core._Receiver(placement, node_list(nodes), huge_pages_arg(huge_pages), _max_bytes(max_bytes))
+        self._core = _core._Receiver(word(placement, "placement"), node_list(nodes), huge_pages_arg(huge_pages), _max_bytes(max_bytes))
 
     def recv(self, fd: FileDescriptor) -> Store:
         """Receives one stream from fd as smartarrays.recv() does, into the kept region when it is free."""

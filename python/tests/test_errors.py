@@ -325,3 +325,41 @@ def test_assignment_and_copies_name_a_bad_index_or_source():
     with pytest.raises(TypeError, match="^LiveArray: array must be a SmartArray, got list$"):
         sa.LiveArray([1, 2])
     np.testing.assert_array_equal(np.asarray(a), np.arange(10))
+
+
+def test_word_arguments_of_another_type_name_themselves(tmp_path):
+    """Arguments the core looks up by name (placement, variant, format, ...) are a TypeError naming
+    the argument when they are not a str, never nanobind's "incompatible function arguments"."""
+    path = tmp_path / "a.sa"
+    sa.save(path, sa.array([1, 2]))
+    g = sa.Graph.rmat(3)
+    calls = {
+        "placement": [
+            lambda v: sa.array([1], placement=v),
+            lambda v: sa.allocate_buffer(3, placement=v),
+            lambda v: sa.LiveArray(sa.array([1])).relayout(placement=v),
+            lambda v: sa.Graph.rmat(3, placement=v),
+            lambda v: sa.group_by([1], [1], placement=v),
+            lambda v: sa.hash_join([1], [1], placement=v),
+            lambda v: sa.hash_join_count([1], [1], placement=v),
+            lambda v: sa.Index([1], placement=v),
+            lambda v: sa.HashMap([1], [1], placement=v),
+            lambda v: sa.HashSet([1], placement=v),
+            lambda v: sa.open(path, mode="load", placement=v),
+            lambda v: sa.Receiver(placement=v),
+        ],
+        "write_mode": [lambda v: sa.array([1], write_mode=v)],
+        "variant": [lambda v: sa.Graph.rmat(3, variant=v)],
+        "format": [lambda v: sa.Graph.load(path, format=v)],
+        "dangling": [lambda v: g.pagerank(dangling=v)],
+        "scores": [lambda v: g.pagerank(scores=v)],
+    }
+    for name, functions in calls.items():
+        for call in functions:
+            for bad, shown in ((3, "int 3"), (b"os_default", "bytes b'os_default'"), (None, "NoneType None")):
+                if name == "format" and bad is None:
+                    continue  # None: the format from the file's name
+                with pytest.raises(TypeError, match=rf"^{name} must be a str, got {shown}$"):
+                    call(bad)
+    with pytest.raises(TypeError, match=r"^fd must be a file descriptor \(an int\) or have fileno\(\), got str$"):
+        sa.recv("3")
