@@ -458,7 +458,7 @@ typedef struct {
 SMARTARRAYS_API sa_status sa_store_write(const char *path, const sa_store_object *objects, uint64_t n);
 /** Adds objects[0..n) to the store at path without rewriting it; names must be new. */
 SMARTARRAYS_API sa_status sa_store_append(const char *path, const sa_store_object *objects, uint64_t n);
-/** Opens the store at path mapped or loaded into placement (NULL = os_default; its bits must be 0). */
+/** Opens the store at path mapped (placement NULL or the defaults) or loaded into placement (NULL = os_default; bits 0). */
 SMARTARRAYS_API sa_status sa_store_open(const char *path, sa_store_mode mode, const sa_options *placement, sa_store **out);
 /** Closes a store; arrays and graphs taken from it stay valid. NULL is fine. */
 SMARTARRAYS_API void sa_store_close(sa_store *s);
