@@ -83,7 +83,9 @@ void add_top_flag(CLI::App& app, AnalyticsFlags& f, const char* help) {
 }
 
 void add_output_flag(CLI::App& app, AnalyticsFlags& f, const char* help) {
-  add_value<std::string>(app, "--output", "FILE", f.output, [](const std::string& s) { return s; }, help);
+  // "-" is standard output, as /dev/stdout is (the tables then go to stderr).
+  add_value<std::string>(app, "--output", "FILE", f.output, [](const std::string& s) { return s == "-" ? "/dev/stdout" : s; },
+                         help);
 }
 
 // ---- degree ----
@@ -358,7 +360,7 @@ void add_degree_command(CommandTree& tree, CLI::App& graph) {
     add_top_flag(defined, *f, "vertices to list, largest degree first (default 10)");
     add_value(defined, "--repetitions", "N", f->repetitions, whole_number<unsigned>(1, 1000),
               "timed runs per variant, median reported (default 3)");
-    add_output_flag(defined, *f, "write the degree of every vertex, one per line in vertex order");
+    add_output_flag(defined, *f, "write the degree of every vertex, one per line in vertex order (- for stdout)");
     add_load_flags(defined, f->load);
     f->load.adaptive_workload = "degree";
   });
@@ -381,7 +383,7 @@ void add_pagerank_flags(CLI::App& app, AnalyticsFlags& f) {
                                   "precision of the rank and contribution arrays: f64 (doubles, exact against\n"
                                   "the references) or f32 (floats, half the bytes, as GAP's reference) (default f64)");
   add_top_flag(app, f, "vertices to list, highest rank first (default 10)");
-  add_output_flag(app, f, "write the rank of every vertex (first variant), one per line in vertex order");
+  add_output_flag(app, f, "write the rank of every vertex (first variant), one per line in vertex order\n(- for stdout)");
   add_load_flags(app, f.load);
   f.load.adaptive_workload = "pagerank";
 }

@@ -93,6 +93,16 @@ CLI::Option* add_flag(CLI::App& app, const std::string& flag, bool& target, cons
 namespace {
 
 bool data_on_stdout = false;
+std::string stdout_taken_by;  // the flag whose output standard output is, since the last clear
+
+// Gives standard output to flag's output; a second flag asking for it is a bad command line, so two
+// outputs never mix in one stream.
+void claim_stdout(const std::string& flag) {
+  if (!stdout_taken_by.empty()) {
+    throw UsageError(flag + ": standard output already takes " + stdout_taken_by + "'s output; give one of them a file");
+  }
+  stdout_taken_by = flag;
+}
 
 // True when st is the file, terminal or pipe standard output is.
 bool is_stdout(const struct stat& st) {
@@ -104,17 +114,29 @@ bool is_stdout(const struct stat& st) {
 
 bool output_on_stdout() noexcept { return data_on_stdout; }
 
-void clear_output_on_stdout() noexcept { data_on_stdout = false; }
+void clear_output_on_stdout() noexcept {
+  data_on_stdout = false;
+  stdout_taken_by.clear();
+}
 
 void check_output_file(const std::string& flag, const std::string& path, OutputPath kind) {
-  if (path.empty() || (kind.dash_is_stdout && path == "-")) return;
+  if (path.empty()) return;
+  if (path == "-") {
+    if (!kind.dash_is_stdout) {
+      throw UsageError(flag + ": '-' names no file here: give /dev/stdout for standard output, or ./- for a file named '-'");
+    }
+    return claim_stdout(flag);
+  }
   const auto fail = [&](const std::string& reason) {
     throw UsageError(flag + ": cannot write " + util::quoted(path) + ": " + reason);
   };
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) fail("it is a directory");
-    if (is_stdout(st)) data_on_stdout = true;
+    if (is_stdout(st)) {
+      claim_stdout(flag);
+      data_on_stdout = true;
+    }
     if (::access(path.c_str(), W_OK) != 0) fail(std::strerror(errno));
     return;
   }

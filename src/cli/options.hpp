@@ -93,14 +93,15 @@ struct OutputPath {
 
 /// Throws UsageError "FLAG: cannot write 'PATH': REASON" when the command could not write its output
 /// at path (a directory, no such directory, no permission, a read-only file system), so that a
-/// long run does not end unable to save its result. Looks only (stat, access): creates nothing.
+/// long run does not end unable to save its result; also for "-" where it is no file, and for a
+/// second output to standard output. Looks only (stat, access): creates nothing.
 void check_output_file(const std::string& flag, const std::string& path, OutputPath kind = {});
 
 /// True when a check_output_file since the last clear_output_on_stdout() named this process's
 /// standard output as a file (/dev/stdout, or the file or pipe stdout is): the command's tables and
 /// messages then go to stderr, so they do not mix into the data.
 bool output_on_stdout() noexcept;
-/// Forgets what output_on_stdout() says (at the start of each parse).
+/// Forgets what output_on_stdout() says and which flag took standard output (at each parse's start).
 void clear_output_on_stdout() noexcept;
 
 /// A count computed in double as text: whole below 2^64, else in scientific notation ("1.68e+307"),

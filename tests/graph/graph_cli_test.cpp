@@ -208,6 +208,35 @@ TEST(GraphCli, DevStdoutCarriesExactlyTheGraph) {
   const CliRun degrees = cli(dir, "graph degree " + sg + " --output /dev/stdout --quiet");
   ASSERT_EQ(degrees.exit_code, 0) << degrees.err;
   EXPECT_EQ(numbers_of(degrees.out).size(), 6u) << degrees.out;
+  // "-" is standard output for the vertex values, as for --json; the table goes to stderr.
+  const CliRun dash = cli(dir, "graph degree " + sg + " --output - --quiet");
+  ASSERT_EQ(dash.exit_code, 0) << dash.err;
+  EXPECT_EQ(dash.out, degrees.out);
+  EXPECT_NE(dash.err.find("degree centrality"), std::string::npos) << dash.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("-")));
+}
+
+// Standard output carries one output at most, and "-" never silently becomes a file named "-".
+TEST(GraphCli, DashIsStandardOutputOrRefused) {
+  const test::ScratchDir dir;
+  const std::string el = test::graph_data("tiny.el");
+  const struct {
+    std::string args;
+    const char* message;
+  } refused[] = {
+      {"graph degree " + el + " --json - --output -", "--output: standard output already takes --json's output"},
+      {"graph pagerank " + el + " --json /dev/stdout --output -", "--output: standard output already takes --json's output"},
+      {"graph generate --scale 4 --output -", "--output: '-' names no file here: give /dev/stdout for standard output, or ./- for a file named '-'"},
+      {"graph convert " + el + " - --to el", "OUTPUT: '-' names no file here"},
+      {"store append - " + el, "STORE: '-' names no file here"},
+  };
+  for (const auto& c : refused) {
+    SCOPED_TRACE(c.args);
+    const CliRun r = test::run_cli(c.args, dir.file("stderr.txt"), "cd " + dir.file("") + " &&");  // where '-' would land
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("-")));
 }
 
 TEST(GraphCli, CtrlCStopsGenerateLeavingNoFile) {
