@@ -66,9 +66,9 @@ class SMARTARRAYS_API Store {
   static Store open(const std::string& path, Mode mode = Mode::map, const ArrayOptions& placement = {},
                     runtime::ThreadPool& pool = runtime::default_pool());
   /// Opens only the graph named name (empty: the store's only graph) of the store at path: mapped
-  /// (placement as in open()), or loaded with each array into placement's options for it (their
-  /// bits ignored: stored widths kept). What graph::GraphSource::open does for a compact file. Throws Error(invalid_argument)
-  /// when there is no such graph, or name is empty and the store holds none or several.
+  /// (placement as in open()), or loaded with each array into placement's options for it (bits
+  /// ignored: stored widths kept), as graph::GraphSource::open does for a compact file. Throws
+  /// Error(invalid_argument) for no such graph, or for an empty name when the store holds none or several.
   static graph::CsrGraph open_graph(const std::string& path, std::string_view name = {}, Mode mode = Mode::map,
                                     const graph::GraphLayout& placement = {},
                                     runtime::ThreadPool& pool = runtime::default_pool());
