@@ -241,7 +241,8 @@ void add_adaptivity_flags(CLI::App& app, AdaptivityFlags& f) {
   add_value(app, "--widths", "LIST", c.widths, list_of(whole_number<unsigned>(1, 64)),
             "aggregation data widths (default 10,31,32,33,50,63,64)");
   add_value<std::uint64_t>(app, "--vertices", "N", c.vertices, parse_count, "graph vertices (default 1M)");
-  add_value<double>(app, "--degree", "D", c.average_degree, graph_cli::parse_average_degree, "graph edges per vertex (default 8)");
+  add_value<double>(app, "--degree", "D", c.average_degree, graph_cli::parse_average_degree,
+                    "graph edges per vertex (default 8)");
   add_value(app, "--iterations", "I", c.iterations, whole_number<unsigned>(1, 1000), "PageRank iterations per run (default 5)");
   add_value(app, "--threads", "LIST", c.threads, list_of(whole_number<std::size_t>(1, 4096)),
             "thread counts (default: 1 and every CPU)");
@@ -286,12 +287,15 @@ void add_bench_adaptivity(CommandTree& tree, CLI::App& bench) {
   tree.check(adaptivity_app, [flags] { check_adaptivity(*flags); });
   auto includes = [flags](std::initializer_list<const char*> names) {
     const std::vector<std::string>& w = flags->config.workloads;
-    return std::any_of(names.begin(), names.end(), [&](const char* name) { return std::find(w.begin(), w.end(), name) != w.end(); });
+    return std::any_of(names.begin(), names.end(),
+                       [&](const char* name) { return std::find(w.begin(), w.end(), name) != w.end(); });
   };
-  tree.applies_only(adaptivity_app, {"--size", "--widths"}, "when --workloads includes aggregate", [includes] { return includes({"aggregate"}); });
+  tree.applies_only(adaptivity_app, {"--size", "--widths"}, "when --workloads includes aggregate",
+                    [includes] { return includes({"aggregate"}); });
   tree.applies_only(adaptivity_app, {"--vertices", "--degree"}, "when --workloads includes degree or pagerank",
                     [includes] { return includes({"degree", "pagerank"}); });
-  tree.applies_only(adaptivity_app, {"--iterations"}, "when --workloads includes pagerank", [includes] { return includes({"pagerank"}); });
+  tree.applies_only(adaptivity_app, {"--iterations"}, "when --workloads includes pagerank",
+                    [includes] { return includes({"pagerank"}); });
 }
 
 }  // namespace smartarrays::cli

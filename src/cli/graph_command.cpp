@@ -150,7 +150,8 @@ void add_generate_flags(CLI::App& app, GenerateFlags& f) {
   add_flag(app, "--no-scramble", f.no_scramble, "rmat: keep the generator's vertex ids (hubs at small ids)");
   add_value<std::uint64_t>(app, "--vertices", "N", f.uniform.vertices, parse_count,
                            "uniform: vertex count, K/M/G suffixes allowed (default 64K)");
-  add_value<double>(app, "--degree", "D", f.uniform.average_degree, graph_cli::parse_average_degree, "uniform: average out-degree (default 16)");
+  add_value<double>(app, "--degree", "D", f.uniform.average_degree, graph_cli::parse_average_degree,
+                    "uniform: average out-degree (default 16)");
   add_value(app, "--seed", "N", f.seed, whole_number<std::uint64_t>(0, ~std::uint64_t{0}), "random seed (default 1)");
   add_flag(app, "--undirected", f.undirected, "store every edge in both directions");
   add_flag(app, "--dedup", f.build.dedup, "keep one copy of repeated edges");

@@ -226,7 +226,8 @@ TEST(GraphCli, DashIsStandardOutputOrRefused) {
   } refused[] = {
       {"graph degree " + el + " --json - --output -", "--output: standard output already takes --json's output"},
       {"graph pagerank " + el + " --json /dev/stdout --output -", "--output: standard output already takes --json's output"},
-      {"graph generate --scale 4 --output -", "--output: '-' names no file here: give /dev/stdout for standard output, or ./- for a file named '-'"},
+      {"graph generate --scale 4 --output -",
+       "--output: '-' names no file here: give /dev/stdout for standard output, or ./- for a file named '-'"},
       {"graph convert " + el + " - --to el", "OUTPUT: '-' names no file here"},
       {"store append - " + el, "STORE: '-' names no file here"},
   };

@@ -164,7 +164,8 @@ TEST(StoreRoundTrip, AMappedOpenRefusesAPlacementItWouldIgnore) {
   }
   // The defaults, and a layout that differs from them only in widths (ignored: stored widths are kept).
   EXPECT_NO_THROW(Store::open(file.path(), Mode::map, ArrayOptions{}));
-  EXPECT_EQ(Store::open_graph(file.path(), "g", Mode::map, graph::GraphLayout::for_variant(graph::Variant::U)).edges(), g.edges());
+  const graph::GraphLayout widths_only = graph::GraphLayout::for_variant(graph::Variant::U);
+  EXPECT_EQ(Store::open_graph(file.path(), "g", Mode::map, widths_only).edges(), g.edges());
 }
 
 std::vector<double> ranks_of(const graph::CsrGraph& g) {
