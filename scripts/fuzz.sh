@@ -7,13 +7,16 @@
 # limit and a per-input timeout, so an input that makes the library allocate without bound or hang
 # is a failure like a crash. Findings land in BUILD-asan/findings/<name>/ and fail the run; the
 # executions and their rate are printed per harness.
-# FUZZ_RUNS=N makes each harness a campaign of N executions that may take several runs: a run fuzzes
-# until the campaign's total reaches N or SECONDS run out, and the next run with the same harness
-# binary resumes it from its corpus. Each run is a segment in BUILD-asan/findings/<name>/campaign.tsv
-# (start, commit, binary, executions, rate, peak RSS, result); a segment that was killed is counted
-# from the last progress line of its log. A rebuilt binary starts a new campaign (the old ledger is
-# kept beside it). FUZZ_WORKERS=K runs a campaign's segment as K libFuzzer processes on one shared
-# corpus (each reloads what the others add), one log each, their executions summed.
+# FUZZ_RUNS=N makes each harness a campaign of N executions that may take several runs, on several
+# machines: a run fuzzes until the campaign's total reaches N or SECONDS run out, and the next run
+# of the same harness resumes it. Each run is a segment in fuzz/campaigns/<name>.tsv, in the source
+# tree (start, commit, source key, binary, executions, rate, peak RSS, result); a run resumes the
+# campaign when its binary, or the sources and toolchain it was built from, are those of a segment.
+# A killed segment is counted from the last progress line of its log, or, on another machine, from
+# the count its run recorded each FUZZ_RECORD_SECONDS. A changed harness starts a new campaign (the
+# old ledger is moved into BUILD-asan/findings/<name>/). FUZZ_WORKERS=K runs a campaign's segment as
+# K libFuzzer processes on one shared corpus (each reloads what the others add), one log each, their
+# executions summed.
 #   scripts/fuzz.sh BUILD SECONDS [HARNESS...]     (default: every harness)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -125,48 +128,86 @@ segment_stats() {
   printf '%s\t%s\t%s\n' "$total" "$rate" "$peak"
 }
 
-# One harness's campaign of $runs executions, resumed from its ledger when the binary is the same.
+# What a harness binary is built from, as one key: the committed sources and build files of the tree
+# and the toolchain's versions. Builds with the same key are the same harness on any machine (their
+# binaries may still differ in a byte, a path or a build id), so a campaign resumes across machines.
+# A tree with changes to any of those files has no such key: its campaign is its binary's.
+source_key() {
+  local sha=$1 listing
+  local paths=(src include fuzz cmake CMakeLists.txt scripts/configure-asan.sh)
+  local changes=("${paths[@]}" ':(exclude)fuzz/corpus' ':(exclude)fuzz/campaigns')
+  if ! git -C "$root" diff --quiet HEAD -- "${changes[@]}" 2>/dev/null ||
+      [ -n "$(git -C "$root" ls-files --others --exclude-standard -- "${changes[@]}")" ] ||
+      ! listing=$(git -C "$root" ls-tree -r HEAD -- "${paths[@]}" | grep -v -P '\tfuzz/(corpus|campaigns)/'); then
+    echo "binary:$sha"
+    return
+  fi
+  { echo "$listing"; clang++-14 --version | head -1
+    dpkg-query -W clang-14 libclang-rt-14-dev libstdc++-12-dev libc6-dev 2>/dev/null || true
+  } | sha256sum | cut -c1-16 | sed 's/^/source:/'
+}
+
+# Rewrites the ledger's segment that started at START, if still running: RESULT, EXECUTIONS, and
+# RATE and RSS ("-" when not given).
+set_running_segment() {
+  local ledger=$1 start=$2 result=$3 n=$4 rate=${5:--} rss=${6:--}
+  awk -F'\t' -v OFS='\t' -v start="$start" -v n="$n" -v rate="$rate" -v rss="$rss" -v result="$result" \
+      'NR > 1 && $1 == start && $8 == "running" { $5 = n + 0; $6 = rate; $7 = rss; $8 = result } { print }' \
+      "$ledger" >"$ledger.new" && mv "$ledger.new" "$ledger"
+}
+
+# One harness's campaign of $runs executions. Its ledger is in the source tree
+# (fuzz/campaigns/NAME.tsv, committed like the corpus), one segment per run: a run resumes the
+# campaign when its binary or its source key is one the ledger's segments had.
 run_campaign() {
   local name=$1 binary=$2 work=$3 findings=$4
-  local ledger="$findings/campaign.tsv" sha commit start lock
-  # One campaign per harness and tree at a time: the lock is held until its last fuzzer ends.
-  exec {lock}>"$findings/campaign.lock"
+  local ledger="$root/fuzz/campaigns/$name.tsv" sha source commit start lock
+  mkdir -p "$root/fuzz/campaigns"
+  # One campaign per harness at a time: the lock is held until its last fuzzer ends.
+  exec {lock}>"$root/fuzz/campaigns/.$name.lock"
   if ! flock -n "$lock"; then
-    echo "   FAILED: a campaign of $name is already running in $fuzz_build (its ledger: $ledger)"
+    echo "   FAILED: a campaign of $name is already running from this tree (its ledger: $ledger)"
     return 1
   fi
   sha=$(sha256sum "$binary" | cut -c1-16)
+  source=$(source_key "$sha")
   commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
   start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-  if [ -f "$ledger" ] && [ "$(awk -F'\t' 'NR == 2 { print $3 }' "$ledger")" != "$sha" ]; then
+  if [ -f "$ledger" ] && ! awk -F'\t' -v source="$source" -v sha="$sha" \
+      'NR > 1 && ($3 == source || $4 == sha) { same = 1 } END { exit !same }' "$ledger"; then
     mv "$ledger" "$findings/campaign-until-$start.tsv"
-    echo "   the harness binary changed since its campaign's segments: a new campaign" \
-      "(the old ledger: campaign-until-$start.tsv)"
+    echo "   the harness changed since its campaign's segments: a new campaign" \
+      "(the old ledger: $findings/campaign-until-$start.tsv, and in git's history)"
   fi
-  [ -f "$ledger" ] || printf 'start\tcommit\tbinary\texecutions\texec_per_s\tpeak_rss_mb\tresult\n' >"$ledger"
-  # A segment still marked running was killed (the session ended, or kill -9): count it from its log.
+  [ -f "$ledger" ] ||
+    printf 'start\tcommit\tsource\tbinary\texecutions\texec_per_s\tpeak_rss_mb\tresult\n' >"$ledger"
+  # A segment still marked running was killed (the session ended, or kill -9): counted to the last
+  # progress line of its logs, or, where they are not (another machine ran it), to the last count
+  # its run recorded.
   local killed
-  killed=$(awk -F'\t' 'NR > 1 && $7 == "running" { print $1 }' "$ledger")
-  if [ -n "$killed" ]; then
-    awk -F'\t' -v OFS='\t' -v n="$(segment_stats "$findings" "$killed" | cut -f1)" \
-        'NR > 1 && $7 == "running" { $4 = n + 0; $7 = "killed, counted to its last progress line" } { print }' \
-        "$ledger" >"$ledger.new" && mv "$ledger.new" "$ledger"
+  killed=$(awk -F'\t' 'NR > 1 && $8 == "running" { print $1 }' "$ledger")
+  if [ -n "$killed" ] && [ -n "$(segment_logs "$findings" "$killed")" ]; then
+    set_running_segment "$ledger" "$killed" "killed, counted to its last progress line" \
+      "$(segment_stats "$findings" "$killed" | cut -f1)"
+  elif [ -n "$killed" ]; then
+    awk -F'\t' -v OFS='\t' 'NR > 1 && $8 == "running" { $8 = "killed, counted to its last recorded progress" } { print }' \
+      "$ledger" >"$ledger.new" && mv "$ledger.new" "$ledger"
   fi
   # A finding ends a campaign: it cannot go on to report none with the same binary.
   local found
-  found=$(awk -F'\t' 'NR > 1 && $7 == "finding" { print $1; exit }' "$ledger")
+  found=$(awk -F'\t' 'NR > 1 && $8 == "finding" { print $1; exit }' "$ledger")
   if [ -n "$found" ]; then
     echo "   FAILED: this campaign's segment of $found found a problem (its logs: $findings/campaign-$found*.log);" \
       "fix it, and the rebuilt harness starts a new campaign"
     return 1
   fi
   local done_runs
-  done_runs=$(awk -F'\t' 'NR > 1 { s += $4 } END { print s + 0 }' "$ledger")
+  done_runs=$(awk -F'\t' 'NR > 1 { s += $5 } END { print s + 0 }' "$ledger")
   if ((done_runs >= runs)); then
     echo "   campaign complete: $done_runs of $runs executions in $(($(wc -l <"$ledger") - 1)) segments, no findings"
     return 0
   fi
-  printf '%s\t%s\t%s\t0\t-\t-\trunning\n' "$start" "$commit" "$sha" >>"$ledger"
+  printf '%s\t%s\t%s\t%s\t0\t-\t-\trunning\n' "$start" "$commit" "$source" "$sha" >>"$ledger"
   # Each worker runs its share of what is left; a single one keeps the plain log name. A finding
   # stops the other workers (counted to their last progress lines).
   local share=$(((runs - done_runs + workers - 1) / workers)) k ended result=ok
@@ -177,6 +218,13 @@ run_campaign() {
     start_fuzzer "$binary" "$work" "$findings" "$log" "$share"
     log_of[$!]=$log
   done
+  # The running segment's count is recorded every FUZZ_RECORD_SECONDS, so a run whose machine is
+  # gone still counts to then (the recorder stops with this run).
+  (exec {lock}>&-
+  while sleep "${FUZZ_RECORD_SECONDS:-60}" && kill -0 $$ 2>/dev/null; do
+    set_running_segment "$ledger" "$start" running "$(segment_stats "$findings" "$start" | cut -f1)"
+  done) &
+  local recorder=$!
   while ((${#log_of[@]} > 0)); do
     if wait -n -p ended "${!log_of[@]}"; then
       unset "log_of[$ended]"
@@ -191,12 +239,12 @@ run_campaign() {
     done
     log_of=()
   done
+  kill "$recorder" 2>/dev/null || true
+  wait "$recorder" 2>/dev/null || true
   local stats executions
   stats=$(segment_stats "$findings" "$start")
   executions=$(cut -f1 <<<"$stats")
-  awk -F'\t' -v OFS='\t' -v n="$executions" -v rate="$(cut -f2 <<<"$stats")" -v rss="$(cut -f3 <<<"$stats")" \
-      -v result="$result" 'NR > 1 && $7 == "running" { $4 = n; $5 = rate; $6 = rss; $7 = result } { print }' \
-      "$ledger" >"$ledger.new" && mv "$ledger.new" "$ledger"
+  set_running_segment "$ledger" "$start" "$result" "$executions" "$(cut -f2 <<<"$stats")" "$(cut -f3 <<<"$stats")"
   [ "$result" = ok ] || return 1
   done_runs=$((done_runs + ${executions:-0}))
   echo "   this segment: $executions executions, $(cut -f2 <<<"$stats") exec/s on $workers worker(s)," \
