@@ -31,13 +31,16 @@ probe+=([python3-venv]=python-venv [qemu-system-x86]=cmd:qemu-system-x86_64 [bus
         [libtcmalloc-minimal4]=lib:libtcmalloc_minimal.so.4 [libmimalloc2.0]=lib:libmimalloc.so.2
         [libtbbmalloc2]=lib:libtbbmalloc_proxy.so.2 [postgresql]=postgres [libclang-rt-14-dev]=/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a)
 
+# The loader's cache, read once: grep -q on ldconfig's pipe would end it early, and pipefail would
+# then take a library that is there for one that is missing.
+libraries=$({ ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null; } || true)
 present() {
   case "$1" in
     cmd:*) command -v "${1#cmd:}" >/dev/null ;;
     python-venv) python3 -c 'import ensurepip, venv' 2>/dev/null ;;
     kernel) compgen -G '/boot/vmlinuz-*' >/dev/null ;;
     postgres) compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null ;;
-    lib:*) { ldconfig -p 2>/dev/null || /sbin/ldconfig -p; } | grep -qF "${1#lib:} " ;;
+    lib:*) grep -qF "${1#lib:} " <<<"$libraries" ;;
     *) [ -e "$1" ] ;;
   esac
 }
