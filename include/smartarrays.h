@@ -293,7 +293,7 @@ SMARTARRAYS_API void sa_graph_options_init(sa_graph_options *o);
 /** Reads the graph file path in format ("el", "mtx", "sg" or "compact"; NULL = from the extension) into *out
     (o may be NULL); a compact file's graph is rebuilt in o's layout (sa_store_graph uses it in place). */
 SMARTARRAYS_API sa_status sa_graph_load(const char *path, const char *format, const sa_graph_options *o, sa_graph **out);
-/** An R-MAT graph (Graph500 parameters) of 2^scale vertices (1..40) and edge_factor * 2^scale edges. */
+/** An R-MAT graph (Graph500 parameters) of 2^scale vertices (1..40) and edge_factor (>= 1) * 2^scale edges. */
 SMARTARRAYS_API sa_status sa_graph_generate_rmat(uint32_t scale, uint64_t edge_factor, uint64_t seed,
                                                  const sa_graph_options *o, sa_graph **out);
 /** A uniform random graph of vertices (>= 1) and round(vertices * average_degree) edges. */
@@ -449,7 +449,7 @@ typedef enum { SA_STORE_ARRAY = 1, SA_STORE_GRAPH = 2 } sa_store_object_kind;
 
 /** One named object to write or send: exactly one of array and graph is non-NULL. */
 typedef struct {
-  const char *name;       /**< 1..1024 bytes, unique in the store */
+  const char *name;       /**< 1..1024 bytes, no control byte, unique in the store */
   const sa_array *array;  /**< the array, or NULL */
   const sa_graph *graph;  /**< the graph, or NULL */
 } sa_store_object;

@@ -134,7 +134,7 @@ class Graph:
     def rmat(
         cls, scale: int, edge_factor: int = 16, seed: int = 1, variant: Variant = "V+E", **options: Unpack[GraphOptions]
     ) -> Graph:
-        """An R-MAT graph (Graph500 parameters) of 2^scale vertices and edge_factor * 2^scale edges."""
+        """An R-MAT graph (Graph500 parameters) of 2^scale vertices and edge_factor (>= 1) * 2^scale edges."""
         return cls(
             _core._graph_rmat(
                 unsigned_value(scale, "scale", 32),

@@ -297,8 +297,12 @@ def test_graph_generators_name_a_bad_number():
         sa.Graph.rmat(0)
     with pytest.raises(ValueError, match="R-MAT scale 41 is outside 1..40"):
         sa.Graph.rmat(np.int32(41))
-    with pytest.raises(ValueError, match="average degree"):
+    with pytest.raises(ValueError, match="^R-MAT edge factor must be >= 1, got 0$"):
+        sa.Graph.rmat(4, edge_factor=0)
+    with pytest.raises(ValueError, match="^average degree nan is not >= 0$"):
         sa.Graph.uniform(8, float("nan"))
+    with pytest.raises(ValueError, match="^average degree -1e-300 is not >= 0$"):
+        sa.Graph.uniform(8, -1e-300)
     assert sa.Graph.rmat(np.uint8(3), edge_factor=np.int64(2), seed=2**64 - 1).edges == 16
     assert sa.Graph.uniform(np.int16(8), np.float32(2.0)).edges == 16
 

@@ -59,6 +59,11 @@ def test_single_objects_append_and_errors(tmp_path: Path) -> None:
     assert store["more"].bits == 3
     with pytest.raises(ValueError, match="already exists"):
         sa.append(path, {"more": sa.array([1])})
+    for control in ("a\nb", "\x1b[2J", "del\x7f"):
+        with pytest.raises(ValueError, match=r"must have 1\.\.1024 bytes and no control byte \(below 0x20, or 0x7f\)"):
+            sa.append(path, {control: sa.array([1])})
+    sa.append(path, {"größe": sa.array([6])})
+    assert list(sa.open(path)) == ["array", "more", "größe"]
     with pytest.raises(TypeError, match="not a SmartArray or a Graph"):
         sa.save(path, {"x": [1, 2]})
     with pytest.raises(TypeError, match="expected a SmartArray"):

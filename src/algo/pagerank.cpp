@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -21,6 +20,7 @@
 #include "smartarrays/codec/kernels.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/names.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::algo {
 
@@ -155,13 +155,6 @@ void check_inputs(const SmartArray& rbegin, const SmartArray& redge, const Smart
   validate(options);
 }
 
-// A number as a message shows it: the shortest text that reads back exactly, so 1e-320 is not "0.000000".
-std::string number(double value) {
-  char text[32];
-  const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
-  return ec == std::errc() ? std::string(text, end) : std::to_string(value);
-}
-
 constexpr util::NameTable<DanglingRule, 2> dangling_rule_names{
     "dangling rule", {{{DanglingRule::none, "none"}, {DanglingRule::uniform, "uniform"}}}};
 
@@ -219,11 +212,11 @@ void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray
 void validate(const PageRankOptions& options) {
   if (!(options.damping > 0 && options.damping <= 1)) {
     throw_error(ErrorCode::invalid_argument,
-                "pagerank: damping must be a number in (0, 1], got " + number(options.damping));
+                "pagerank: damping must be a number in (0, 1], got " + util::number_text(options.damping));
   }
   if (!(std::isfinite(options.tolerance) && options.tolerance >= 0)) {
     throw_error(ErrorCode::invalid_argument,
-                "pagerank: tolerance must be a finite number >= 0, got " + number(options.tolerance));
+                "pagerank: tolerance must be a finite number >= 0, got " + util::number_text(options.tolerance));
   }
   if (options.max_iterations == 0) {
     throw_error(ErrorCode::invalid_argument, "pagerank: max_iterations must be at least 1, got 0");

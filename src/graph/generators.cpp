@@ -8,6 +8,7 @@
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/mix64.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::graph {
 
@@ -64,12 +65,12 @@ struct Scrambler {
 EdgeList generate_uniform(const UniformOptions& options, runtime::ThreadPool& pool) {
   if (options.vertices == 0) throw_error(ErrorCode::invalid_argument, "a uniform graph needs at least one vertex");
   if (!(options.average_degree >= 0) || !std::isfinite(options.average_degree)) {
-    throw_error(ErrorCode::invalid_argument, "average degree " + std::to_string(options.average_degree) + " is not >= 0");
+    throw_error(ErrorCode::invalid_argument, "average degree " + util::number_text(options.average_degree) + " is not >= 0");
   }
   const long double wanted = static_cast<long double>(options.vertices) * options.average_degree;
   if (wanted > static_cast<long double>(std::uint64_t{1} << 40)) {
     throw_error(ErrorCode::out_of_memory, "a uniform graph of " + std::to_string(options.vertices) + " vertices and degree " +
-                                              std::to_string(options.average_degree) + " has more than 2^40 edges");
+                                              util::number_text(options.average_degree) + " has more than 2^40 edges");
   }
   EdgeList list;
   list.vertices = options.vertices;
@@ -93,6 +94,7 @@ EdgeList generate_rmat(const RmatOptions& options, runtime::ThreadPool& pool) {
   if (!(options.a >= 0 && options.b >= 0 && options.c >= 0 && d >= -1e-12)) {
     throw_error(ErrorCode::invalid_argument, "R-MAT probabilities a, b, c must be >= 0 with a + b + c <= 1");
   }
+  if (options.edge_factor == 0) throw_error(ErrorCode::invalid_argument, "R-MAT edge factor must be >= 1, got 0");
   const std::uint64_t n = std::uint64_t{1} << options.scale;
   if (options.edge_factor > (std::uint64_t{1} << 40) >> options.scale) {
     throw_error(ErrorCode::out_of_memory, "R-MAT scale " + std::to_string(options.scale) + " with edge factor " +

@@ -4,6 +4,7 @@
 // check of objects to write or send (names, kinds, duplicates).
 #include <fcntl.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -58,10 +59,14 @@ void detail::check_objects(const std::vector<Object>& objects, const Catalogue& 
   std::set<std::string> names;
   for (const ObjectEntry& o : existing.objects) names.insert(o.name);
   for (const Object& object : objects) {
-    if (object.name.empty() || object.name.size() > detail::max_name_bytes ||
-        object.name.find('\0') != std::string::npos) {
+    // Names are shown and typed (store list, --name): no control bytes; UTF-8 is kept as it is.
+    const bool control = std::any_of(object.name.begin(), object.name.end(), [](char c) {
+      return static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) == 0x7f;
+    });
+    if (object.name.empty() || object.name.size() > detail::max_name_bytes || control) {
       throw_error(ErrorCode::invalid_argument, "store: object name " + util::quoted(object.name) + " must have 1.." +
-                                                   std::to_string(detail::max_name_bytes) + " bytes and no NUL");
+                                                   std::to_string(detail::max_name_bytes) +
+                                                   " bytes and no control byte (below 0x20, or 0x7f)");
     }
     if ((object.array == nullptr) == (object.graph == nullptr)) {
       throw_error(ErrorCode::invalid_argument, "store: object " + util::quoted(object.name) + " must be an array or a graph");

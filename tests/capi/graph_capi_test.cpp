@@ -343,7 +343,12 @@ TEST(GraphCapi, BadInputsAreErrorsNamingThem) {
   expect_failure(sa_graph_generate_rmat(0, 16, 1, nullptr, &made), SA_EINVAL, "sa_graph_generate_rmat", "R-MAT scale 0 is outside 1..40");
   expect_failure(sa_graph_generate_rmat(8, 16, 1, nullptr, nullptr), SA_EINVAL, "sa_graph_generate_rmat", "out is NULL");
   expect_failure(sa_graph_generate_uniform(0, 4, 1, nullptr, &made), SA_EINVAL, "sa_graph_generate_uniform", "at least one vertex");
-  expect_failure(sa_graph_generate_uniform(10, -1, 1, nullptr, &made), SA_EINVAL, "sa_graph_generate_uniform", "average degree");
+  expect_failure(sa_graph_generate_rmat(8, 0, 1, nullptr, &made), SA_EINVAL, "sa_graph_generate_rmat",
+                 "R-MAT edge factor must be >= 1, got 0");
+  expect_failure(sa_graph_generate_uniform(10, -1, 1, nullptr, &made), SA_EINVAL, "sa_graph_generate_uniform",
+                 "average degree -1 is not >= 0");
+  expect_failure(sa_graph_generate_uniform(uint64_t{1} << 40, 2.5, 1, nullptr, &made), SA_ENOMEM,
+                 "sa_graph_generate_uniform", "1099511627776 vertices and degree 2.5 has more than 2^40 edges");
   const uint64_t src[] = {0, 5}, dst[] = {1, 2};
   expect_failure(sa_graph_from_edges(nullptr, dst, 2, 0, nullptr, &made), SA_EINVAL, "sa_graph_from_edges",
                  "src (with m > 0) is NULL");

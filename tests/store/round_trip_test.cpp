@@ -284,10 +284,25 @@ TEST(StoreWrite, RefusesBadNamesAndDuplicates) {
   EXPECT_THROW(Store::write(file.path(), {{"", a}}), Error);
   EXPECT_THROW(Store::write(file.path(), {{std::string("a\0b", 3), a}}), Error);
   EXPECT_THROW(Store::write(file.path(), {{std::string(1025, 'x'), a}}), Error);
+  // Control bytes (a name is shown by store list and typed after --name) are refused, named as \xHH.
+  for (const std::string& bad : std::vector<std::string>{"a\nb", "\x1b[2J", "tab\t", "del\x7f"}) {
+    try {
+      Store::write(file.path(), {{bad, a}});
+      ADD_FAILURE() << "accepted a name with a control byte";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+      EXPECT_NE(std::string(e.what()).find("no control byte (below 0x20, or 0x7f)"), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).find('\x1b'), std::string::npos) << "the raw byte reached the message";
+    }
+  }
   EXPECT_THROW(Store::write(file.path(), {{"a", a}, {"a", a}}), Error);
   EXPECT_FALSE(std::filesystem::exists(file.path()));
   Store::write(file.path(), {});
   EXPECT_TRUE(Store::open(file.path()).names().empty());
+  // Any other bytes are kept as they are: UTF-8, spaces, 1024 bytes.
+  const std::vector<std::string> good{"gr\xc3\xb6\xc3\x9f" "e", "with space", std::string(1024, 'y')};
+  Store::write(file.path(), {{good[0], a}, {good[1], a}, {good[2], a}});
+  EXPECT_EQ(Store::open(file.path()).names(), good);
 }
 
 }  // namespace

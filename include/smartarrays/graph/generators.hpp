@@ -24,7 +24,7 @@ struct UniformOptions {
 /// then vertex ids scrambled by a seeded bijection so hubs are not all at small ids.
 struct RmatOptions {
   unsigned scale = 16;             ///< log2 of the vertex count (1..40)
-  std::uint64_t edge_factor = 16;  ///< edges per vertex
+  std::uint64_t edge_factor = 16;  ///< edges per vertex, >= 1
   double a = 0.57;                 ///< top-left quadrant
   double b = 0.19;                 ///< top-right quadrant
   double c = 0.19;                 ///< bottom-left quadrant

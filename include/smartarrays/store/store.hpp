@@ -29,7 +29,7 @@ enum class ObjectKind { array = 1, graph = 2 };
 
 /// One named object to write: an array or a graph, borrowed for the duration of the call.
 struct SMARTARRAYS_API Object {
-  /// An array named name (1..1024 bytes, no NUL).
+  /// An array named name (1..1024 bytes, no control byte).
   Object(std::string object_name, const SmartArray& object_array) : name(std::move(object_name)), array(&object_array) {}
   /// A graph named name; its five arrays become five blocks (three when its reverse is shared).
   Object(std::string object_name, const graph::CsrGraph& object_graph) : name(std::move(object_name)), graph(&object_graph) {}

@@ -1,11 +1,14 @@
-// Owns how input text is put into messages: bytes read from files, flags or the environment are
-// quoted with control and non-ASCII bytes escaped and long inputs cut, so a message never carries a
-// NUL that would end it early or a control sequence that would reach the user's terminal; and the
-// last line of defence for a whole message about to be printed (printable()).
+// Owns how input text and numbers are put into messages: bytes read from files, flags or the
+// environment are quoted with control and non-ASCII bytes escaped and long inputs cut, so a message
+// never carries a NUL that would end it early or a control sequence that would reach the user's
+// terminal; the last line of defence for a whole message about to be printed (printable()); and
+// real numbers in their shortest exact text (number_text()).
 #pragma once
 
+#include <charconv>
 #include <cstddef>
 #include <string>
+#include <system_error>
 #include <string_view>
 
 namespace smartarrays::util {
@@ -53,6 +56,13 @@ inline std::string quoted(std::string_view text, std::size_t max_bytes = 80) {
   if (shown < text.size()) out += "...";
   out += '\'';
   return out;
+}
+
+/// value as a message shows it: the shortest text that reads back exactly (1e-320, not "0.000000").
+inline std::string number_text(double value) {
+  char text[32];
+  const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+  return ec == std::errc() ? std::string(text, end) : std::to_string(value);
 }
 
 }  // namespace smartarrays::util

@@ -118,7 +118,7 @@ public final class Graph implements AutoCloseable {
         format == null ? MemorySegment.NULL : scratch.allocateFrom(format), o, out));
   }
 
-  /** An R-MAT graph (Graph500 parameters) of 2^scale vertices (1..40) and edgeFactor * 2^scale edges. */
+  /** An R-MAT graph (Graph500 parameters) of 2^scale vertices (1..40) and edgeFactor (>= 1) * 2^scale edges. */
   public static Graph rmat(int scale, long edgeFactor, long seed, GraphOptions options) {
     requireNonNegative(scale, "scale");
     requireNonNegative(edgeFactor, "edgeFactor");

@@ -205,6 +205,8 @@ class GraphTest {
         () -> Graph.load(tiny, "sg", options.withUndirected(true)));
     assertNativeFailure(IllegalArgumentException.class, "sa_graph_generate_rmat", "R-MAT scale 0 is outside 1..40",
         () -> Graph.rmat(0, 16, 1, options));
+    assertNativeFailure(IllegalArgumentException.class, "sa_graph_generate_rmat", "R-MAT edge factor must be >= 1, got 0",
+        () -> Graph.rmat(4, 0, 1, options));
     assertNativeFailure(IllegalArgumentException.class, "sa_graph_generate_uniform", "at least one vertex",
         () -> Graph.uniform(0, 4, 1, options));
     assertNativeFailure(IllegalArgumentException.class, "sa_graph_from_edges", "not below the vertex count 3",

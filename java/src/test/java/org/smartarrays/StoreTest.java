@@ -179,6 +179,10 @@ class StoreTest {
       Store.write(path, Map.of("x", a));
       IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> Store.append(path, Map.of("x", a)));
       assertTrue(twice.getMessage().contains("already exists"), twice.getMessage());
+      IllegalArgumentException control =
+          assertThrows(IllegalArgumentException.class, () -> Store.append(path, Map.of("a\nb", a)));
+      assertTrue(control.getMessage().contains("'a\\x0ab' must have 1..1024 bytes and no control byte"),
+          control.getMessage());
       IllegalArgumentException notObject =
           assertThrows(IllegalArgumentException.class, () -> Store.write(path, Map.of("y", "text")));
       assertTrue(notObject.getMessage().contains("not a SmartArray or a Graph"), notObject.getMessage());
