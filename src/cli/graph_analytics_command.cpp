@@ -157,9 +157,9 @@ int degree(AnalyticsFlags f) {
   const DegreeResult result = run_degree(f);
   if (!f.output.empty()) {
     const SmartArray& degrees = *result.first_degrees;
-    write_vertex_values(f.output, degrees.length(), [&](std::string& out, std::uint64_t v) {
-      out += std::to_string(degrees.get(v));
-      out += '\n';
+    write_vertex_values(f.output, degrees.length(), [&](graph::BufferedOutput& out, std::uint64_t v) {
+      out.number(degrees.get(v));
+      out.text("\n");
     });
   }
   if (f.load.json_path != "-") print_degree(result, f);
@@ -334,10 +334,10 @@ int pagerank(AnalyticsFlags f) {
   const PageRankResult result = run_pagerank(f);
   if (!f.output.empty()) {
     const SmartArray& ranks = *result.first_ranks;
-    write_vertex_values(f.output, ranks.length(), [&](std::string& out, std::uint64_t v) {
+    write_vertex_values(f.output, ranks.length(), [&](graph::BufferedOutput& out, std::uint64_t v) {
       char text[32];
-      std::snprintf(text, sizeof text, "%.17g\n", algo::rank_at(ranks, v));
-      out += text;
+      const int size = std::snprintf(text, sizeof text, "%.17g\n", algo::rank_at(ranks, v));
+      out.bytes(text, static_cast<std::size_t>(size));
     });
   }
   if (f.load.json_path != "-") print_pagerank(result, f.pagerank);

@@ -12,9 +12,7 @@
 #include "measure/timing.hpp"
 #include "smartarrays/adapt/calibrate.hpp"
 #include "smartarrays/adapt/decision.hpp"
-#include "os/output_file.hpp"
 #include "smartarrays/error.hpp"
-#include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/util/text.hpp"
 
 namespace smartarrays::cli::graph_cli {
@@ -338,18 +336,11 @@ void check_edge_list_memory(const std::string& flags, double edges, bool both_di
                        edges * 16 * (both_directions ? 2 : 1));
 }
 
-void write_vertex_values(const std::string& path, std::uint64_t n, const std::function<void(std::string&, std::uint64_t)>& line) {
-  os::OutputFile out(path);
-  std::string text;
-  for (std::uint64_t v = 0; v < n; ++v) {
-    line(text, v);
-    if (text.size() < (std::size_t{1} << 20)) continue;
-    runtime::check_interrupt();
-    out.write(text.data(), text.size());
-    text.clear();
-  }
-  out.write(text.data(), text.size());
-  out.commit();
+void write_vertex_values(const std::string& path, std::uint64_t n,
+                         const std::function<void(graph::BufferedOutput&, std::uint64_t)>& line) {
+  graph::BufferedOutput out(path);
+  for (std::uint64_t v = 0; v < n; ++v) line(out, v);
+  out.close();
 }
 
 }  // namespace smartarrays::cli::graph_cli

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli/command_line.hpp"
+#include "graph/buffered_output.hpp"
 #include "measure/report.hpp"
 #include "smartarrays/graph/formats.hpp"
 #include "smartarrays/graph/layout_spec.hpp"
@@ -107,9 +108,10 @@ measure::Json memory_json(const graph::MemoryReport& report);
 /// The members every graph result starts with: input, vertices, edges, directed.
 measure::Json graph_json(const std::string& input, const graph::CsrGraph& g);
 
-/// Writes one line per vertex, appended by line(text, v) for v = 0..n-1, to path (staged, so an
+/// Writes one line per vertex, appended by line(out, v) for v = 0..n-1, to path (staged, so an
 /// error or Ctrl-C leaves no partial file).
-void write_vertex_values(const std::string& path, std::uint64_t n, const std::function<void(std::string&, std::uint64_t)>& line);
+void write_vertex_values(const std::string& path, std::uint64_t n,
+                         const std::function<void(graph::BufferedOutput&, std::uint64_t)>& line);
 
 /// An average degree flag's value: a finite number >= 0, else UsageError quoting text.
 double parse_average_degree(const std::string& text);

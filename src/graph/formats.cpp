@@ -2,7 +2,6 @@
 // Writers decode the graph's arrays block by block, so writing never holds a second copy of the graph.
 #include "smartarrays/graph/formats.hpp"
 
-#include <charconv>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -10,15 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "graph/buffered_output.hpp"
 #include "graph/sg_stream.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/limits.hpp"
 #include "smartarrays/graph/source.hpp"
-#include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/util/names.hpp"
 #include "smartarrays/util/text.hpp"
 #include "graph/compact_hooks.hpp"
-#include "os/output_file.hpp"
 
 namespace smartarrays::graph {
 
@@ -46,41 +44,6 @@ std::string extension_of(std::string_view path) {
   return std::string(path.substr(dot + 1));
 }
 
-// An output file written through a buffer (os::OutputFile: renamed into place by close(), so a
-// failure leaves no truncated file); write errors (a full disk) are Error(os_error) naming the path.
-class Output {
- public:
-  explicit Output(const std::string& path) : file_(path) {}
-
-  void bytes(const void* data, std::size_t size) {
-    buffer_.append(static_cast<const char*>(data), size);
-    if (buffer_.size() >= capacity) flush();
-  }
-  void text(std::string_view s) { bytes(s.data(), s.size()); }
-  void number(std::uint64_t v) {
-    char digits[24];
-    const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, v);
-    bytes(digits, static_cast<std::size_t>(end - digits));
-  }
-  void close() {
-    flush();
-    file_.commit();
-  }
-
- private:
-  // Flushed at this size; the buffer grows to it as a file needs, so a small file stays small.
-  static constexpr std::size_t capacity = std::size_t{1} << 20;
-  // An interrupt (Ctrl-C in Python or the command) is taken here, once per buffer written.
-  void flush() {
-    runtime::check_interrupt();
-    file_.write(buffer_.data(), buffer_.size());
-    buffer_.clear();
-  }
-
-  os::OutputFile file_;
-  std::string buffer_;
-};
-
 // Values of a block buffer for an array of length values: a block, or fewer for a short array (a
 // small graph's writer touches no more memory than the graph's size).
 std::uint64_t block_for(std::uint64_t length) { return std::min(block_values, length); }
@@ -102,7 +65,7 @@ void for_each_out_list(const CsrGraph& graph, F&& f) {
   }
 }
 
-void write_sg_part(Output& out, const SmartArray& begin, const SmartArray& ids) {
+void write_sg_part(BufferedOutput& out, const SmartArray& begin, const SmartArray& ids) {
   std::vector<std::uint64_t> values(block_for(std::max(begin.length(), ids.length())));
   for (std::uint64_t i = 0; i < begin.length(); i += block_values) {
     const std::uint64_t count = std::min(block_values, begin.length() - i);
@@ -199,7 +162,7 @@ void write_edge_list(const CsrGraph& graph, const std::string& path) {
                                   : "# Directed graph\n";
   header += "# Nodes: " + std::to_string(graph.vertices()) + " Edges: " + std::to_string(lines) + "\n";
   check_readable_vertex_count(graph, header.size(), lines, "an edge list");
-  Output out(path);
+  BufferedOutput out(path);
   out.text(header);
   for_each_out_list(graph, [&](std::uint64_t v, const std::uint64_t* ids, std::uint64_t count) {
     for (std::uint64_t k = 0; k < count; ++k) {
@@ -223,7 +186,7 @@ void write_matrix_market(const CsrGraph& graph, const std::string& path) {
   header += "% written by smartarrays: entry (i, j) is the edge i-1 -> j-1\n";
   header += std::to_string(graph.vertices()) + " " + std::to_string(graph.vertices()) + " " + std::to_string(entries) + "\n";
   check_readable_vertex_count(graph, header.size(), entries, "a Matrix Market file");
-  Output out(path);
+  BufferedOutput out(path);
   out.text(header);
   for_each_out_list(graph, [&](std::uint64_t v, const std::uint64_t* ids, std::uint64_t count) {
     for (std::uint64_t k = 0; k < count; ++k) {
@@ -242,7 +205,7 @@ void write_gap_sg(const CsrGraph& graph, const std::string& path) {
     throw_error(ErrorCode::invalid_argument, "a GAP .sg file holds int32 vertex ids; this graph has " +
                                                  std::to_string(graph.vertices()) + " vertices");
   }
-  Output out(path);
+  BufferedOutput out(path);
   const std::uint8_t flag = graph.directed() ? 1 : 0;
   const auto m = static_cast<std::int64_t>(graph.edges());
   const auto n = static_cast<std::int64_t>(graph.vertices());
