@@ -129,9 +129,11 @@ segment_stats() {
 }
 
 # What a harness binary is built from, as one key: the committed sources and build files of the tree
-# and the toolchain's versions. Builds with the same key are the same harness on any machine (their
-# binaries may still differ in a byte, a path or a build id), so a campaign resumes across machines.
-# A tree with changes to any of those files has no such key: its campaign is its binary's.
+# and the versions of what is compiled or linked into it statically (clang, its sanitizer and
+# libFuzzer runtimes, libstdc++'s headers; libc is linked dynamically, so the machine's own runs
+# whatever the key). Builds with the same key are the same harness on any machine (their binaries
+# may still differ in a path or a build id), so a campaign resumes across machines. A tree with
+# changes to any of those files has no such key: its campaign is its binary's.
 source_key() {
   local sha=$1 listing
   local paths=(src include fuzz cmake CMakeLists.txt scripts/configure-asan.sh)
@@ -143,7 +145,7 @@ source_key() {
     return
   fi
   { echo "$listing"; clang++-14 --version | head -1
-    dpkg-query -W clang-14 libclang-rt-14-dev libstdc++-12-dev libc6-dev 2>/dev/null || true
+    dpkg-query -W clang-14 libclang-rt-14-dev libstdc++-12-dev 2>/dev/null || true
   } | sha256sum | cut -c1-16 | sed 's/^/source:/'
 }
 
