@@ -9,10 +9,13 @@ PYTHON_PACKAGES := numpy pytest networkx scipy nanobind scikit_build_core dask[a
 # A persistent build tree, so rebuilding after an edit compiles only what changed.
 PYTHON_BUILD_DIR := $(abspath $(BUILD))/python
 
+# The core is compiled with the C++ tree's compiler name (CMake's default, c++, unless CXX is set):
+# scikit-build-core would take Python's own (g++) from sysconfig, and ccache keys objects by that name,
+# so only the same name lets this build reuse the Release tree's objects.
 python:
 	@echo "== Python package (pip install ./python into .venv)"
 	@python=$$(scripts/python-venv.sh $(PYTHON_PACKAGES)) && \
-	  CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $$python -m pip install --quiet --disable-pip-version-check \
+	  CXX=$${CXX:-c++} CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $$python -m pip install --quiet --disable-pip-version-check \
 	    --no-build-isolation -C build-dir=$(PYTHON_BUILD_DIR) ./python
 
 # The graph tests compare with the command, so the C++ build comes first.
