@@ -187,14 +187,15 @@ run_campaign() {
   # progress line of its logs, or, where they are not (another machine ran it), to the last count
   # its run recorded.
   local killed
-  killed=$(awk -F'\t' 'NR > 1 && $8 == "running" { print $1 }' "$ledger")
-  if [ -n "$killed" ] && [ -n "$(segment_logs "$findings" "$killed")" ]; then
-    set_running_segment "$ledger" "$killed" "killed, counted to its last progress line" \
-      "$(segment_stats "$findings" "$killed" | cut -f1)"
-  elif [ -n "$killed" ]; then
-    awk -F'\t' -v OFS='\t' 'NR > 1 && $8 == "running" { $8 = "killed, counted to its last recorded progress" } { print }' \
-      "$ledger" >"$ledger.new" && mv "$ledger.new" "$ledger"
-  fi
+  for killed in $(awk -F'\t' 'NR > 1 && $8 == "running" { print $1 }' "$ledger"); do
+    if [ -n "$(segment_logs "$findings" "$killed")" ]; then
+      set_running_segment "$ledger" "$killed" "killed, counted to its last progress line" \
+        "$(segment_stats "$findings" "$killed" | cut -f1)"
+    else
+      set_running_segment "$ledger" "$killed" "killed, counted to its last recorded progress" \
+        "$(awk -F'\t' -v start="$killed" 'NR > 1 && $1 == start { print $5 }' "$ledger")"
+    fi
+  done
   # A finding ends a campaign: it cannot go on to report none with the same binary.
   local found
   found=$(awk -F'\t' 'NR > 1 && $8 == "finding" { print $1; exit }' "$ledger")
