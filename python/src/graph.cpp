@@ -1,8 +1,8 @@
 // Owns the graph part of smartarrays._core: the native graph handle (a CsrGraph of smart arrays),
 // its factories — each a GraphSource (a file, the R-MAT or uniform generator, edge arrays) built
-// with one shared _GraphBuild of the layout arguments, interruptible by Ctrl-C — and its analytics
-// (degree centrality, PageRank) returning numpy arrays; every read, build and analytic runs with
-// the GIL released.
+// with one shared _GraphBuild of the layout arguments — and its analytics (degree centrality,
+// PageRank) returning numpy arrays; every read, build and analytic runs with the GIL released and
+// is interruptible by Ctrl-C.
 // The package's Graph class (smartarrays/graph.py) normalises arguments and wraps this handle.
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
@@ -82,10 +82,8 @@ GraphHandle uniform(std::uint64_t vertices, double average_degree, std::uint64_t
 
 U64Array degree_centrality(const GraphHandle& self) {
   const GraphHandle::Shared g = self.get();
-  const SmartArray degrees = [&] {
-    nb::gil_scoped_release release;
-    return algo::degree_centrality(g->begin(), g->rbegin(), algo::interleaved_options());
-  }();
+  const SmartArray degrees =
+      interruptible([&] { return algo::degree_centrality(g->begin(), g->rbegin(), algo::interleaved_options()); });
   return decode_to_numpy(degrees, 0, degrees.length());
 }
 
@@ -106,10 +104,8 @@ nb::object pagerank(const GraphHandle& self, double tolerance, double damping, u
   options.max_iterations = max_iterations;
   options.dangling = algo::parse_dangling_rule(dangling);
   options.scores = algo::parse_score_precision(scores);
-  const algo::PageRankResult result = [&] {
-    nb::gil_scoped_release release;
-    return algo::pagerank(g->rbegin(), g->redge(), g->begin(), options);
-  }();
+  const algo::PageRankResult result =
+      interruptible([&] { return algo::pagerank(g->rbegin(), g->redge(), g->begin(), options); });
   // The ranks are doubles (or floats) stored as 64-bit (32-bit) patterns: decoded as uint64, viewed
   // as float64 (narrowed to uint32, viewed as float32).
   nb::object ranks = nb::cast(decode_to_numpy(result.ranks, 0, result.ranks.length()));
@@ -152,12 +148,12 @@ void bind_graph(nb::module_& m) {
                    "False when built from undirected edges.")
       .def_prop_ro("variant", [](const GraphHandle& self) { return std::string(to_string(self.get()->variant())); },
                    "The compression variant of the arrays' widths: U, V or V+E.")
-      .def("degree_centrality", &degree_centrality, "Out-degree plus in-degree of every vertex (GIL released).")
+      .def("degree_centrality", &degree_centrality, "Out-degree plus in-degree of every vertex (GIL released, Ctrl-C interrupts).")
       .def("out_degrees", &out_degrees, "begin[v+1] - begin[v] of every vertex (GIL released).")
       .def("pagerank", &pagerank, "tolerance"_a, "damping"_a, "max_iterations"_a, "dangling"_a, "scores"_a,
            nb::sig("def pagerank(self, tolerance: float, damping: float, max_iterations: int, dangling: str, "
                    "scores: str) -> numpy.typing.NDArray[numpy.floating]"),
-           "PageRank of every vertex (pull, Jacobi; GIL released).")
+           "PageRank of every vertex (pull, Jacobi; GIL released, Ctrl-C interrupts).")
       .def("memory", &memory,
            "Per-array (name, length, bits, placement, replicas, bytes, shared_with) lines and the total bytes.")
       .def("array", &array, "name"_a, "One of the graph's arrays (begin, edge, rbegin, redge) as a SmartArray.");

@@ -1,12 +1,13 @@
 """Hostile input through the package: vertex counts near 2**64 and files that declare more
 than they hold (or other than they hold) give Python errors naming the problem, never a crash; a
-save that fills the disk keeps the old file; Ctrl-C (SIGINT) interrupts a graph load with
-KeyboardInterrupt."""
+save that fills the disk keeps the old file; Ctrl-C (SIGINT) interrupts a graph load and PageRank
+with KeyboardInterrupt; a worker thread that cannot start is named by its index."""
 
 from __future__ import annotations
 
 import errno
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -125,3 +126,59 @@ def test_ctrl_c_interrupts_a_graph_load(tmp_path: Path):
         os.close(writer)
     out, err = child.communicate(timeout=60)
     assert out.strip() == "interrupted", err
+
+
+PAGERANK_CHILD = """
+import sys, time
+import smartarrays as sa
+g = sa.Graph.rmat(14)
+print("ready", flush=True)
+start = time.monotonic()
+try:
+    g.pagerank(tol=0.0, max_iterations=10**9)
+except KeyboardInterrupt:
+    print(f"interrupted after {time.monotonic() - start:.3f} s", flush=True)
+    sys.exit(0)
+print("finished", flush=True)
+"""
+
+
+def test_ctrl_c_interrupts_pagerank():
+    # tol=0 never converges, so the child's PageRank runs 10^9 iterations (hours); KeyboardInterrupt
+    # after it returned would also print "interrupted", so the time the call took is what is checked.
+    child = subprocess.Popen([sys.executable, "-c", PAGERANK_CHILD], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready", child.stderr.read() if child.stderr else ""
+        time.sleep(0.5)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("PageRank went on for 60 s after SIGINT")
+    finally:
+        child.kill()
+    assert out.startswith("interrupted after "), (out, err)
+    assert float(out.split()[2]) < 30, out
+
+
+WORKER_CHILD = """
+import resource
+import smartarrays as sa
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, resource.RLIM_INFINITY))
+try:
+    sa.Graph.rmat(10)
+except OSError as e:
+    print(e, flush=True)
+"""
+
+
+def test_a_worker_thread_that_cannot_start_is_named_by_its_index():
+    # 4096 workers' stacks do not fit in 1 GiB of address space: thread creation fails part way, and
+    # the message names that worker (it once always said 0).
+    env = dict(os.environ, SMARTARRAYS_THREADS="4096")
+    child = subprocess.run([sys.executable, "-c", WORKER_CHILD], capture_output=True, text=True, timeout=120, env=env)
+    assert child.returncode == 0, child.stderr
+    match = re.fullmatch(r"cannot start worker thread (\d+) of 4096: .+", child.stdout.strip())
+    assert match, child.stdout
+    assert 0 < int(match.group(1)) < 4096
