@@ -80,7 +80,7 @@ FUZZ_SMOKE_SECONDS ?= 25
 FUZZ_SECONDS ?= 600
 FUZZ_HARNESSES ?=
 test-fuzz: check-test-tools
-	@echo "== fuzz smoke: every graph reader harness, $(FUZZ_SMOKE_SECONDS)s each"
+	@echo "== fuzz smoke: every harness (graph readers, store reader, command line), $(FUZZ_SMOKE_SECONDS)s each"
 	@scripts/fuzz.sh $(BUILD) $(FUZZ_SMOKE_SECONDS)
 
 fuzz: check-test-tools
