@@ -85,14 +85,18 @@ std::vector<OpenedObject> opened(store::Store opened_store) {
 
 void write(const std::string& path, const std::vector<std::string>& names, const std::vector<nb::object>& handles) {
   const Objects objects = objects_of(names, handles);
-  nb::gil_scoped_release release;
-  store::Store::write(path, objects.list);
+  interruptible([&] {
+    store::Store::write(path, objects.list);
+    return 0;
+  });
 }
 
 void append(const std::string& path, const std::vector<std::string>& names, const std::vector<nb::object>& handles) {
   const Objects objects = objects_of(names, handles);
-  nb::gil_scoped_release release;
-  store::Store::append(path, objects.list);
+  interruptible([&] {
+    store::Store::append(path, objects.list);
+    return 0;
+  });
 }
 
 ArrayOptions placement_of(std::string_view placement, std::vector<int> nodes, std::string_view huge_pages) {

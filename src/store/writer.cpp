@@ -1,7 +1,8 @@
 // Owns writing stores: Store::write (a new file beside the target, synced, then renamed over it)
 // and Store::append (new blocks after the committed part, then a new directory, synced, then the
-// trailer that commits them, synced), so a crash at any moment leaves a readable version; and the
-// check of objects to write or send (names, kinds, duplicates).
+// trailer that commits them, synced), so a crash or an interrupt (taken before each MiB of a block)
+// at any moment leaves a readable version; and the check of objects to write or send (names, kinds,
+// duplicates).
 #include <fcntl.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/mapped_file.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/store/store.hpp"
 #include "smartarrays/util/text.hpp"
 #include "os/crc32c.hpp"
@@ -25,6 +27,10 @@ using detail::Catalogue;
 using detail::ObjectEntry;
 
 std::uint64_t align_up(std::uint64_t offset, std::uint64_t alignment) { return (offset + alignment - 1) / alignment * alignment; }
+
+// A block is written in pieces of this size, and an interrupt (Ctrl-C in Python or the command) is
+// taken before each, as the graph file writers take one before each MiB.
+constexpr std::uint64_t write_piece_bytes = std::uint64_t{1} << 20;
 
 }  // namespace
 
@@ -92,10 +98,18 @@ BlockEntry write_block(const os::File& file, const SmartArray& array, const std:
                                                                                       : detail::block_alignment;
   block.offset = align_up(end, alignment);
   const std::uint64_t stream_bytes = block.byte_length - 8;
+  const auto* stream = reinterpret_cast<const std::uint8_t*>(array.replica(0));
+  std::uint32_t crc = 0;
+  for (std::uint64_t done = 0; done < stream_bytes;) {
+    runtime::check_interrupt();
+    const std::uint64_t piece = std::min(write_piece_bytes, stream_bytes - done);
+    file.write_at(stream + done, piece, block.offset + done);
+    crc = os::crc32c(stream + done, piece, crc);
+    done += piece;
+  }
   const std::uint64_t padding = 0;
-  file.write_at(array.replica(0), stream_bytes, block.offset);
   file.write_at(&padding, sizeof padding, block.offset + stream_bytes);
-  block.crc = os::crc32c(&padding, sizeof padding, os::crc32c(array.replica(0), stream_bytes));
+  block.crc = os::crc32c(&padding, sizeof padding, crc);
   end = block.offset + block.byte_length;
   return block;
 }

@@ -1,10 +1,12 @@
 // Tests writing and opening stores: arrays of every width at chunk boundaries in both modes, every
 // placement when loading (fake topologies), graphs of every variant with PageRank and degree
-// centrality on mapped graphs, append, an interrupted append, and writes refused on mapped arrays.
+// centrality on mapped graphs, append, an interrupted append, writes refused on mapped arrays, and
+// blocks written in pieces with an interrupt check before each.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/build.hpp"
 #include "smartarrays/graph/generators.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/store/store.hpp"
 #include "store_support.hpp"
 #include "support/fake_topology.hpp"
@@ -303,6 +306,44 @@ TEST(StoreWrite, RefusesBadNamesAndDuplicates) {
   const std::vector<std::string> good{"gr\xc3\xb6\xc3\x9f" "e", "with space", std::string(1024, 'y')};
   Store::write(file.path(), {{good[0], a}, {good[1], a}, {good[2], a}});
   EXPECT_EQ(Store::open(file.path()).names(), good);
+}
+
+// Blocks are written in pieces of 1 MiB: an array of several pieces reads back with its checksum.
+// An interrupt (Ctrl-C in Python or the command) is taken before each piece: a write leaves the old
+// file and no staged file, an append leaves the file as it was.
+TEST(StoreWrite, ABlockOfSeveralPiecesVerifiesAndAnInterruptLeavesTheOldVersion) {
+  ScratchFile file("interrupt");
+  const std::vector<std::uint64_t> old_values = sample(100, 7, 6);
+  const std::vector<std::uint64_t> big_values = sample(400'000, 61, 7);  // 3.05 MB: 3 whole pieces and a part
+  const SmartArray old_array = SmartArray::from_values(old_values, {});
+  const SmartArray big = SmartArray::from_values(big_values, {});
+  Store::write(file.path(), {{"big", big}});
+  EXPECT_TRUE(store::verify(file.path(), true).ok());
+  expect_values(Store::open(file.path(), Mode::load).array("big"), big_values);
+
+  Store::write(file.path(), {{"old", old_array}});
+  const std::vector<std::uint8_t> before = test::read_bytes(file.path());
+  {
+    runtime::InterruptScope scope([] { return true; });
+    for (const auto& write : {std::function<void()>([&] { Store::write(file.path(), {{"big", big}}); }),
+                              std::function<void()>([&] { Store::append(file.path(), {{"big", big}}); })}) {
+      try {
+        write();
+        ADD_FAILURE() << "an interrupted write completed";
+      } catch (const Error& e) {
+        EXPECT_EQ(e.code(), ErrorCode::cancelled) << e.what();
+      }
+      EXPECT_EQ(test::read_bytes(file.path()), before);
+    }
+  }
+  const std::filesystem::path path(file.path());
+  for (const auto& entry : std::filesystem::directory_iterator(path.parent_path())) {
+    EXPECT_NE(entry.path().filename().string().rfind(path.filename().string() + ".partial", 0), 0u)
+        << "a staged file remains: " << entry.path();
+  }
+  const Store store = Store::open(file.path());
+  EXPECT_EQ(store.names(), std::vector<std::string>{"old"});
+  expect_values(store.array("old"), old_values);
 }
 
 }  // namespace
