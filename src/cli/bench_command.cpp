@@ -299,11 +299,12 @@ void add_aggregate_flags(CLI::App& app, AggregateFlags& f) {
       app, "--bits", "LIST", c.bits,
       [&f](const std::string& text) {
         std::vector<unsigned> widths;
+        std::vector<std::string> texts;
         for (const std::string& item : split_list(text)) {
           if (item == "auto") {
             f.auto_bits = true;
           } else {
-            widths.push_back(whole_number<unsigned>(1, 64)(item));
+            add_distinct(widths, texts, whole_number<unsigned>(1, 64)(item), item);
           }
         }
         return widths.empty() ? measure::AggregateBenchConfig{}.bits : widths;
@@ -314,11 +315,12 @@ void add_aggregate_flags(CLI::App& app, AggregateFlags& f) {
       app, "--placements,--placement", "LIST", c.placements,
       [&f](const std::string& text) {
         std::vector<Placement> placements;
+        std::vector<std::string> texts;
         for (const std::string& item : split_list(text)) {
           if (item == "auto") {
             f.auto_placement = true;
           } else {
-            placements.push_back(parse_placement(item));
+            add_distinct(placements, texts, parse_placement(item), item);
           }
         }
         return placements.empty() ? measure::AggregateBenchConfig{}.placements : placements;

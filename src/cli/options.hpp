@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "smartarrays/error.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::cli {
 
@@ -45,12 +46,27 @@ Parser<T> whole_number(std::uint64_t min, std::uint64_t max) {
   return [min, max](const std::string& text) { return static_cast<T>(parse_whole(text, min, max)); };
 }
 
-/// A comma-separated list of items, each parsed by item.
+/// Appends value, parsed from text, to values (texts holds the earlier values' texts), refusing one
+/// equal to an earlier value: a run or grid point listed twice would only run twice. A list stops at
+/// its first repeat, so its work is bounded by the number of values an item can have.
+template <typename T>
+void add_distinct(std::vector<T>& values, std::vector<std::string>& texts, T value, const std::string& text) {
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (values[k] == value) {
+      throw UsageError("lists one value twice: " + util::quoted(texts[k]) + " and " + util::quoted(text));
+    }
+  }
+  values.push_back(std::move(value));
+  texts.push_back(text);
+}
+
+/// A comma-separated list of distinct items, each parsed by item.
 template <typename T>
 Parser<std::vector<T>> list_of(Parser<T> item) {
   return [item](const std::string& text) {
     std::vector<T> values;
-    for (const std::string& part : split_list(text)) values.push_back(item(part));
+    std::vector<std::string> texts;
+    for (const std::string& part : split_list(text)) add_distinct(values, texts, item(part), part);
     return values;
   };
 }

@@ -183,7 +183,8 @@ std::vector<tune::MemoryPolicy> parse_policies(const std::string& text) {
     }
   }
   std::vector<tune::MemoryPolicy> policies;
-  for (const std::string& item : items) policies.push_back(tune::parse_memory_policy(item));
+  std::vector<std::string> texts;
+  for (const std::string& item : items) add_distinct(policies, texts, tune::parse_memory_policy(item), item);
   return policies;
 }
 

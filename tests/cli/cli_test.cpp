@@ -212,6 +212,13 @@ TEST(Cli, BadCommandLinesExitTwoWithAClearMessage) {
       {"bench adaptivity --degree -1", "--degree: expected an average degree >= 0"},
       {"bench adaptivity --min-seconds 3601", "3601"},
       {"bench adaptivity --min-seconds nan", "nan"},
+      // A list names each value once: a repeat would only run again.
+      {"bench aggregate --bits 8,9,8", "--bits: lists one value twice: '8' and '8'"},
+      {"bench aggregate --placements interleaved,auto,interleaved", "lists one value twice: 'interleaved' and 'interleaved'"},
+      {"bench aggregate --threads 2,1,2", "--threads: lists one value twice: '2' and '2'"},
+      {"graph pagerank tiny.el --variant U,V+E,u", "--variant: lists one value twice: 'U' and 'u'"},
+      {"tune --policies interleave=0,1,bind=0,interleave=0,1 -- true", "lists one value twice: 'interleave=0,1' and 'interleave=0,1'"},
+      {"tune --thp on,off,on -- true", "--thp: lists one value twice: 'on' and 'on'"},
   };
   for (const Case& c : cases) {
     const CliRun r = run(c.args);
