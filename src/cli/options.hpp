@@ -47,8 +47,9 @@ Parser<T> whole_number(std::uint64_t min, std::uint64_t max) {
 }
 
 /// Appends value, parsed from text, to values (texts holds the earlier values' texts), refusing one
-/// equal to an earlier value: a run or grid point listed twice would only run twice. A list stops at
-/// its first repeat, so its work is bounded by the number of values an item can have.
+/// equal to an earlier value: a run or grid point listed twice would only run twice. The check is
+/// quadratic, and bounded: one argument holds at most 128 KiB on Linux (12,000 distinct tune
+/// policies take 0.4 s), and a list of small values stops at its first repeat.
 template <typename T>
 void add_distinct(std::vector<T>& values, std::vector<std::string>& texts, T value, const std::string& text) {
   for (std::size_t k = 0; k < values.size(); ++k) {
