@@ -31,6 +31,15 @@ std::string spelled(SettingName name, std::string_view field) { return name ? na
   throw_error(code, spelled(name, field) + ": " + why);
 }
 
+// Refuses an axis of the grid that lists a value twice: its configurations would run twice and the
+// report would rank a configuration against itself. Quadratic, as the command's list check is.
+template <typename T, typename Spell>
+void check_distinct(SettingName name, std::string_view field, const std::vector<T>& values, Spell spell) {
+  for (auto value = values.begin(); value != values.end(); ++value) {
+    if (std::find(values.begin(), value, *value) != value) bad_setting(name, field, "lists " + spell(*value) + " twice");
+  }
+}
+
 std::string shell_word(const std::string& word) {
   if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") ==
                            std::string::npos) {
@@ -111,6 +120,12 @@ Tuner::Tuner(TuneSettings settings, SettingName name) : settings_(std::move(sett
   for (const std::size_t threads : s.spec.threads) {
     if (threads < 1 || threads > 4096) bad_setting(name, "threads", "expected thread counts from 1 to 4096, got " + std::to_string(threads));
   }
+  check_distinct(name, "allocators", s.spec.allocators, [](Allocator a) { return std::string(allocator_name(a)); });
+  check_distinct(name, "policies", s.spec.policies, [](const MemoryPolicy& p) { return format_memory_policy(p); });
+  check_distinct(name, "pinnings", s.spec.pinnings, [](runtime::PinPolicy p) { return std::string(runtime::to_string(p)); });
+  check_distinct(name, "thp", s.spec.thp, [](bool on) { return std::string(on ? "on" : "off"); });
+  check_distinct(name, "threads", s.spec.threads, [](std::size_t n) { return std::to_string(n); });
+  check_distinct(name, "autonuma", s.spec.autonuma, [](bool on) { return std::string(on ? "on" : "off"); });
   if (!(s.timeout_seconds >= 0 && s.timeout_seconds <= 1e7)) {
     bad_setting(name, "timeout", "expected 0 (no limit) to 10000000 seconds");
   }

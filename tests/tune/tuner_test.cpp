@@ -286,6 +286,26 @@ TEST_F(TunerTest, BadSettingsAreRefusedNamingTheSetting) {
   s = by_threads();
   s.metric = "(";
   EXPECT_EQ(refusal(s).rfind("metric: '(' is not a regular expression: ", 0), 0u) << refusal(s);
+  // An axis that lists a value twice (by value, not by spelling) would run its configurations twice.
+  s = by_threads();
+  s.spec.threads = {1, 2, 1};
+  EXPECT_EQ(refusal(s), "threads: lists 1 twice");
+  s = by_threads();
+  s.spec.allocators = {tune::Allocator::glibc, tune::Allocator::jemalloc, tune::Allocator::jemalloc};
+  EXPECT_EQ(refusal(s), "allocators: lists jemalloc twice");
+  s = by_threads();
+  s.spec.policies = {tune::parse_memory_policy("interleave=0"), tune::parse_memory_policy("localalloc"),
+                     tune::parse_memory_policy("interleave=0-0")};
+  EXPECT_EQ(refusal(s, [](std::string_view f) { return "--" + std::string(f); }), "--policies: lists interleave=0 twice");
+  s = by_threads();
+  s.spec.pinnings = {runtime::PinPolicy::dense, runtime::PinPolicy::dense};
+  EXPECT_EQ(refusal(s), "pinnings: lists dense twice");
+  s = by_threads();
+  s.spec.thp = {false, true, false};
+  EXPECT_EQ(refusal(s), "thp: lists off twice");
+  s = by_threads();
+  s.spec.autonuma = {true, true};
+  EXPECT_EQ(refusal(s), "autonuma: lists on twice");
   s = by_threads();
   s.spec.policies = {tune::parse_memory_policy("bind=7")};
   EXPECT_EQ(refusal(s).rfind("policies: ", 0), 0u) << refusal(s);
