@@ -124,7 +124,13 @@ auto interruptible(F&& f) -> decltype(f()) {
     try {
       result.emplace(f());
     } catch (...) {
-      // Whatever stopped the call, a raised signal handler's exception is what Python must see.
+      // Whatever stopped the call, a raised signal handler's exception is what Python must see. A
+      // signal can stop a call before any check ran (an open waiting on a FIFO returns EINTR): the
+      // handlers run now.
+      if (!raised) {
+        nb::gil_scoped_acquire gil;
+        raised = PyErr_CheckSignals() != 0;
+      }
       if (!raised) throw;
     }
   }

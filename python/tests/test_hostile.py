@@ -182,3 +182,62 @@ def test_a_worker_thread_that_cannot_start_is_named_by_its_index():
     match = re.fullmatch(r"cannot start worker thread (\d+) of 4096: .+", child.stdout.strip())
     assert match, child.stdout
     assert 0 < int(match.group(1)) < 4096
+
+
+def test_a_path_holding_a_nul_byte_is_refused_not_cut(tmp_path: Path):
+    # The system would open the path before the NUL: "z\0.sa" would write "z", and "good.sa\0x.el"
+    # would read good.sa as an edge list.
+    sa.save(tmp_path / "good.sa", sa.array([7]))
+    for call in (lambda: sa.save(str(tmp_path / "z") + "\0.sa", sa.array([1, 2, 3])),
+                 lambda: sa.append(str(tmp_path / "z") + "\0.sa", {"b": sa.array([1])}),
+                 lambda: sa.open(str(tmp_path / "good.sa") + "\0anything"),
+                 lambda: sa.verify(str(tmp_path / "good.sa") + "\0anything"),
+                 lambda: sa.Graph.load(str(tmp_path / "good.sa") + "\0x.el")):
+        with pytest.raises(ValueError, match=r"\\x00.*': a path cannot hold a NUL byte"):
+            call()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["good.sa"]
+
+
+def test_a_fifo_in_place_of_a_store_is_refused_at_once(tmp_path: Path):
+    # No writer ever opens it: an open that waited for one would hang here.
+    fifo = tmp_path / "f.sa"
+    os.mkfifo(fifo)
+    for call in (lambda: sa.open(fifo), lambda: sa.open(fifo, mode="load"), lambda: sa.verify(fifo)):
+        with pytest.raises(ValueError, match="' is not a regular file"):
+            call()
+
+
+FIFO_WAIT_CHILD = """
+import sys
+import smartarrays as sa
+print("ready", flush=True)
+try:
+    sa.Graph.load(sys.argv[1], format="el")
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(0)
+except Exception as e:
+    print(type(e).__name__, e, flush=True)
+    sys.exit(0)
+print("loaded", flush=True)
+"""
+
+
+def test_ctrl_c_interrupts_a_graph_load_waiting_for_its_fifos_writer(tmp_path: Path):
+    # Opening a FIFO waits for a writer that never comes; SIGINT makes the open return EINTR, which
+    # must reach Python as KeyboardInterrupt (it once came out as an OSError).
+    fifo = tmp_path / "nobody.el"
+    os.mkfifo(fifo)
+    child = subprocess.Popen([sys.executable, "-c", FIFO_WAIT_CHILD, str(fifo)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(0.5)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the load went on waiting 60 s after SIGINT")
+    finally:
+        child.kill()
+    assert out.strip() == "interrupted", (out, err)

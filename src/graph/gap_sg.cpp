@@ -9,13 +9,13 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <limits>
 #include <memory>
 #include <string>
 
 #include "graph/csr_parts.hpp"
 #include "graph/text_reader.hpp"
+#include "os/open_file.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/formats.hpp"
 #include "smartarrays/graph/limits.hpp"
@@ -46,11 +46,11 @@ using File = std::unique_ptr<std::FILE, FileCloser>;
 class SgReader {
  public:
   SgReader(const std::string& path, const ReadOptions& options) : path_(path), options_(options) {
-    file_.reset(std::fopen(path.c_str(), "rb"));
-    if (!file_) throw_error(ErrorCode::os_error, "cannot open " + path + ": " + std::strerror(errno));
-    std::error_code ec;
-    size_ = std::filesystem::file_size(path, ec);
-    if (ec) throw_error(ErrorCode::os_error, "cannot size " + path + ": " + ec.message());
+    os::InputFile input = os::InputFile::open(path, os::InputKind::regular);
+    size_ = input.size();
+    file_.reset(::fdopen(input.descriptor(), "rb"));
+    if (!file_) os::fail_on_path("read", path, errno);
+    input.release();
     next_progress_ = options_.progress_step;
   }
 

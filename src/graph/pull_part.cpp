@@ -3,7 +3,6 @@
 // part's own byte ranges only (layout in gap_sg.cpp), every offset and id checked as it is read.
 #include "smartarrays/graph/pull_part.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "os/open_file.hpp"
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/error.hpp"
@@ -65,28 +65,19 @@ SmartArray rebased(std::vector<std::uint64_t> offsets) {
 // An open .sg file read at offsets (pread: safe from many threads at once).
 class SgFile {
  public:
-  explicit SgFile(const std::string& path) : path_(path), fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-    if (fd_ < 0) throw_error(ErrorCode::os_error, "cannot open " + path + ": " + std::strerror(errno));
-  }
-  SgFile(const SgFile&) = delete;
-  SgFile& operator=(const SgFile&) = delete;
-  ~SgFile() { ::close(fd_); }
+  explicit SgFile(const std::string& path) : path_(path), file_(os::InputFile::open(path, os::InputKind::regular)) {}
 
   [[noreturn]] void fail(std::uint64_t offset, const std::string& message) const {
     throw_error(ErrorCode::invalid_argument, path_ + ": byte offset " + std::to_string(offset) + ": " + message);
   }
 
-  std::uint64_t size() const {
-    const off_t end = ::lseek(fd_, 0, SEEK_END);
-    if (end < 0) throw_error(ErrorCode::os_error, "cannot size " + path_ + ": " + std::strerror(errno));
-    return static_cast<std::uint64_t>(end);
-  }
+  std::uint64_t size() const noexcept { return file_.size(); }
 
   void read(std::uint64_t offset, void* out, std::uint64_t bytes) const {
     runtime::check_interrupt();
     auto* cursor = static_cast<unsigned char*>(out);
     while (bytes > 0) {
-      const ssize_t got = ::pread(fd_, cursor, bytes, static_cast<off_t>(offset));
+      const ssize_t got = ::pread(file_.descriptor(), cursor, bytes, static_cast<off_t>(offset));
       if (got < 0 && errno == EINTR) continue;
       if (got < 0) throw_error(ErrorCode::os_error, "cannot read " + path_ + ": " + std::strerror(errno));
       if (got == 0) fail(offset, "the file ends early");
@@ -113,7 +104,7 @@ class SgFile {
 
  private:
   std::string path_;
-  int fd_;
+  os::InputFile file_;
 };
 
 // Byte offset of the in-offsets of a .sg file (the out-offsets of an undirected one).

@@ -7,7 +7,6 @@
 // when u < v and subtracts it when u > v, so the sum is 0 when every edge has its reverse.
 #include "graph/sg_stream.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,6 +20,7 @@
 #include <string>
 
 #include "graph/csr_parts.hpp"
+#include "os/open_file.hpp"
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/error.hpp"
@@ -37,20 +37,6 @@ constexpr std::uint64_t header_bytes = 1 + 8 + 8;
 // Ids per batch of the id passes: 1 MiB of int32 per worker buffer.
 constexpr std::uint64_t id_batch = std::uint64_t{1} << 18;
 constexpr std::uint64_t offset_batch = std::uint64_t{1} << 17;
-
-class Fd {
- public:
-  explicit Fd(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-    if (fd_ < 0) throw_error(ErrorCode::os_error, "cannot open " + path + ": " + std::strerror(errno));
-  }
-  ~Fd() { ::close(fd_); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const noexcept { return fd_; }
-
- private:
-  int fd_;
-};
 
 // Reads bytes at offset; false when the file ends first. Throws Error(os_error) on a read error.
 bool read_at(int fd, void* out, std::uint64_t bytes, std::uint64_t offset, const std::string& path) {
@@ -319,9 +305,9 @@ std::uint64_t largest_listed(const std::vector<std::uint64_t>& offsets, runtime:
 }  // namespace
 
 std::optional<SgScan> scan_sg(const std::string& path, const ReadOptions& options, runtime::ThreadPool& pool) {
-  const Fd fd(path);
-  const FileStamp stamp = stamp_of(fd.get(), path);
-  std::optional<SgScan> header = read_header(fd.get(), path, stamp);
+  const os::InputFile fd = os::InputFile::open(path, os::InputKind::regular);
+  const FileStamp stamp = stamp_of(fd.descriptor(), path);
+  std::optional<SgScan> header = read_header(fd.descriptor(), path, stamp);
   if (!header) return std::nullopt;
   SgScan& scan = *header;
   const Part out = out_part(scan);
@@ -329,9 +315,9 @@ std::optional<SgScan> scan_sg(const std::string& path, const ReadOptions& option
   auto progress = [&](std::uint64_t done) {
     if (options.progress) options.progress(done, stamp.bytes);
   };
-  if (!read_offsets(fd.get(), path, out, scan.vertices, scan.edges, scan.out_offsets, pool)) return std::nullopt;
+  if (!read_offsets(fd.descriptor(), path, out, scan.vertices, scan.edges, scan.out_offsets, pool)) return std::nullopt;
   const IdStats out_ids =
-      scan_ids(fd.get(), path, out, scan.out_offsets, scan.vertices, scan.edges,
+      scan_ids(fd.descriptor(), path, out, scan.out_offsets, scan.vertices, scan.edges,
                scan.directed ? HashSum::forward : HashSum::balance, pool);
   progress(in.offsets_at);
   if (out_ids.bad || out_ids.unsorted) return std::nullopt;
@@ -342,14 +328,14 @@ std::optional<SgScan> scan_sg(const std::string& path, const ReadOptions& option
     if (out_ids.hash != 0) return std::nullopt;
     return header;
   }
-  if (!read_offsets(fd.get(), path, in, scan.vertices, scan.edges, scan.in_offsets, pool)) return std::nullopt;
-  const IdStats in_ids = scan_ids(fd.get(), path, in, scan.in_offsets, scan.vertices, scan.edges, HashSum::reverse, pool);
+  if (!read_offsets(fd.descriptor(), path, in, scan.vertices, scan.edges, scan.in_offsets, pool)) return std::nullopt;
+  const IdStats in_ids = scan_ids(fd.descriptor(), path, in, scan.in_offsets, scan.vertices, scan.edges, HashSum::reverse, pool);
   progress(stamp.bytes);
   if (in_ids.bad || in_ids.unsorted) return std::nullopt;
   // The in-list of v holding u is the edge u -> v: its reverse hash is the out-edges' forward one.
   if (out_ids.hash != in_ids.hash) return std::nullopt;
   scan.largest_in_id = in_ids.largest;
-  if (stamp_of(fd.get(), path) != stamp) return std::nullopt;
+  if (stamp_of(fd.descriptor(), path) != stamp) return std::nullopt;
   return header;
 }
 
@@ -358,8 +344,8 @@ bool streams_as_is(const SgScan& scan, const BuildOptions& options) {
 }
 
 CsrGraph encode_sg(const SgScan& scan, const BuildOptions& options, runtime::ThreadPool& pool) {
-  const Fd fd(scan.path);
-  const FileStamp stamp = stamp_of(fd.get(), scan.path);
+  const os::InputFile fd = os::InputFile::open(scan.path, os::InputKind::regular);
+  const FileStamp stamp = stamp_of(fd.descriptor(), scan.path);
   auto changed = [&] {
     throw_error(ErrorCode::invalid_argument, scan.path + ": the file changed since it was read (" + stamp_key(stamp) + ")");
   };
@@ -390,7 +376,7 @@ CsrGraph encode_sg(const SgScan& scan, const BuildOptions& options, runtime::Thr
       return build::build_array(
           m, resolved,
           [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
-            if (!encode_id_range(fd.get(), scan.path, part, largest + 1, lo, hi, out)) {
+            if (!encode_id_range(fd.descriptor(), scan.path, part, largest + 1, lo, hi, out)) {
               bad.store(true, std::memory_order_relaxed);
               std::fill(out, out + (hi - lo), 0);
             }
@@ -406,12 +392,12 @@ CsrGraph encode_sg(const SgScan& scan, const BuildOptions& options, runtime::Thr
   SmartArray begin = encode_graph_array(GraphArray::begin, scan.out_offsets, layout[GraphArray::begin], pool);
   SmartArray edge = ids_of(out, scan.largest_out_id, GraphArray::edge, edge_options);
   if (!scan.directed) {
-    if (bad.load() || stamp_of(fd.get(), scan.path) != stamp) changed();
+    if (bad.load() || stamp_of(fd.descriptor(), scan.path) != stamp) changed();
     return CsrGraph(std::move(begin), std::move(edge));
   }
   SmartArray rbegin = encode_graph_array(GraphArray::rbegin, scan.in_offsets, layout[GraphArray::rbegin], pool);
   SmartArray redge = ids_of(in, scan.largest_in_id, GraphArray::redge, id_options(GraphArray::redge, scan.largest_in_id));
-  if (bad.load() || stamp_of(fd.get(), scan.path) != stamp) changed();
+  if (bad.load() || stamp_of(fd.descriptor(), scan.path) != stamp) changed();
   std::array<SmartArray, graph_array_count> arrays{std::move(begin), std::move(edge), std::move(rbegin), std::move(redge)};
   return CsrGraph(std::move(arrays), true);
 }
@@ -425,17 +411,17 @@ std::optional<CsrGraph> load_sg(const std::string& path, const BuildOptions& opt
       layout[GraphArray::redge].placement == Placement::replicated) {
     return std::nullopt;
   }
-  const Fd fd(path);
-  const FileStamp stamp = stamp_of(fd.get(), path);
-  std::optional<SgScan> header = read_header(fd.get(), path, stamp);
+  const os::InputFile fd = os::InputFile::open(path, os::InputKind::regular);
+  const FileStamp stamp = stamp_of(fd.descriptor(), path);
+  std::optional<SgScan> header = read_header(fd.descriptor(), path, stamp);
   if (!header) return std::nullopt;
   SgScan& scan = *header;
   const std::uint64_t n = scan.vertices;
   const std::uint64_t m = scan.edges;
   const Part out = out_part(scan);
   const Part in = in_part(scan);
-  if (!read_offsets(fd.get(), path, out, n, m, scan.out_offsets, pool)) return std::nullopt;
-  if (scan.directed && !read_offsets(fd.get(), path, in, n, m, scan.in_offsets, pool)) return std::nullopt;
+  if (!read_offsets(fd.descriptor(), path, out, n, m, scan.out_offsets, pool)) return std::nullopt;
+  if (scan.directed && !read_offsets(fd.descriptor(), path, in, n, m, scan.in_offsets, pool)) return std::nullopt;
   // In a valid file an out-list names exactly the vertices with in-edges (undirected: with edges),
   // so the widths are known before any id is read; an id beyond them makes the file invalid.
   const std::uint64_t largest_out = largest_listed(scan.directed ? scan.in_offsets : scan.out_offsets, pool);
@@ -460,7 +446,7 @@ std::optional<CsrGraph> load_sg(const std::string& path, const BuildOptions& opt
     return build::build_array(
         m, resolved,
         [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* values) {
-          IdStats s = scan_id_range_as(sum, fd.get(), path, part, offsets, n, lo, hi, values);
+          IdStats s = scan_id_range_as(sum, fd.descriptor(), path, part, offsets, n, lo, hi, values);
           if (s.bad || s.largest > largest) {
             s.bad = true;
             std::fill(values, values + (hi - lo), 0);
@@ -480,13 +466,13 @@ std::optional<CsrGraph> load_sg(const std::string& path, const BuildOptions& opt
   if (out_stats.bad || out_stats.unsorted) return std::nullopt;
   SmartArray begin = encode_graph_array(GraphArray::begin, scan.out_offsets, layout[GraphArray::begin], pool);
   if (!scan.directed) {
-    if (out_stats.hash != 0 || stamp_of(fd.get(), path) != stamp) return std::nullopt;
+    if (out_stats.hash != 0 || stamp_of(fd.descriptor(), path) != stamp) return std::nullopt;
     return CsrGraph(std::move(begin), std::move(edge));
   }
   IdStats in_stats;
   SmartArray redge = ids_of(in, scan.in_offsets, HashSum::reverse, largest_in, redge_options, in_stats);
   progress(stamp.bytes);
-  if (in_stats.bad || in_stats.unsorted || out_stats.hash != in_stats.hash || stamp_of(fd.get(), path) != stamp) {
+  if (in_stats.bad || in_stats.unsorted || out_stats.hash != in_stats.hash || stamp_of(fd.descriptor(), path) != stamp) {
     return std::nullopt;
   }
   SmartArray rbegin = encode_graph_array(GraphArray::rbegin, scan.in_offsets, layout[GraphArray::rbegin], pool);

@@ -5,8 +5,6 @@
 // (EINTR) gives the interrupt check its turn instead of failing the read.
 #include "graph/text_reader.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +12,7 @@
 #include <charconv>
 #include <cstring>
 
+#include "os/open_file.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/limits.hpp"
 #include "smartarrays/runtime/interrupt.hpp"
@@ -33,20 +32,17 @@ bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c 
 }  // namespace
 
 LineReader::LineReader(const std::string& path, const ReadOptions& options) : path_(path), options_(options) {
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) throw_error(ErrorCode::os_error, "cannot open " + path + ": " + std::strerror(errno));
-  struct stat st {};
-  const bool regular = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
-  size_ = regular ? static_cast<std::uint64_t>(st.st_size) : 0;
+  os::InputFile file = os::InputFile::open(path, os::InputKind::stream);
+  size_ = file.size();
   next_progress_ = options_.progress_step;
   // One byte more than a regular file holds, so its first read reaches the end.
-  capacity_ = regular ? static_cast<std::size_t>(std::min<std::uint64_t>(size_ + 1, block_bytes)) : stream_block_bytes;
+  capacity_ = file.regular() ? static_cast<std::size_t>(std::min<std::uint64_t>(size_ + 1, block_bytes)) : stream_block_bytes;
   try {
     buffer_ = std::make_unique_for_overwrite<char[]>(capacity_);
   } catch (const std::bad_alloc&) {
-    ::close(fd_);
     throw_error(ErrorCode::out_of_memory, "cannot allocate the read buffer of " + path);
   }
+  fd_ = file.release();
 }
 
 LineReader::~LineReader() { ::close(fd_); }

@@ -2,55 +2,23 @@
 // mapping keeps the file's pages reachable without it), and dropping resident pages of a range read.
 #include "smartarrays/os/mapped_file.hpp"
 
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <utility>
 
+#include "os/open_file.hpp"
 #include "smartarrays/error.hpp"
-#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::os {
-namespace {
-
-[[noreturn]] void fail(const std::string& what, const std::string& path, int err) {
-  throw_error(err == ENOMEM ? ErrorCode::out_of_memory : ErrorCode::os_error,
-              "cannot " + what + " " + util::quoted(path, 256) + ": " + std::strerror(err));
-}
-
-// Closes the descriptor on scope exit.
-class Descriptor {
- public:
-  explicit Descriptor(int fd) noexcept : fd_(fd) {}
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  ~Descriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const noexcept { return fd_; }
-
- private:
-  int fd_;
-};
-
-}  // namespace
-
 MappedFile MappedFile::open(const std::string& path) {
-  const Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) fail("open", path, errno);
-  struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) fail("stat", path, errno);
-  if (!S_ISREG(st.st_mode)) throw_error(ErrorCode::invalid_argument, util::quoted(path, 256) + " is not a regular file");
+  const InputFile input = InputFile::open(path, InputKind::regular);
   MappedFile file;
-  if (st.st_size == 0) return file;
-  const auto bytes = static_cast<std::size_t>(st.st_size);
-  void* data = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd.get(), 0);
-  if (data == MAP_FAILED) fail("map", path, errno);
+  if (input.size() == 0) return file;
+  const auto bytes = static_cast<std::size_t>(input.size());
+  void* data = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, input.descriptor(), 0);
+  if (data == MAP_FAILED) fail_on_path("map", path, errno);
   file.data_ = static_cast<const std::uint8_t*>(data);
   file.size_ = bytes;
   return file;

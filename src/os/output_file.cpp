@@ -10,27 +10,15 @@
 #include <charconv>
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <string_view>
 #include <utility>
 
+#include "os/open_file.hpp"
 #include "smartarrays/error.hpp"
-#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::os {
 namespace {
-
-[[noreturn]] void fail(const std::string& what, const std::string& path, int err) {
-  throw_error(err == ENOMEM ? ErrorCode::out_of_memory : ErrorCode::os_error,
-              "cannot " + what + " " + util::quoted(path, 256) + ": " + std::strerror(err));
-}
-
-int open_or_fail(const std::string& path, int flags, unsigned mode) {
-  const int fd = ::open(path.c_str(), flags | O_CLOEXEC, mode);
-  if (fd < 0) fail(flags & O_CREAT ? "create" : "open", path, errno);
-  return fd;
-}
 
 // The descriptor path names (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1.
 int named_descriptor(const std::string& path) {
@@ -49,21 +37,22 @@ int named_descriptor(const std::string& path) {
 // Opens the file an OutputFile of path writes: the staged file beside target (path, or the file
 // its symbolic link names), whose name lands in staged, or path itself (staged left empty).
 int open_output(const std::string& path, std::string& target, std::string& staged) {
+  check_path(path);
   target = path;
   // Writing through the descriptor itself keeps its offset and mode: reopening /dev/stdout would
   // truncate a file stdout is redirected to (>> included) and write over what the process prints.
   if (const int named = named_descriptor(path); named >= 0) {
     const int fd = ::fcntl(named, F_DUPFD_CLOEXEC, 0);
-    if (fd < 0) fail("write", path, errno);
+    if (fd < 0) fail_on_path("write", path, errno);
     return fd;
   }
   struct stat st {};
   const bool exists = ::stat(path.c_str(), &st) == 0;
   // A FIFO or a device, or another name under /dev or /proc: no file to stage beside.
   const bool special = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
-  if (special || (exists && !S_ISREG(st.st_mode))) return open_or_fail(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  if (special || (exists && !S_ISREG(st.st_mode))) return open_path(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
   // A rename replaces a file whatever its permissions: a file this process may not write stays.
-  if (exists && ::access(path.c_str(), W_OK) != 0) fail("write", path, errno);
+  if (exists && ::access(path.c_str(), W_OK) != 0) fail_on_path("write", path, errno);
   struct stat link {};
   if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
     if (char* real = ::realpath(path.c_str(), nullptr)) {
@@ -95,9 +84,9 @@ int open_output(const std::string& path, std::string& target, std::string& stage
   // No file can be created beside it (a folder this process may not write, a name at the length
   // limit): the existing file is overwritten in place, as a plain open would.
   if (exists && (err == EACCES || err == EPERM || err == ENAMETOOLONG)) {
-    return open_or_fail(path, O_WRONLY | O_TRUNC, 0666);
+    return open_path(path, O_WRONLY | O_TRUNC, 0666);
   }
-  fail("create", path, err);
+  fail_on_path("create", path, err);
 }
 
 // Makes a rename in target's folder survive a crash: the folder is synced.
@@ -105,16 +94,16 @@ void sync_folder(const std::string& target, const std::string& path) {
   const std::size_t slash = target.rfind('/');
   const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : target.substr(0, slash);
   const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) fail("sync the folder of", path, errno);
+  if (fd < 0) fail_on_path("sync the folder of", path, errno);
   const int rc = ::fsync(fd);
   const int err = errno;
   ::close(fd);
-  if (rc != 0) fail("sync the folder of", path, err);
+  if (rc != 0) fail_on_path("sync the folder of", path, err);
 }
 
 }  // namespace
 
-File::File(const std::string& path, int flags, unsigned mode) : path_(path), fd_(open_or_fail(path, flags, mode)) {}
+File::File(const std::string& path, int flags, unsigned mode) : path_(path), fd_(open_path(path, flags, mode)) {}
 
 File::File(int descriptor, std::string path) noexcept : path_(std::move(path)), fd_(descriptor) {}
 
@@ -127,7 +116,7 @@ void File::write(const void* bytes, std::size_t size) const {
   while (size > 0) {
     const ssize_t n = ::write(fd_, p, size);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail("write", path_, n < 0 ? errno : ENOSPC);
+    if (n <= 0) fail_on_path("write", path_, n < 0 ? errno : ENOSPC);
     p += n;
     size -= static_cast<std::size_t>(n);
   }
@@ -138,7 +127,7 @@ void File::write_at(const void* bytes, std::size_t size, std::uint64_t offset) c
   while (size > 0) {
     const ssize_t n = ::pwrite(fd_, p, size, static_cast<off_t>(offset));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail("write", path_, n < 0 ? errno : ENOSPC);
+    if (n <= 0) fail_on_path("write", path_, n < 0 ? errno : ENOSPC);
     p += n;
     size -= static_cast<std::size_t>(n);
     offset += static_cast<std::uint64_t>(n);
@@ -147,17 +136,17 @@ void File::write_at(const void* bytes, std::size_t size, std::uint64_t offset) c
 
 void File::sync() const {
   // EINVAL: a file that holds nothing to sync (/dev/null, a pipe).
-  if (::fdatasync(fd_) != 0 && errno != EINVAL) fail("sync", path_, errno);
+  if (::fdatasync(fd_) != 0 && errno != EINVAL) fail_on_path("sync", path_, errno);
 }
 
 void File::truncate(std::uint64_t size) const {
-  if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) fail("truncate", path_, errno);
+  if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) fail_on_path("truncate", path_, errno);
 }
 
 void File::close() {
   const int fd = std::exchange(fd_, -1);
   // Linux closes the descriptor even when close(2) fails; EINTR reports nothing lost.
-  if (fd >= 0 && ::close(fd) != 0 && errno != EINTR) fail("write", path_, errno);
+  if (fd >= 0 && ::close(fd) != 0 && errno != EINTR) fail_on_path("write", path_, errno);
 }
 
 OutputFile::OutputFile(const std::string& path) : path_(path), file_(open_output(path, target_, staged_), path) {}
@@ -170,7 +159,7 @@ void OutputFile::commit(Durability durability) {
   if (durability == Durability::synced) file_.sync();
   file_.close();
   if (!staged_.empty()) {
-    if (::rename(staged_.c_str(), target_.c_str()) != 0) fail("write", path_, errno);
+    if (::rename(staged_.c_str(), target_.c_str()) != 0) fail_on_path("write", path_, errno);
     staged_.clear();
     if (durability == Durability::synced) sync_folder(target_, path_);
   }

@@ -1,0 +1,60 @@
+// Owns opening a path: the checks every open shares (a path holding a NUL byte is refused, since
+// the system would open the shorter path before it; a signal that interrupts an open waiting on a
+// FIFO stops it as an interruption), and the descriptor a reader opens (InputFile), which refuses a
+// file that is not regular without blocking when the reader needs one.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace smartarrays::os {
+
+/// Throws Error(invalid_argument) when path holds a NUL byte.
+void check_path(const std::string& path);
+
+/// Throws the error of a failed system call on path: "cannot WHAT 'PATH': reason", out_of_memory
+/// for ENOMEM and os_error otherwise.
+[[noreturn]] void fail_on_path(const std::string& what, const std::string& path, int err);
+
+/// open(2) of path with flags (O_CLOEXEC added) and mode after check_path. Throws Error(cancelled)
+/// when a signal interrupts it (opening a FIFO waits for its other end), Error(out_of_memory) for
+/// ENOMEM and Error(os_error) otherwise, each naming the path ("cannot open 'PATH': reason").
+int open_path(const std::string& path, int flags, unsigned mode = 0);
+
+/// What a reader needs of its file.
+enum class InputKind {
+  stream,   ///< read front to back: a pipe, FIFO or device will do
+  regular,  ///< sized, mapped or read at offsets: a regular file only
+};
+
+/// A file open for reading; the descriptor is closed with the object.
+class InputFile {
+ public:
+  /// Opens path read-only through open_path. A regular kind opens without waiting (O_NONBLOCK,
+  /// cleared after) and refuses any other file with Error(invalid_argument) "'PATH' is not a
+  /// regular file", so a FIFO is refused, not waited on.
+  static InputFile open(const std::string& path, InputKind kind);
+
+  InputFile(InputFile&& other) noexcept;
+  InputFile& operator=(InputFile&& other) noexcept;
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+  ~InputFile();
+
+  /// The descriptor (-1 once released).
+  int descriptor() const noexcept { return fd_; }
+  /// True for a regular file.
+  bool regular() const noexcept { return regular_; }
+  /// The size of a regular file when opened (0 for any other).
+  std::uint64_t size() const noexcept { return size_; }
+  /// Hands the descriptor to the caller, who closes it.
+  int release() noexcept;
+
+ private:
+  InputFile() = default;
+  int fd_ = -1;
+  bool regular_ = false;
+  std::uint64_t size_ = 0;
+};
+
+}  // namespace smartarrays::os

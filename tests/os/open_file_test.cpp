@@ -1,0 +1,156 @@
+// Tests opening a path (os/open_file.hpp): a path holding a NUL byte is refused before the system
+// sees the shorter path; a reader that needs a regular file refuses a FIFO, a device or a folder at
+// once instead of waiting for a FIFO's writer; a stream reader takes a FIFO; a signal that
+// interrupts an open waiting on a FIFO stops it as Error(cancelled); failures name the path quoted.
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "os/open_file.hpp"
+#include "os/output_file.hpp"
+#include "smartarrays/error.hpp"
+#include "smartarrays/os/mapped_file.hpp"
+
+namespace smartarrays::os {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh folder, removed with its contents at the end of the test.
+class Folder {
+ public:
+  Folder() {
+    std::string pattern = (fs::temp_directory_path() / "smartarrays-open-XXXXXX").string();
+    path_ = ::mkdtemp(pattern.data());
+  }
+  ~Folder() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  Folder(const Folder&) = delete;
+  Folder& operator=(const Folder&) = delete;
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+// The message and code of the Error f throws; fails the test when it throws none.
+template <typename F>
+std::pair<std::string, ErrorCode> error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return {e.what(), e.code()};
+  }
+  ADD_FAILURE() << "expected an error";
+  return {"", ErrorCode::internal};
+}
+
+TEST(OpenFile, APathHoldingANulByteIsRefusedAndNoShorterPathIsUsed) {
+  const Folder folder;
+  const std::string shorter = folder.file("z");
+  std::ofstream(shorter) << "the file a cut path would name";
+  const std::string with_nul = shorter + std::string("\0.sa", 4);
+  for (const InputKind kind : {InputKind::stream, InputKind::regular}) {
+    const auto [message, code] = error_of([&] { InputFile::open(with_nul, kind); });
+    EXPECT_EQ(code, ErrorCode::invalid_argument);
+    EXPECT_NE(message.find("z\\x00.sa': a path cannot hold a NUL byte"), std::string::npos) << message;
+  }
+  EXPECT_EQ(error_of([&] { MappedFile::open(with_nul); }).second, ErrorCode::invalid_argument);
+  const std::string new_file = folder.file("new") + std::string("\0.sa", 4);
+  EXPECT_EQ(error_of([&] { OutputFile out(new_file); }).second, ErrorCode::invalid_argument);
+  EXPECT_EQ(error_of([&] { File out(new_file, O_WRONLY | O_CREAT, 0666); }).second, ErrorCode::invalid_argument);
+  EXPECT_FALSE(fs::exists(folder.file("new")));
+}
+
+TEST(OpenFile, ARegularReaderRefusesAFifoADeviceAndAFolderWithoutWaiting) {
+  const Folder folder;
+  const std::string fifo = folder.file("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // No writer ever opens the FIFO: a blocking open would never return (ctest's timeout would fail it).
+  for (const std::string& path : {fifo, std::string("/dev/zero"), folder.file("")}) {
+    const auto [message, code] = error_of([&] { InputFile::open(path, InputKind::regular); });
+    EXPECT_EQ(code, ErrorCode::invalid_argument) << path;
+    EXPECT_NE(message.find("' is not a regular file"), std::string::npos) << message;
+    EXPECT_EQ(error_of([&] { MappedFile::open(path); }).second, ErrorCode::invalid_argument) << path;
+  }
+}
+
+TEST(OpenFile, ARegularFileOpensWithItsSizeAndReadsAsAPlainDescriptor) {
+  const Folder folder;
+  const std::string path = folder.file("data");
+  std::ofstream(path) << "12345";
+  InputFile file = InputFile::open(path, InputKind::regular);
+  EXPECT_TRUE(file.regular());
+  EXPECT_EQ(file.size(), 5u);
+  EXPECT_EQ(::fcntl(file.descriptor(), F_GETFL) & O_NONBLOCK, 0);
+  const int fd = file.release();
+  EXPECT_EQ(file.descriptor(), -1);
+  char bytes[8] = {};
+  EXPECT_EQ(::read(fd, bytes, sizeof bytes), 5);
+  ::close(fd);
+}
+
+TEST(OpenFile, AStreamReaderTakesAFifoOnceItsWriterComes) {
+  const Folder folder;
+  const std::string fifo = folder.file("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] { std::ofstream(fifo) << "1 2\n"; });
+  const InputFile file = InputFile::open(fifo, InputKind::stream);
+  EXPECT_FALSE(file.regular());
+  EXPECT_EQ(file.size(), 0u);
+  char bytes[8] = {};
+  EXPECT_EQ(::read(file.descriptor(), bytes, sizeof bytes), 4);
+  writer.join();
+}
+
+TEST(OpenFile, ASignalWhileWaitingForAFifosWriterStopsTheOpenAsAnInterruption) {
+  const Folder folder;
+  const std::string fifo = folder.file("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // A handler without SA_RESTART, as the command's and Python's are: the open returns EINTR.
+  struct sigaction action {}, old {};
+  action.sa_handler = [](int) {};
+  ::sigaction(SIGUSR1, &action, &old);
+  std::atomic<bool> done{false};
+  std::pair<std::string, ErrorCode> result;
+  std::thread thread([&] {
+    result = error_of([&] { InputFile::open(fifo, InputKind::stream); });
+    done = true;
+  });
+  const pthread_t opener = thread.native_handle();
+  // Signal until the open has returned (the first signal may come before the thread waits in it).
+  for (int attempt = 0; attempt < 500 && !done; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ::pthread_kill(opener, SIGUSR1);
+  }
+  if (!done) std::ofstream(fifo) << "";  // let a stuck open return so the test fails instead of hanging
+  thread.join();
+  ::sigaction(SIGUSR1, &old, nullptr);
+  EXPECT_EQ(result.second, ErrorCode::cancelled) << result.first;
+  EXPECT_NE(result.first.find("interrupted while waiting to open '"), std::string::npos) << result.first;
+}
+
+TEST(OpenFile, AMissingFileIsAnOsErrorNamingThePathQuoted) {
+  const Folder folder;
+  const std::string path = folder.file("missing\x1b[2J.el");
+  const auto [message, code] = error_of([&] { InputFile::open(path, InputKind::stream); });
+  EXPECT_EQ(code, ErrorCode::os_error);
+  EXPECT_NE(message.find("cannot open '"), std::string::npos) << message;
+  EXPECT_NE(message.find("missing\\x1b[2J.el': No such file or directory"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace smartarrays::os
