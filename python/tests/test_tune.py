@@ -125,7 +125,12 @@ def test_to_json_is_the_commands_report(cli: Path, tmp_path: Path):
 def test_failures_are_records_and_a_metric_that_never_matches_leaves_no_best():
     r = tune.grid(["/bin/sh", "-c", "echo nothing"], threads=[1], metric="time=([0-9.]+)", **SMALL)
     assert r.best is None and r.gain is None and r.command_line is None
-    assert {rec["failure"] for rec in r.records} == {"no metric: nothing in stdout matches 'time=([0-9.]+)'"}
+    assert {rec["failure"] for rec in r.records} == {"no metric: no finite number in stdout matches 'time=([0-9.]+)'"}
+    # nan and inf are matched text but no value: they once made a run succeed with None values.
+    for word in ("nan", "inf"):
+        r = tune.grid(["/bin/sh", "-c", f"echo time {word}"], threads=[1], metric="time ([a-z0-9.]+)", **SMALL)
+        assert r.best is None and r.command_line is None
+        assert {rec["failure"] for rec in r.records} == {"no metric: no finite number in stdout matches 'time ([a-z0-9.]+)'"}
     failing = tune.grid(["/bin/sh", "-c", 'test "$OPENBLAS_NUM_THREADS" != 2 || exit 3'], threads=[1, 2], **SMALL)
     assert failing.records[-1]["label"] == "glibc inherited threads=2" and failing.records[-1]["failure"] == "exit 3"
     with pytest.raises(ValueError, match=r"the command fails without any knob \(warm-up\): exit 4"):

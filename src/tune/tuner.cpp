@@ -60,7 +60,7 @@ double measure_once(const TuneSettings& s, const Launch& launch, ConfigurationRe
   if (!run.succeeded()) {
     failure = describe_end(run, s.timeout_seconds);
   } else if (!s.metric.empty() && !(value = read_metric(s.metric, run.output))) {
-    failure = "no metric: nothing in stdout matches " + util::quoted(s.metric);
+    failure = "no metric: no finite number in stdout matches " + util::quoted(s.metric);
   }
   if (!failure.empty()) {
     if (r.failure.empty()) r.failure = failure;
@@ -96,7 +96,8 @@ std::optional<double> read_metric(const std::string& pattern, const std::string&
   options.set_max_mem(metric_pattern_memory);
   const RE2 re(pattern, options);
   if (!re.ok()) throw_error(ErrorCode::invalid_argument, util::quoted(pattern) + " is not a regular expression: " + re.error());
-  // The first group of each match, or the whole match when there is none; the last that reads as a number wins.
+  // The first group of each match, or the whole match when there is none; the last that reads as a
+  // finite number wins (nan and inf would rank as no value can).
   const int wanted = re.NumberOfCapturingGroups() > 0 ? 1 : 0;
   re2::StringPiece found[2];
   std::optional<double> value;
@@ -105,7 +106,7 @@ std::optional<double> read_metric(const std::string& pattern, const std::string&
     const std::string text(found[wanted].data() == nullptr ? "" : std::string(found[wanted]));
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
-    if (end != text.c_str()) value = v;
+    if (end != text.c_str() && std::isfinite(v)) value = v;
     const std::size_t match_end = static_cast<std::size_t>(found[0].data() - output.data()) + found[0].size();
     at = found[0].empty() ? match_end + 1 : match_end;
   }

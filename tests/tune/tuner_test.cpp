@@ -43,6 +43,11 @@ TEST(ReadMetric, TheLastMatchAndItsFirstGroup) {
   EXPECT_EQ(tune::read_metric("[0-9]+", "rows 42"), 42.0);
   EXPECT_EQ(tune::read_metric("rate (x?)", "rate x"), std::nullopt);  // matched text is no number
   EXPECT_EQ(tune::read_metric("time=([0-9.]+)", "nothing here"), std::nullopt);
+  // Not finite is no value: nan and inf would sort anywhere; an earlier finite match stays.
+  for (const char* word : {"nan", "inf", "-inf", "NaN", "infinity", "1e999"}) {
+    EXPECT_EQ(tune::read_metric("time ([^ \\n]+)", std::string("time ") + word), std::nullopt) << word;
+    EXPECT_EQ(tune::read_metric("time ([^ \\n]+)", std::string("time 3\ntime ") + word), 3.0) << word;
+  }
   try {
     tune::read_metric("(", "");
     FAIL();
@@ -136,7 +141,7 @@ TEST_F(TunerTest, CrashesHangsAndMissingMetricsAreFailedRuns) {
   s = by_threads("echo nothing");
   r = tune::Tuner(s).run();
   for (const tune::ConfigurationResult& c : r.configurations) {
-    EXPECT_EQ(c.failure, "no metric: nothing in stdout matches 'time=([0-9.]+)'");
+    EXPECT_EQ(c.failure, "no metric: no finite number in stdout matches 'time=([0-9.]+)'");
   }
   EXPECT_EQ(r.best(), std::nullopt);
 

@@ -117,7 +117,7 @@ class SMARTARRAYS_API Tuner {
 };
 
 /// The number pattern finds in output: the last match, its first group if it has one; unset when
-/// nothing matches or the text matched is no number. Throws Error(invalid_argument) for a bad regex.
+/// nothing matches or the text matched is no finite number. Throws Error(invalid_argument) for a bad regex.
 SMARTARRAYS_API std::optional<double> read_metric(const std::string& pattern, const std::string& output);
 
 /// The report of result (schema smartarrays.tune/1, docs/tune.md) as indented JSON, with
