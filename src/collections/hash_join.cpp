@@ -1,14 +1,14 @@
 // Owns the hash join: the build side chosen by size, the counting probe delegated to the table,
-// and the pair-emitting probe (per-task pair lists, concatenated and sorted).
+// and the pair-emitting probe (per-task pair lists, put in order by a counting sort).
 #include "smartarrays/collections/hash_join.hpp"
 
-#include <algorithm>
 #include <utility>
 #include <vector>
 
 #include "collections/task_ranges.hpp"
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/collections/hash_table.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
 
 namespace smartarrays::collections {
 
@@ -38,11 +38,32 @@ JoinPairs hash_join_pairs(const SmartArray& left, const SmartArray& right, const
       }
     });
   });
-  std::vector<Pair> pairs;
-  for (std::vector<Pair>& part : found) pairs.insert(pairs.end(), part.begin(), part.end());
-  std::sort(pairs.begin(), pairs.end());
-  std::vector<std::uint64_t> lefts(pairs.size()), rights(pairs.size());
-  for (std::size_t i = 0; i < pairs.size(); ++i) std::tie(lefts[i], rights[i]) = pairs[i];
+  // Into (left, right) order. The probe's rows come in ascending order (tasks in order, rows in
+  // order within one) and a key's built rows in row order, so with the probe on the left the pairs
+  // are in order as found; with it on the right, a stable counting sort by left row puts them in
+  // order in O(pairs + left rows). Serial, with the interrupt checked per block of pairs.
+  std::uint64_t total = 0;
+  for (const std::vector<Pair>& part : found) total += part.size();
+  std::vector<std::uint64_t> lefts(total), rights(total);
+  std::vector<std::uint64_t> next;
+  if (build_left) {
+    next.assign(left.length() + 1, 0);
+    for (const std::vector<Pair>& part : found) {
+      runtime::check_interrupt();
+      for (const Pair& p : part) ++next[p.first + 1];
+    }
+    for (std::uint64_t l = 1; l < next.size(); ++l) next[l] += next[l - 1];
+  }
+  std::uint64_t at = 0;
+  for (std::vector<Pair>& part : found) {
+    runtime::check_interrupt();
+    for (const Pair& p : part) {
+      const std::uint64_t to = build_left ? next[p.first]++ : at++;
+      lefts[to] = p.first;
+      rights[to] = p.second;
+    }
+    std::vector<Pair>().swap(part);
+  }
   return {build::build_array_from_values(lefts, table_options, pool), build::build_array_from_values(rights, table_options, pool)};
 }
 

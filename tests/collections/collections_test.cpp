@@ -93,11 +93,21 @@ void expect_joins_match(const std::vector<std::uint64_t>& build, const std::vect
   EXPECT_EQ(classic::hash_join_count(build, probe), expected);
   EXPECT_EQ(SortedIndex::build(b, options).count_matches(p), expected);
   EXPECT_EQ(classic::index_join_count(classic::TreeIndex(build), probe), expected);
-  const JoinPairs pairs = hash_join_pairs(b, p, options);
-  const std::vector<std::uint64_t> left = decoded(pairs.left_rows), right = decoded(pairs.right_rows);
-  ASSERT_EQ(left.size(), expected);
-  for (std::size_t i = 0; i < left.size(); ++i) EXPECT_EQ(build[left[i]], probe[right[i]]);
-  EXPECT_TRUE(std::is_sorted(left.begin(), left.end()));
+  // Every matching pair once, in (left row, right row) order, whichever side the table is built on.
+  for (const bool swapped : {false, true}) {
+    const JoinPairs pairs = swapped ? hash_join_pairs(p, b, options) : hash_join_pairs(b, p, options);
+    const std::vector<std::uint64_t>& l_keys = swapped ? probe : build;
+    const std::vector<std::uint64_t>& r_keys = swapped ? build : probe;
+    const std::vector<std::uint64_t> left = decoded(pairs.left_rows), right = decoded(pairs.right_rows);
+    ASSERT_EQ(left.size(), expected);
+    ASSERT_EQ(right.size(), expected);
+    for (std::size_t i = 0; i < left.size(); ++i) {
+      ASSERT_EQ(l_keys[left[i]], r_keys[right[i]]);
+      if (i > 0) {
+        ASSERT_TRUE(std::pair(left[i - 1], right[i - 1]) < std::pair(left[i], right[i])) << "pair " << i;
+      }
+    }
+  }
 }
 
 std::vector<std::uint64_t> random_keys(std::size_t n, std::uint64_t range, std::uint64_t seed) {
