@@ -4,7 +4,7 @@ bit widths, and integer array-likes as contiguous unsigned numpy arrays the core
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Set
 from typing import Literal, Union
 
 import numpy as np
@@ -141,7 +141,10 @@ def exact_integers(values: npt.ArrayLike) -> np.ndarray:
 
 
 def unsigned_values(values: npt.ArrayLike) -> np.ndarray:
-    """values as a contiguous 1-D uint32 or uint64 array; ValueError for negative or oversized values."""
+    """values as a contiguous 1-D uint32 or uint64 array; ValueError for negative or oversized values,
+    TypeError for what is no array of integers (None, a str, a mapping, a set, an iterator)."""
+    if values is None or isinstance(values, (str, bytes, Mapping, Set, Iterator)):
+        raise TypeError(f"values must be an array of integers, got {type(values).__name__}")
     if isinstance(values, np.ndarray):
         data = values
     else:
@@ -168,7 +171,8 @@ def unsigned_values(values: npt.ArrayLike) -> np.ndarray:
 
 
 def id_array(ids: npt.ArrayLike, name: str) -> np.ndarray:
-    """Vertex ids as a contiguous uint64 array (the core's edge-list input); errors name the argument."""
+    """An integer column (vertex ids, keys, values) as a contiguous uint64 array, the core's input;
+    errors name the argument."""
     try:
         data = unsigned_values(ids)
     except (TypeError, ValueError) as error:
@@ -191,9 +195,7 @@ def hints_args(hints: Mapping[str, object] | None) -> tuple[bool, str, float, in
     pattern = hints.get("pattern", "sequential")
     if not isinstance(pattern, str):
         raise TypeError(f"hints['pattern'] must be a str, got {type(pattern).__name__}")
-    passes = hints.get("passes", 1.0)
-    if isinstance(passes, bool) or not isinstance(passes, (int, float)):
-        raise TypeError(f"hints['passes'] must be a number, got {type(passes).__name__}")
+    passes = real_number(hints.get("passes", 1.0), "hints['passes']")
     if not math.isfinite(passes) or passes <= 0:
         raise ValueError(f"hints['passes'] must be a finite number > 0, got {passes}")
     threads = hints.get("threads", 0)

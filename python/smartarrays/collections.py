@@ -8,11 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._args import Placement, unsigned_value, unsigned_values, word
-
-
-def _u64(values: npt.ArrayLike) -> np.ndarray:
-    return unsigned_values(values).astype(np.uint64, copy=False)
+from ._args import Placement, id_array, unsigned_value, word
 
 
 class GroupBy:
@@ -20,8 +16,8 @@ class GroupBy:
     aggregate per key) as uint64 numpy arrays."""
 
     def __init__(self, keys: npt.ArrayLike, values: npt.ArrayLike, placement: Placement = "os_default") -> None:
-        self._keys = _u64(keys)
-        self._values = _u64(values)
+        self._keys = id_array(keys, "keys")
+        self._values = id_array(values, "values")
         if len(self._keys) != len(self._values):
             raise ValueError(f"group by: keys and values differ in length ({len(self._keys)} and {len(self._values)})")
         self._placement = word(placement, "placement")
@@ -58,31 +54,31 @@ def group_by(keys: npt.ArrayLike, values: npt.ArrayLike, placement: Placement = 
 def hash_join(left: npt.ArrayLike, right: npt.ArrayLike, placement: Placement = "os_default") -> tuple[np.ndarray, np.ndarray]:
     """(left rows, right rows) of every pair with left[i] == right[j], sorted by left row then right
     row; the hash table is built on the smaller side."""
-    return _core._hash_join(_u64(left), _u64(right), word(placement, "placement"))
+    return _core._hash_join(id_array(left, "left"), id_array(right, "right"), word(placement, "placement"))
 
 
 def hash_join_count(left: npt.ArrayLike, right: npt.ArrayLike, placement: Placement = "os_default") -> int:
     """The number of pairs with left[i] == right[j]."""
-    return _core._hash_join_count(_u64(left), _u64(right), word(placement, "placement"))
+    return _core._hash_join_count(id_array(left, "left"), id_array(right, "right"), word(placement, "placement"))
 
 
 class Index:
     """A read-only sorted index of keys[i] -> i (sorted smart array plus a radix directory)."""
 
     def __init__(self, keys: npt.ArrayLike, placement: Placement = "os_default") -> None:
-        self._index = _core._index(_u64(keys), word(placement, "placement"))
+        self._index = _core._index(id_array(keys, "keys"), word(placement, "placement"))
 
     def lookup(self, probe: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """(counts, first) per probe key: counts[k] rows hold it, the first at sorted position first[k]."""
-        return self._index._lookup(_u64(probe))
+        return self._index._lookup(id_array(probe, "probe"))
 
     def row(self, position: int) -> int:
         """The row of the key at sorted position position."""
-        return self._index.row(position)
+        return self._index.row(unsigned_value(position, "position"))
 
     def count_matches(self, probe: npt.ArrayLike) -> int:
         """The sum of lookup(probe)'s counts (an index nested loop join, counted)."""
-        return self._index.count_matches(_u64(probe))
+        return self._index.count_matches(id_array(probe, "probe"))
 
     @property
     def size(self) -> int:
@@ -104,21 +100,21 @@ class HashMap:
     the fewest bits; for a key given more than once, its last row's value wins (as dict(zip(...)))."""
 
     def __init__(self, keys: npt.ArrayLike, values: npt.ArrayLike, placement: Placement = "os_default") -> None:
-        k, v = _u64(keys), _u64(values)
+        k, v = id_array(keys, "keys"), id_array(values, "values")
         if len(k) != len(v):
             raise ValueError(f"hash map: keys and values differ in length ({len(k)} and {len(v)})")
         self._map = _core._hash_map(k, v, word(placement, "placement"))
 
     def get(self, probe: npt.ArrayLike, missing: int = 0) -> np.ndarray:
         """Each probe key's value (uint64), or missing where the key is absent."""
-        p = _u64(probe)
+        p = id_array(probe, "probe")
         out = np.empty(len(p), dtype=np.uint64)
         self._map._get(p, out, unsigned_value(missing, "missing"), None)
         return out
 
     def find(self, probe: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """(values, found): each probe key's value (0 where absent) and a bool mask of the keys present."""
-        p = _u64(probe)
+        p = id_array(probe, "probe")
         out = np.empty(len(p), dtype=np.uint64)
         found = np.empty(len(p), dtype=np.bool_)
         self._map._get(p, out, 0, found)
@@ -141,18 +137,18 @@ class HashSet:
     """A read-only hash set of integer keys on smart arrays, keys in the fewest bits."""
 
     def __init__(self, keys: npt.ArrayLike, placement: Placement = "os_default") -> None:
-        self._set = _core._hash_set(_u64(keys), word(placement, "placement"))
+        self._set = _core._hash_set(id_array(keys, "keys"), word(placement, "placement"))
 
     def contains(self, probe: npt.ArrayLike) -> np.ndarray:
         """A bool mask: True where the probe key is in the set."""
-        p = _u64(probe)
+        p = id_array(probe, "probe")
         out = np.empty(len(p), dtype=np.bool_)
         self._set._contains(p, out)
         return out
 
     def count_contained(self, probe: npt.ArrayLike) -> int:
         """How many of probe's keys are in the set (a semi-join, counted)."""
-        return self._set.count_contained(_u64(probe))
+        return self._set.count_contained(id_array(probe, "probe"))
 
     def __len__(self) -> int:
         return self._set.size

@@ -22,7 +22,7 @@ from distributed import Client, Future, get_client
 from . import _core
 from . import _dask_serialize  # noqa: F401 - registers the zero-copy frames
 from . import array as _make_array
-from ._args import Nodes, Placement, bits_arg, node_list, pagerank_args, word
+from ._args import Nodes, Placement, bits_arg, is_integer, node_list, pagerank_args, word
 from ._core import SmartArray
 from .collections import group_by as _local_group_by
 from .graph import Graph
@@ -205,6 +205,7 @@ def from_dask_array(
     if any(np.isnan(n) for n in x.chunks[0]):
         raise ValueError("the Dask array's block lengths are unknown; call compute_chunk_sizes() first")
     bits_arg(bits)
+    word(placement, "placement")
     node_list(nodes)
     client = client if client is not None else get_client()
     name = _name("encode")
@@ -215,10 +216,19 @@ def from_dask_array(
     return SmartCollection(client.compute(tasks), x.chunks[0], client)
 
 
+def _collection(value: object, name: str) -> SmartCollection:
+    """value, which must be a SmartCollection; TypeError naming name and what it got otherwise."""
+    if not isinstance(value, SmartCollection):
+        raise TypeError(f"{name} must be a SmartCollection (from_dask_array), got {type(value).__name__}")
+    return value
+
+
 def aggregate(c1: SmartCollection, c2: SmartCollection) -> int:
     """The paper's aggregation (section 5.1) over two collections of the same blocks: the wrapping
     uint64 sum of c1[i] + c2[i], each block pair summed in the core on a worker; ValueError when
     the block lengths differ."""
+    _collection(c1, "c1")
+    _collection(c2, "c2")
     if c1.chunks != c2.chunks:
         raise ValueError(f"the collections' blocks differ: {c1.chunks} and {c2.chunks}")
     name = _name("aggregate")
@@ -252,6 +262,8 @@ class DistributedGroupBy:
 
     def __init__(self, keys: SmartCollection, values: SmartCollection) -> None:
         """Pairs keys[i] with values[i]; ValueError when the collections' blocks differ."""
+        _collection(keys, "keys")
+        _collection(values, "values")
         if keys.chunks != values.chunks:
             raise ValueError(f"group by: the collections' blocks differ: {keys.chunks} and {values.chunks}")
         self._keys = keys
@@ -375,8 +387,11 @@ def graph_parts(graph: GraphInput, parts: int | None = None, client: Client | No
     client = client if client is not None else get_client()
     workers = list(client.scheduler_info()["workers"])
     count = len(workers) if parts is None else parts
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+    if not is_integer(count):
+        raise TypeError(f"parts must be an int or None, got {type(count).__name__} {count!r}")
+    if count < 1:
         raise ValueError(f"parts must be an integer >= 1, got {parts!r}")
+    count = int(count)
     name = _name("graph-part")
     path = "" if isinstance(graph, Graph) else os.fspath(graph)
     vertices = graph.vertices if isinstance(graph, Graph) else _core._sg_header(path)[2]
@@ -411,6 +426,9 @@ def pagerank(
     _core._pagerank_check(tol, damping, max_iterations, dangling)
     client = client if client is not None else get_client()
     held = list(graph) if isinstance(graph, Sequence) and not isinstance(graph, str) else graph_parts(graph, parts, client)
+    for part in held:
+        if not isinstance(part, Future):
+            raise TypeError(f"graph must be a Graph, a .sg path or the parts graph_parts() returned, got a list holding {type(part).__name__}")
     name = _name("pagerank")
     # Per iteration the workers fetch each other's contributions (worker to worker, Dask's
     # dependencies) and the client gathers only two numbers per part: the difference and the

@@ -17,7 +17,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
+import numpy as np
+
 from . import _core
+from ._args import is_integer, word
 
 __all__ = ["RunResult", "TuneResult", "grid", "run"]
 
@@ -91,9 +94,13 @@ def _command(command: Command) -> list[str]:
     if isinstance(command, (str, bytes, os.PathLike)):
         return [os.fsdecode(command)]
     words = [os.fsdecode(word) if isinstance(word, (bytes, os.PathLike)) else word for word in command]
-    for word in words:
+    for at, word in enumerate(words):
         if not isinstance(word, str):
             raise TypeError(f"command: expected strings, got {type(word).__name__} {word!r}")
+        try:
+            word.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError(f"command: argument {at} is not valid UTF-8 ({os.fsencode(word)!r}); the tuning calls take text") from None
     return words
 
 
@@ -123,11 +130,25 @@ def _names(values: Iterable[str] | str | None, name: str) -> list[str] | None:
 
 
 def _on_off(value: bool | str, name: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.lower() in ("on", "off"):
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if not isinstance(value, str):
+        raise TypeError(f"{name}: expected True/False or 'on'/'off', got {type(value).__name__} {value!r}")
+    if value.lower() in ("on", "off"):
         return value.lower() == "on"
     raise ValueError(f"{name}: expected True/False or 'on'/'off', got {value!r}")
+
+
+def _cpu_list(cpus: str | Iterable[int] | None) -> str | None:
+    if cpus is None:
+        return None
+    if isinstance(cpus, str):
+        return cpus
+    items = list(cpus)
+    for cpu in items:
+        if not is_integer(cpu):
+            raise TypeError(f"cpus must be a CPU list str or CPU numbers, got {type(cpu).__name__} {cpu!r}")
+    return ",".join(str(int(cpu)) for cpu in items)
 
 
 def run(
@@ -150,18 +171,17 @@ def run(
     (None: no limit). Its stdout is captured, stderr inherited. Returns a RunResult; raises
     OSError when the command cannot be started, ValueError for a bad knob.
     """
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)):
+    if threads is not None and not is_integer(threads):
         raise TypeError(f"threads must be an int or None, got {type(threads).__name__} {threads!r}")
     if threads is not None and not 1 <= threads <= 4096:
         raise ValueError(f"threads: expected a whole number from 1 to 4096, got {threads}")
-    cpu_list = cpus if cpus is None or isinstance(cpus, str) else ",".join(str(int(cpu)) for cpu in cpus)
     fields = _core._tune_run(
         _command(command),
-        allocator or "glibc",
-        policy,
-        cpu_list,
-        pinning or "none",
-        threads or 0,
+        "glibc" if allocator is None else word(allocator, "allocator"),
+        None if policy is None else word(policy, "policy"),
+        _cpu_list(cpus),
+        "none" if pinning is None else word(pinning, "pinning"),
+        0 if threads is None else int(threads),
         None if thp is None else _on_off(thp, "thp"),
         _seconds(timeout, "timeout"),
     )

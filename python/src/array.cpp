@@ -184,6 +184,9 @@ nb::object getitem(const ArrayHandle& self, nb::handle key) {
                            " were indexed")
                               .c_str());
   }
+  if (key.is_none()) {
+    throw nb::index_error("None (numpy.newaxis) adds a dimension, and a SmartArray has one: index it with an int, a slice or an integer array");
+  }
   const SharedArray array = self.get();
   const std::uint64_t length = array->length();
   if (PySlice_Check(key.ptr())) {
@@ -520,7 +523,7 @@ void bind_exports(nb::class_<ArrayHandle>& cls) {
 
 // SmartArray's reads: indexing, sum, unpack into an ndarray, batched iteration, repr.
 void bind_reads(nb::class_<ArrayHandle>& cls) {
-  cls.def("__getitem__", &getitem, "key"_a,
+  cls.def("__getitem__", &getitem, "key"_a.none(),
            "Value at an int index (checked, negative from the end), or an ndarray for a slice or integer array.")
       .def(
           "sum",

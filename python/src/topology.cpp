@@ -51,7 +51,12 @@ void bind_topology(nb::module_& m) {
         "The process topology: ([(id, os_node, cpus, memory_total, memory_free)], distances, is_fake, spec).");
   m.def("current_node", &os::current_node, "The calling thread's logical NUMA node.");
   m.def(
-      "set_fake_topology", [](std::string_view spec) { os::set_fake_topology(spec); }, nb::arg("spec"),
+      "set_fake_topology",
+      [](nb::handle spec) {
+        // A str, or a TypeError naming spec (smartarrays._args.word), never the binding's signature dump.
+        os::set_fake_topology(nb::cast<std::string>(nb::module_::import_("smartarrays._args").attr("word")(spec, "spec")));
+      },
+      nb::arg("spec").none(), nb::sig("def set_fake_topology(spec: str) -> None"),
       "Replaces the topology with a fake one ('nodes=N' or 'cpus=0-1;2-3'); '' restores the real one.");
   m.def("_machine_facts_json", &machine_facts_json,
         "The machine facts as one JSON object of schema smartarrays.machine/1 (docs/cli.md).");

@@ -50,7 +50,7 @@ def test_hints_alone_make_bits_auto_adaptive():
     [
         ({"speed": 1}, ValueError, "unknown hint 'speed'"),
         ({"passes": 0}, ValueError, r"hints\['passes'\] must be a finite number > 0"),
-        ({"passes": "many"}, TypeError, r"hints\['passes'\] must be a number"),
+        ({"passes": "many"}, TypeError, r"hints\['passes'\] must be a real number, got str"),
         ({"threads": -1}, ValueError, r"hints\['threads'\] must be 0..4096"),
         ({"threads": 1.5}, TypeError, r"hints\['threads'\] must be an int"),
         ({"read_only": "yes"}, TypeError, "read_only"),

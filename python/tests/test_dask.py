@@ -125,6 +125,18 @@ def test_bad_arguments(client: Client) -> None:
     negative = sad.from_dask_array(da.from_array(np.array([1, -1]), chunks=1))
     with pytest.raises(ValueError, match="negative"):
         negative.sum()
+    # Wrong types are refused on the client, naming the argument, before any task reaches a worker.
+    with pytest.raises(TypeError, match="placement must be a str"):
+        sad.from_dask_array(da.from_array(np.arange(4), chunks=2), placement=3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="c2 must be a SmartCollection"):
+        sad.aggregate(col, np.arange(10))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="keys must be a SmartCollection"):
+        sad.group_by([1, 2], col)  # type: ignore[arg-type]
+    for parts in (True, 1.5, "2"):
+        with pytest.raises(TypeError, match="parts must be an int or None"):
+            sad.graph_parts(_graph(), parts=parts)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="got a list holding int"):
+        sad.pagerank([1, 2, 3])  # type: ignore[arg-type]
 
 
 def _graph() -> sa.Graph:

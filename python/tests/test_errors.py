@@ -367,3 +367,50 @@ def test_word_arguments_of_another_type_name_themselves(tmp_path):
                     call(bad)
     with pytest.raises(TypeError, match=r"^fd must be a file descriptor \(an int\) or have fileno\(\), got str$"):
         sa.recv("3")
+
+
+def test_arguments_the_binding_once_refused_with_its_signature_dump_are_named():
+    # Each of these gave nanobind's "incompatible function arguments" dump, a bare error that named no
+    # argument, or (allocator="", cpus=[1.5]) silently meant something else.
+    from smartarrays import tune
+
+    a = sa.array([1, 2, 3])
+    for key in (None, np.newaxis):
+        with pytest.raises(IndexError, match=r"None \(numpy.newaxis\) adds a dimension"):
+            a[key]
+    with pytest.raises(TypeError, match="^spec must be a str, got NoneType None$"):
+        sa.set_fake_topology(None)  # type: ignore[arg-type]
+    index = sa.Index([5, 3])
+    assert index.row(np.int64(0)) == 1
+    with pytest.raises(ValueError, match="^position must be from 0 to 2"):
+        index.row(-1)
+    for bad in (1.5, None, "0"):
+        with pytest.raises(TypeError, match="^position must be an integer"):
+            index.row(bad)  # type: ignore[arg-type]
+    # Collection columns are named in their errors, and what is no array is a TypeError.
+    with pytest.raises(TypeError, match="^keys: values must be an array of integers, got NoneType$"):
+        sa.group_by(None, None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="^keys: values must be an array of integers, got generator$"):
+        sa.Index(k for k in range(3))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="^left: values must be integers"):
+        sa.hash_join(["a"], [1])
+    with pytest.raises(ValueError, match="^probe: value -1 at index 0 is negative"):
+        sa.HashSet([1]).contains([-1])
+    with pytest.raises(TypeError, match="^values must be an array of integers, got dict$"):
+        sa.array({1: 2})  # type: ignore[arg-type]
+    # The tuning calls' knobs.
+    with pytest.raises(TypeError, match="^allocator must be a str, got int 3$"):
+        tune.run("true", allocator=3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="allocator: unknown allocator ''"):
+        tune.run("true", allocator="")
+    with pytest.raises(TypeError, match="^policy must be a str, got int 3$"):
+        tune.run("true", policy=3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="^cpus must be a CPU list str or CPU numbers, got float 1.5$"):
+        tune.run("true", cpus=[1.5])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="^thp: expected True/False or 'on'/'off', got int 1$"):
+        tune.run("true", thp=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^command: argument 1 is not valid UTF-8 \(b'\\xff'\)"):
+        tune.run([b"/bin/echo", b"\xff"])
+    assert tune.run("true", threads=np.int64(2)).exit_code == 0
+    # A numpy integer is a number of passes as a Python int is.
+    assert len(sa.array(np.arange(10), hints={"passes": np.int64(2)})) == 10
