@@ -114,8 +114,8 @@ public final class Graph implements AutoCloseable {
   /** Reads path in format ("el", "mtx" or "sg"; null: from the name). */
   public static Graph load(Path path, String format, GraphOptions options) {
     Objects.requireNonNull(path, "path");
-    return make(options, (scratch, o, out) -> GraphNative.load(scratch.allocateFrom(path.toString()),
-        format == null ? MemorySegment.NULL : scratch.allocateFrom(format), o, out));
+    return make(options, (scratch, o, out) -> GraphNative.load(Native.path(scratch, path, "path"),
+        format == null ? MemorySegment.NULL : Native.cString(scratch, format, "format"), o, out));
   }
 
   /** An R-MAT graph (Graph500 parameters) of 2^scale vertices (1..40) and edgeFactor (>= 1) * 2^scale edges. */
@@ -270,8 +270,8 @@ public final class Graph implements AutoCloseable {
     Objects.requireNonNull(path, "path");
     ensureOpen();
     try (Arena scratch = Arena.ofConfined()) {
-      Native.check(GraphNative.save(handle, scratch.allocateFrom(path.toString()),
-          format == null ? MemorySegment.NULL : scratch.allocateFrom(format)));
+      Native.check(GraphNative.save(handle, Native.path(scratch, path, "path"),
+          format == null ? MemorySegment.NULL : Native.cString(scratch, format, "format")));
     }
   }
 

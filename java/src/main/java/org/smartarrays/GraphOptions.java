@@ -128,8 +128,8 @@ public final class GraphOptions {
     GraphNative.OPTIONS_UNDIRECTED.set(o, 0L, undirected ? 1 : 0);
     o.asSlice(GraphNative.OPTIONS_ARRAYS_OFFSET, Native.OPTIONS.byteSize())
         .copyFrom(SmartArray.marshal(arrays, arena));
-    GraphNative.OPTIONS_PLACEMENT.set(o, 0L, placement == null ? MemorySegment.NULL : arena.allocateFrom(placement));
-    GraphNative.OPTIONS_BITS.set(o, 0L, bits == null ? MemorySegment.NULL : arena.allocateFrom(bits));
+    GraphNative.OPTIONS_PLACEMENT.set(o, 0L, placement == null ? MemorySegment.NULL : Native.cString(arena, placement, "placement"));
+    GraphNative.OPTIONS_BITS.set(o, 0L, bits == null ? MemorySegment.NULL : Native.cString(arena, bits, "bits"));
     return o;
   }
 

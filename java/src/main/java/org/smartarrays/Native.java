@@ -19,6 +19,10 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Path;
+import java.util.Objects;
 
 final class Native {
   private Native() {}
@@ -175,6 +179,33 @@ final class Native {
   @SuppressWarnings("restricted") // a C string's size is known only once read
   static String string(MemorySegment cString) {
     return cString.reinterpret(Long.MAX_VALUE).getString(0);
+  }
+
+  /**
+   * text as a NUL-terminated UTF-8 C string in arena. IllegalArgumentException naming what when C
+   * would receive something else: a NUL character (the string would end there) or an unpaired
+   * surrogate (UTF-8 cannot encode it; Java would send '?').
+   */
+  static MemorySegment cString(Arena arena, String text, String what) {
+    Objects.requireNonNull(text, what);
+    int nul = text.indexOf('\0');
+    if (nul >= 0) {
+      throw new IllegalArgumentException(what + " holds a NUL character at index " + nul + ", where a C string ends");
+    }
+    if (!StandardCharsets.UTF_8.newEncoder().canEncode(text)) {
+      throw new IllegalArgumentException(what + " holds an unpaired surrogate, which UTF-8 cannot encode");
+    }
+    return arena.allocateFrom(text);
+  }
+
+  /** path as the C string the library opens; IllegalArgumentException for a path of another file system (a zip, ...). */
+  static MemorySegment path(Arena arena, Path path, String what) {
+    Objects.requireNonNull(path, what);
+    if (path.getFileSystem() != FileSystems.getDefault()) {
+      throw new IllegalArgumentException(what + " " + path.toUri() + " is not on the default file system, the only "
+          + "one the native library can open");
+    }
+    return cString(arena, path.toString(), what);
   }
 
   static String version() {

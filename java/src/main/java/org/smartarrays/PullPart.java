@@ -67,7 +67,7 @@ public final class PullPart implements AutoCloseable {
   /** Vertices [first, first + count) of the .sg file sgFile, reading only the part's byte ranges. */
   public static PullPart read(Path sgFile, long first, long count) {
     Objects.requireNonNull(sgFile, "sgFile");
-    return make((scratch, out) -> PullPartNative.sgPart(scratch.allocateFrom(sgFile.toString()), first, count, out));
+    return make((scratch, out) -> PullPartNative.sgPart(Native.path(scratch, sgFile, "sgFile"), first, count, out));
   }
 
   /** The vertex count n of the .sg file sgFile, from its header. */
@@ -75,7 +75,7 @@ public final class PullPart implements AutoCloseable {
     Objects.requireNonNull(sgFile, "sgFile");
     try (Arena scratch = Arena.ofConfined()) {
       MemorySegment vertices = scratch.allocate(JAVA_LONG);
-      Native.check(PullPartNative.sgVertices(scratch.allocateFrom(sgFile.toString()), vertices));
+      Native.check(PullPartNative.sgVertices(Native.path(scratch, sgFile, "sgFile"), vertices));
       return vertices.get(JAVA_LONG, 0);
     }
   }

@@ -67,7 +67,7 @@ public final class Store implements AutoCloseable {
     long i = 0;
     for (Map.Entry<String, ?> e : objects.entrySet()) {
       MemorySegment o = list.asSlice(i * StoreNative.OBJECT.byteSize(), StoreNative.OBJECT);
-      StoreNative.OBJECT_NAME.set(o, 0L, scratch.allocateFrom(Objects.requireNonNull(e.getKey(), "object name")));
+      StoreNative.OBJECT_NAME.set(o, 0L, Native.cString(scratch, e.getKey(), "object name"));
       StoreNative.OBJECT_ARRAY.set(o, 0L, MemorySegment.NULL);
       StoreNative.OBJECT_GRAPH.set(o, 0L, MemorySegment.NULL);
       switch (e.getValue()) {
@@ -90,7 +90,7 @@ public final class Store implements AutoCloseable {
   public static void write(Path path, Map<String, ?> objects) {
     Objects.requireNonNull(path, "path");
     try (Arena scratch = Arena.ofConfined()) {
-      Native.check(StoreNative.write(scratch.allocateFrom(path.toString()), objects(scratch, objects), objects.size()));
+      Native.check(StoreNative.write(Native.path(scratch, path, "path"), objects(scratch, objects), objects.size()));
     }
   }
 
@@ -98,7 +98,7 @@ public final class Store implements AutoCloseable {
   public static void append(Path path, Map<String, ?> objects) {
     Objects.requireNonNull(path, "path");
     try (Arena scratch = Arena.ofConfined()) {
-      Native.check(StoreNative.append(scratch.allocateFrom(path.toString()), objects(scratch, objects), objects.size()));
+      Native.check(StoreNative.append(Native.path(scratch, path, "path"), objects(scratch, objects), objects.size()));
     }
   }
 
@@ -111,7 +111,7 @@ public final class Store implements AutoCloseable {
   public static Store open(Path path, Mode mode, ArrayOptions placement) {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(mode, "mode");
-    return make((scratch, out) -> StoreNative.open(scratch.allocateFrom(path.toString()),
+    return make((scratch, out) -> StoreNative.open(Native.path(scratch, path, "path"),
         mode == Mode.MAP ? StoreNative.MAP : StoreNative.LOAD, placement(scratch, placement), out));
   }
 
@@ -120,7 +120,7 @@ public final class Store implements AutoCloseable {
     Objects.requireNonNull(path, "path");
     try (Arena scratch = Arena.ofConfined()) {
       MemorySegment problems = scratch.allocate(JAVA_LONG);
-      Native.check(StoreNative.verify(scratch.allocateFrom(path.toString()), deep ? 1 : 0, problems));
+      Native.check(StoreNative.verify(Native.path(scratch, path, "path"), deep ? 1 : 0, problems));
       return problems.get(JAVA_LONG, 0);
     }
   }
@@ -136,7 +136,7 @@ public final class Store implements AutoCloseable {
   public static void sendFile(int fd, Path path) {
     Objects.requireNonNull(path, "path");
     try (Arena scratch = Arena.ofConfined()) {
-      Native.check(StoreNative.sendFile(fd, scratch.allocateFrom(path.toString())));
+      Native.check(StoreNative.sendFile(fd, Native.path(scratch, path, "path")));
     }
   }
 
@@ -226,7 +226,7 @@ public final class Store implements AutoCloseable {
     Objects.requireNonNull(name, "name");
     try (Arena scratch = Arena.ofConfined()) {
       MemorySegment kind = scratch.allocate(JAVA_INT);
-      Native.check(StoreNative.kind(handle, scratch.allocateFrom(name), kind));
+      Native.check(StoreNative.kind(handle, Native.cString(scratch, name, "name"), kind));
       return kind.get(JAVA_INT, 0) == StoreNative.KIND_ARRAY;
     }
   }
@@ -235,7 +235,7 @@ public final class Store implements AutoCloseable {
   public SmartArray array(String name) {
     ensureOpen();
     Objects.requireNonNull(name, "name");
-    return SmartArray.make(null, (scratch, out) -> StoreNative.array(handle, scratch.allocateFrom(name), out));
+    return SmartArray.make(null, (scratch, out) -> StoreNative.array(handle, Native.cString(scratch, name, "name"), out));
   }
 
   /** The graph named name: a read-only handle sharing the store's memory; close it when done. */
@@ -245,7 +245,7 @@ public final class Store implements AutoCloseable {
     MemorySegment pointer;
     try (Arena scratch = Arena.ofConfined()) {
       MemorySegment out = scratch.allocate(ADDRESS);
-      Native.check(StoreNative.graph(handle, scratch.allocateFrom(name), out));
+      Native.check(StoreNative.graph(handle, Native.cString(scratch, name, "name"), out));
       pointer = out.get(ADDRESS, 0);
     }
     return Graph.adopt(pointer);

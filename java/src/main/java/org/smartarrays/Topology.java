@@ -57,7 +57,7 @@ public final class Topology {
    */
   public static void setFake(String spec) {
     try (Arena scratch = Arena.ofConfined()) {
-      Native.check(Native.topologySetFake(scratch.allocateFrom(spec)));
+      Native.check(Native.topologySetFake(Native.cString(scratch, spec, "spec")));
     }
     ParallelLoop.topologyChanged();
   }
