@@ -29,6 +29,7 @@ public final class Graph implements AutoCloseable {
   private static final int MAX_JAVA_ARRAY = Integer.MAX_VALUE - 8;
   // A graph has four arrays (begin, edge, rbegin, redge).
   private static final int ARRAYS = 4;
+  private static final String FREED = "the graph was already freed";
 
   /** The compression variants of the smart-arrays paper (§5.2); the ordinals are the C ABI's sa_graph_variant. */
   public enum Variant {
@@ -71,6 +72,8 @@ public final class Graph implements AutoCloseable {
 
   private final MemorySegment handle;
   private final Arena arena;
+  // Store calls that carry the handle in their object list, where the FFM runtime does not keep it alive.
+  private final InUse inUse = new InUse();
 
   private Graph(MemorySegment handle, Arena arena) {
     this.handle = handle;
@@ -148,12 +151,23 @@ public final class Graph implements AutoCloseable {
   }
 
   private void ensureOpen() {
-    if (!handle.scope().isAlive()) throw new IllegalStateException("the graph was already freed");
+    if (!handle.scope().isAlive()) throw new IllegalStateException(FREED);
   }
 
   /** The sa_graph handle, scoped to this graph's lifetime (for the binding's own downcalls). */
   MemorySegment handle() {
     return handle;
+  }
+
+  /** The handle for a call that carries it in a struct, counted in use until release(): close() meanwhile fails. */
+  MemorySegment acquire() {
+    inUse.enter(handle, FREED);
+    return handle;
+  }
+
+  /** Ends the use acquire() counted. */
+  void release() {
+    inUse.exit();
   }
 
   /** Number of vertices n. */
@@ -278,7 +292,7 @@ public final class Graph implements AutoCloseable {
   /** Frees the native graph; a no-op when already freed. */
   @Override
   public void close() {
-    if (arena.scope().isAlive()) arena.close();
+    inUse.close(arena, "the graph", arena::close);
   }
 
   @Override

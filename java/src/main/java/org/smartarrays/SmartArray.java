@@ -30,6 +30,7 @@ public final class SmartArray implements AutoCloseable {
   private static final int MAX_JAVA_ARRAY = Integer.MAX_VALUE - 8;
   // Highest kernel NUMA node id plus one that Linux can have (MAX_NUMNODES).
   private static final int MAX_KERNEL_NODES = 1024;
+  private static final String FREED = "the smart array was already freed";
 
   private final MemorySegment handle;
   private final Arena arena;
@@ -39,6 +40,8 @@ public final class SmartArray implements AutoCloseable {
   private final long length;
   private final int bits;
   private final Placement placement;
+  // Store calls that carry the handle in their object list, where the FFM runtime does not keep it alive.
+  private final InUse inUse = new InUse();
 
   private SmartArray(MemorySegment handle, Arena arena, boolean owned, boolean[] handedOver) {
     this.handle = handle;
@@ -98,15 +101,20 @@ public final class SmartArray implements AutoCloseable {
       throw new IllegalArgumentException("this smart array belongs to an arena, which frees it; only an array made "
           + "without an arena can be handed over");
     }
-    try (Arena scratch = Arena.ofConfined()) {
-      MemorySegment slot = scratch.allocate(ADDRESS);
-      slot.set(ADDRESS, 0, handle);
-      MemorySegment out = scratch.allocate(ADDRESS);
-      Native.check(taker.take(slot, out));
-      handedOver[0] = true;
-      arena.close();
-      return out.get(ADDRESS, 0);
-    }
+    MemorySegment[] taken = new MemorySegment[1];
+    boolean ran = inUse.close(arena, "the smart array", () -> {
+      try (Arena scratch = Arena.ofConfined()) {
+        MemorySegment slot = scratch.allocate(ADDRESS);
+        slot.set(ADDRESS, 0, handle);
+        MemorySegment out = scratch.allocate(ADDRESS);
+        Native.check(taker.take(slot, out));
+        handedOver[0] = true;
+        arena.close();
+        taken[0] = out.get(ADDRESS, 0);
+      }
+    });
+    if (!ran) throw new IllegalStateException(FREED);
+    return taken[0];
   }
 
   static MemorySegment marshal(ArrayOptions options, Arena arena) {
@@ -200,7 +208,7 @@ public final class SmartArray implements AutoCloseable {
   }
 
   private void ensureOpen() {
-    if (!handle.scope().isAlive()) throw new IllegalStateException("the smart array was already freed");
+    if (!handle.scope().isAlive()) throw new IllegalStateException(FREED);
   }
 
   /** Number of values. */
@@ -467,13 +475,24 @@ public final class SmartArray implements AutoCloseable {
     return handle;
   }
 
+  /** The handle for a call that carries it in a struct, counted in use until release(): close() meanwhile fails. */
+  MemorySegment acquire() {
+    inUse.enter(handle, FREED);
+    return handle;
+  }
+
+  /** Ends the use acquire() counted. */
+  void release() {
+    inUse.exit();
+  }
+
   /** Frees the native array; a no-op when already freed. Arrays made with an arena close with it instead. */
   @Override
   public void close() {
     if (!owned) {
       throw new UnsupportedOperationException("this smart array belongs to an arena and is freed when the arena closes");
     }
-    if (arena.scope().isAlive()) arena.close();
+    inUse.close(arena, "the smart array", arena::close);
   }
 
   @Override

@@ -60,26 +60,45 @@ public final class Store implements AutoCloseable {
     }
   }
 
-  // The sa_store_object list of objects, in scratch.
-  private static MemorySegment objects(Arena scratch, Map<String, ?> objects) {
+  /** A native call given an sa_store_object list and its length. */
+  private interface ObjectsCall {
+    int call(MemorySegment list, long n);
+  }
+
+  // Runs call on the sa_store_object list of objects, made in scratch. The list carries the handles of
+  // the arrays and graphs, which the FFM runtime does not keep alive as it does a downcall's arguments:
+  // each is counted in use meanwhile, so a close() from another thread fails instead of freeing it
+  // under the call, and one already closed is an IllegalStateException before the call.
+  private static void withObjects(Arena scratch, Map<String, ?> objects, ObjectsCall call) {
     Objects.requireNonNull(objects, "objects");
     MemorySegment list = scratch.allocate(StoreNative.OBJECT, Math.max(1, objects.size()));
-    long i = 0;
-    for (Map.Entry<String, ?> e : objects.entrySet()) {
-      MemorySegment o = list.asSlice(i * StoreNative.OBJECT.byteSize(), StoreNative.OBJECT);
-      StoreNative.OBJECT_NAME.set(o, 0L, Native.cString(scratch, e.getKey(), "object name"));
-      StoreNative.OBJECT_ARRAY.set(o, 0L, MemorySegment.NULL);
-      StoreNative.OBJECT_GRAPH.set(o, 0L, MemorySegment.NULL);
-      switch (e.getValue()) {
-        case SmartArray a -> StoreNative.OBJECT_ARRAY.set(o, 0L, a.handle());
-        case Graph g -> StoreNative.OBJECT_GRAPH.set(o, 0L, g.handle());
-        case null -> throw new NullPointerException("object " + e.getKey() + " is null");
-        default -> throw new IllegalArgumentException(
-            "object " + e.getKey() + " is a " + e.getValue().getClass().getSimpleName() + ", not a SmartArray or a Graph");
+    List<Runnable> releases = new ArrayList<>();
+    try {
+      long i = 0;
+      for (Map.Entry<String, ?> e : objects.entrySet()) {
+        MemorySegment o = list.asSlice(i * StoreNative.OBJECT.byteSize(), StoreNative.OBJECT);
+        StoreNative.OBJECT_NAME.set(o, 0L, Native.cString(scratch, e.getKey(), "object name"));
+        StoreNative.OBJECT_ARRAY.set(o, 0L, MemorySegment.NULL);
+        StoreNative.OBJECT_GRAPH.set(o, 0L, MemorySegment.NULL);
+        switch (e.getValue()) {
+          case SmartArray a -> {
+            StoreNative.OBJECT_ARRAY.set(o, 0L, a.acquire());
+            releases.add(a::release);
+          }
+          case Graph g -> {
+            StoreNative.OBJECT_GRAPH.set(o, 0L, g.acquire());
+            releases.add(g::release);
+          }
+          case null -> throw new NullPointerException("object " + e.getKey() + " is null");
+          default -> throw new IllegalArgumentException(
+              "object " + e.getKey() + " is a " + e.getValue().getClass().getSimpleName() + ", not a SmartArray or a Graph");
+        }
+        i++;
       }
-      i++;
+      Native.check(call.call(list, i));
+    } finally {
+      releases.forEach(Runnable::run);
     }
-    return list;
   }
 
   private static MemorySegment placement(Arena scratch, ArrayOptions placement) {
@@ -90,7 +109,8 @@ public final class Store implements AutoCloseable {
   public static void write(Path path, Map<String, ?> objects) {
     Objects.requireNonNull(path, "path");
     try (Arena scratch = Arena.ofConfined()) {
-      Native.check(StoreNative.write(Native.path(scratch, path, "path"), objects(scratch, objects), objects.size()));
+      MemorySegment file = Native.path(scratch, path, "path");
+      withObjects(scratch, objects, (list, n) -> StoreNative.write(file, list, n));
     }
   }
 
@@ -98,7 +118,8 @@ public final class Store implements AutoCloseable {
   public static void append(Path path, Map<String, ?> objects) {
     Objects.requireNonNull(path, "path");
     try (Arena scratch = Arena.ofConfined()) {
-      Native.check(StoreNative.append(Native.path(scratch, path, "path"), objects(scratch, objects), objects.size()));
+      MemorySegment file = Native.path(scratch, path, "path");
+      withObjects(scratch, objects, (list, n) -> StoreNative.append(file, list, n));
     }
   }
 
@@ -128,7 +149,7 @@ public final class Store implements AutoCloseable {
   /** Sends objects over the file descriptor fd as one store stream, blocks straight from native memory. */
   public static void send(int fd, Map<String, ?> objects) {
     try (Arena scratch = Arena.ofConfined()) {
-      Native.check(StoreNative.send(fd, objects(scratch, objects), objects.size()));
+      withObjects(scratch, objects, (list, n) -> StoreNative.send(fd, list, n));
     }
   }
 

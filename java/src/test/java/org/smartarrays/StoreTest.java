@@ -12,6 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -170,6 +172,79 @@ class StoreTest {
     IllegalArgumentException replicated =
         assertThrows(IllegalArgumentException.class, () -> new Store.Receiver(ArrayOptions.replicated(), 0));
     assertTrue(replicated.getMessage().contains("needs copies"), replicated.getMessage());
+  }
+
+  @Test
+  void closedArraysAndGraphsAreRefusedNotReadAfterTheirFree() throws Throwable {
+    Path path = dir.resolve("c.sa");
+    SmartArray closedArray = SmartArray.fromLongs(values(1000), ArrayOptions.defaults());
+    closedArray.close();
+    Graph closedGraph = Graph.load(GRAPHS.resolve("tiny.el"), GraphOptions.defaults());
+    closedGraph.close();
+    int[] fds = pipe();
+    SmartArray open = SmartArray.fromLongs(values(10), ArrayOptions.defaults());
+    try {
+      for (Map<String, Object> objects : List.<Map<String, Object>>of(Map.of("x", closedArray), Map.of("g", closedGraph))) {
+        IllegalStateException write = assertThrows(IllegalStateException.class, () -> Store.write(path, objects));
+        assertTrue(write.getMessage().contains("already freed"), write.getMessage());
+        assertFalse(Files.exists(path), "nothing written");
+        assertThrows(IllegalStateException.class, () -> Store.send(fds[1], objects));
+      }
+      Store.write(path, Map.of("open", open));
+      assertThrows(IllegalStateException.class, () -> Store.append(path, Map.of("x", closedArray)));
+      try (Store store = Store.open(path)) {
+        assertEquals(List.of("open"), store.names());
+      }
+      // The open array stays usable: the failed calls released it.
+      open.close();
+      assertThrows(IllegalStateException.class, open::sum);
+    } finally {
+      close(fds[0]);
+      close(fds[1]);
+    }
+  }
+
+  @Test
+  void closingAnObjectWhileASendCarriesItFailsInsteadOfFreeingIt() throws Throwable {
+    int[] fds = pipe();
+    // 8 MiB, far more than a pipe holds: the send blocks in native code until the pipe is drained.
+    SmartArray a = SmartArray.fromLongs(values(1 << 20), ArrayOptions.defaults().withBits(64));
+    Graph g = Graph.load(GRAPHS.resolve("tiny.el"), GraphOptions.defaults());
+    Throwable[] failure = new Throwable[1];
+    Thread sender = new Thread(() -> {
+      try {
+        Store.send(fds[1], Map.of("a", a, "g", g));
+      } catch (Throwable t) {
+        failure[0] = t;
+      }
+    });
+    try (InputStream pipe = Files.newInputStream(Path.of("/proc/self/fd/" + fds[0]))) {
+      sender.start();
+      assertTrue(pipe.read() >= 0, "the send started");
+      IllegalStateException busy = assertThrows(IllegalStateException.class, a::close);
+      assertTrue(busy.getMessage().contains("in use by another thread"), busy.getMessage());
+      assertThrows(IllegalStateException.class, g::close);
+      assertThrows(IllegalStateException.class, () -> LiveArray.of(a), "nor handed over");
+      Thread drain = new Thread(() -> {
+        try {
+          pipe.transferTo(OutputStream.nullOutputStream());
+        } catch (IOException e) {
+          failure[0] = e;
+        }
+      });
+      drain.start();
+      sender.join();
+      close(fds[1]);
+      drain.join();
+    } finally {
+      close(fds[0]);
+    }
+    assertEquals(null, failure[0]);
+    assertEquals(values(1 << 20)[12345], a.get(12345), "still the caller's, unchanged");
+    a.close();
+    g.close();
+    assertThrows(IllegalStateException.class, () -> a.get(0));
+    assertThrows(IllegalStateException.class, g::vertices);
   }
 
   @Test
