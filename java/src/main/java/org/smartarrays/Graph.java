@@ -159,7 +159,7 @@ public final class Graph implements AutoCloseable {
     return handle;
   }
 
-  /** The handle for a call that carries it in a struct, counted in use until release(): close() meanwhile fails. */
+  /** The handle for a call the FFM runtime does not guard (InUse), counted in use until release(): close() meanwhile fails. */
   MemorySegment acquire() {
     inUse.enter(handle, FREED);
     return handle;

@@ -1,7 +1,8 @@
-// Owns the count of calls that use a handle the FFM runtime does not keep alive: a downcall keeps the
-// segments it takes as arguments alive (closing their arena meanwhile fails), but not a handle written
-// into a struct it takes, such as Store's object lists. Those calls count themselves in here, and the
-// owner's close() fails as it does under a downcall instead of freeing the native object under them.
+// Owns the count of calls that use a native object where the FFM runtime does not keep it alive: a
+// downcall keeps the segments it takes as arguments alive (closing their arena meanwhile fails), but
+// not a handle written into a struct it takes (Store's object lists), nor memory of the object read
+// after the call returned (a C string it owns, such as Store's names). Those calls count themselves in
+// here, and the owner's close() fails as it does under a downcall instead of freeing the object under them.
 package org.smartarrays;
 
 import java.lang.foreign.Arena;
@@ -42,7 +43,7 @@ final class InUse {
     while (true) {
       if (!arena.scope().isAlive()) return false;
       int n = users.get();
-      if (n > 0) throw new IllegalStateException(what + " is in use by another thread (a store write or send)");
+      if (n > 0) throw new IllegalStateException(what + " is in use by another thread");
       if (n == 0 && users.compareAndSet(0, CLOSING)) break;
       Thread.onSpinWait();
     }

@@ -294,8 +294,13 @@ public final class SmartArray implements AutoCloseable {
    * candidates with predicted_s, explanation (docs/adaptivity.md); "null" when nothing was adaptive.
    */
   public String decisionJson() {
-    ensureOpen();
-    return Native.decisionJson(handle);
+    // The JSON belongs to the array: counted in use until it is read, so a close() meanwhile fails.
+    acquire();
+    try {
+      return Native.decisionJson(handle);
+    } finally {
+      release();
+    }
   }
 
   /** Number of replicas (the node count for a replicated array, else 1). */
@@ -475,7 +480,7 @@ public final class SmartArray implements AutoCloseable {
     return handle;
   }
 
-  /** The handle for a call that carries it in a struct, counted in use until release(): close() meanwhile fails. */
+  /** The handle for a call the FFM runtime does not guard (InUse), counted in use until release(): close() meanwhile fails. */
   MemorySegment acquire() {
     inUse.enter(handle, FREED);
     return handle;

@@ -30,8 +30,12 @@ public final class Store implements AutoCloseable {
     LOAD
   }
 
+  private static final String CLOSED = "the store was already closed";
+
   private final MemorySegment handle;
   private final Arena arena;
+  // names() reads C strings the store owns after the calls that return them.
+  private final InUse inUse = new InUse();
 
   private Store(MemorySegment handle, Arena arena) {
     this.handle = handle;
@@ -229,16 +233,21 @@ public final class Store implements AutoCloseable {
   }
 
   private void ensureOpen() {
-    if (!handle.scope().isAlive()) throw new IllegalStateException("the store was already closed");
+    if (!handle.scope().isAlive()) throw new IllegalStateException(CLOSED);
   }
 
   /** The objects' names, in directory order. */
   public List<String> names() {
-    ensureOpen();
-    long n = StoreNative.count(handle);
-    List<String> names = new ArrayList<>();
-    for (long i = 0; i < n; i++) names.add(Native.string(StoreNative.name(handle, i)));
-    return List.copyOf(names);
+    // The names belong to the store: counted in use until they are read, so a close() meanwhile fails.
+    inUse.enter(handle, CLOSED);
+    try {
+      long n = StoreNative.count(handle);
+      List<String> names = new ArrayList<>();
+      for (long i = 0; i < n; i++) names.add(Native.string(StoreNative.name(handle, i)));
+      return List.copyOf(names);
+    } finally {
+      inUse.exit();
+    }
   }
 
   /** True when the object named name is an array (false: a graph); IllegalArgumentException if there is none. */
@@ -275,7 +284,7 @@ public final class Store implements AutoCloseable {
   /** Closes the store; arrays and graphs taken from it stay valid. A no-op when already closed. */
   @Override
   public void close() {
-    if (arena.scope().isAlive()) arena.close();
+    inUse.close(arena, "the store", arena::close);
   }
 
   @Override

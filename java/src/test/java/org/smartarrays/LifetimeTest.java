@@ -10,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -106,6 +108,40 @@ class LifetimeTest {
       other.join();
       assertTrue(failure[0] instanceof WrongThreadException, String.valueOf(failure[0]));
     }
+  }
+
+  @Test
+  void theDecisionReadWhileAnotherThreadClosesTheArrayIsRightOrAnIllegalState() throws InterruptedException {
+    List<String> wrong = new CopyOnWriteArrayList<>();
+    for (int round = 0; round < 300 && wrong.isEmpty(); round++) {
+      SmartArray a = SmartArray.fromLongs(VALUES, ArrayOptions.auto());
+      String expected = a.decisionJson();
+      assertTrue(expected.length() > 64, expected);
+      CountDownLatch reading = new CountDownLatch(1);
+      Thread reader = new Thread(() -> {
+        try {
+          while (true) {
+            String json = a.decisionJson();
+            reading.countDown();
+            if (!json.equals(expected)) wrong.add(json);
+          }
+        } catch (IllegalStateException closed) {
+          return;
+        }
+      });
+      reader.start();
+      reading.await();
+      while (true) {
+        try {
+          a.close();
+          break;
+        } catch (IllegalStateException busy) {
+          Thread.onSpinWait();
+        }
+      }
+      reader.join();
+    }
+    assertEquals(List.of(), wrong, "decisions read from a freed array");
   }
 
   @Test

@@ -23,6 +23,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -245,6 +247,43 @@ class StoreTest {
     g.close();
     assertThrows(IllegalStateException.class, () -> a.get(0));
     assertThrows(IllegalStateException.class, g::vertices);
+  }
+
+  @Test
+  void namesReadWhileAnotherThreadClosesTheStoreAreRightOrAnIllegalState() throws InterruptedException {
+    Path path = dir.resolve("n.sa");
+    String name = "a-name-long-enough-to-live-in-its-own-heap-block";
+    try (SmartArray a = SmartArray.fromLongs(values(10), ArrayOptions.defaults())) {
+      Store.write(path, Map.of(name, a));
+    }
+    List<String> wrong = new CopyOnWriteArrayList<>();
+    for (int round = 0; round < 300 && wrong.isEmpty(); round++) {
+      Store store = Store.open(path);
+      CountDownLatch reading = new CountDownLatch(1);
+      Thread reader = new Thread(() -> {
+        try {
+          while (true) {
+            List<String> names = store.names();
+            reading.countDown();
+            if (!names.equals(List.of(name))) wrong.add(names.toString());
+          }
+        } catch (IllegalStateException closed) {
+          return;
+        }
+      });
+      reader.start();
+      reading.await();
+      while (true) {
+        try {
+          store.close();
+          break;
+        } catch (IllegalStateException busy) {
+          Thread.onSpinWait();
+        }
+      }
+      reader.join();
+    }
+    assertEquals(List.of(), wrong, "names read from a freed store");
   }
 
   @Test
