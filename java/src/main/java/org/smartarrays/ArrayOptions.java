@@ -82,8 +82,12 @@ public final class ArrayOptions {
     return new ArrayOptions(Placement.PARTITIONED, 0, nodes.clone(), 0, HugePages.AUTO);
   }
 
-  /** These options with bits per value (1..64, or 0 for the fewest that hold the data). */
+  /** These options with bits per value (1..64, or 0 for the fewest that hold the data); IllegalArgumentException otherwise. */
   public ArrayOptions withBits(int bits) {
+    // Checked here, not only natively: C reads the field unsigned, where -1 is SA_BITS_AUTO.
+    if (bits < 0 || bits > Long.SIZE) {
+      throw new IllegalArgumentException("bits must be 1..64, or 0 for the fewest that hold the data, got " + bits);
+    }
     return new ArrayOptions(placement, node, nodes, bits, hugePages, false, hints, writeMode);
   }
 

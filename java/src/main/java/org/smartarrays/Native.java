@@ -208,6 +208,12 @@ final class Native {
     return cString(arena, path.toString(), what);
   }
 
+  /** value, which the C ABI takes unsigned; IllegalArgumentException naming it when negative. */
+  static long nonNegative(long value, String name) {
+    if (value < 0) throw new IllegalArgumentException(name + " " + value + " is negative");
+    return value;
+  }
+
   static String version() {
     try {
       return string((MemorySegment) VERSION.invokeExact());

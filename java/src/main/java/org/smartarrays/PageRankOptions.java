@@ -76,9 +76,9 @@ public final class PageRankOptions {
     return new PageRankOptions(damping, tolerance, maxIterations, dangling, scores);
   }
 
-  /** These options stopping after maxIterations (>= 0) iterations even if not converged. */
+  /** These options stopping after maxIterations (>= 1; a run refuses 0) iterations even if not converged. */
   public PageRankOptions withMaxIterations(int maxIterations) {
-    if (maxIterations < 0) throw new IllegalArgumentException("maxIterations " + maxIterations + " is negative");
+    Native.nonNegative(maxIterations, "maxIterations");
     return new PageRankOptions(damping, tolerance, maxIterations, dangling, scores);
   }
 

@@ -146,7 +146,7 @@ public final class SmartArray implements AutoCloseable {
 
   /** Like {@link #allocate(long, ArrayOptions)}, freed when arena closes. */
   public static SmartArray allocate(Arena arena, long length, ArrayOptions options) {
-    if (length < 0) throw new IllegalArgumentException("length " + length + " is negative");
+    Native.nonNegative(length, "length");
     return make(arena, (scratch, out) -> Native.alloc(length, marshal(options, scratch), out));
   }
 
@@ -211,6 +211,13 @@ public final class SmartArray implements AutoCloseable {
     if (!handle.scope().isAlive()) throw new IllegalStateException(FREED);
   }
 
+  // A replica index, which the C ABI takes unsigned: a negative one is past the end there too, but
+  // would be named as 2^32 - |replica|.
+  private static int replica(int replica) {
+    if (replica < 0) throw new IndexOutOfBoundsException("replica " + replica + " is negative");
+    return replica;
+  }
+
   /** Number of values. */
   public long length() {
     ensureOpen();
@@ -239,7 +246,7 @@ public final class SmartArray implements AutoCloseable {
   public long crc32c(int replica) {
     try (Arena scratch = Arena.ofConfined()) {
       MemorySegment out = scratch.allocate(JAVA_INT);
-      Native.check(Native.crc32c(handle, replica, out));
+      Native.check(Native.crc32c(handle, replica(replica), out));
       return Integer.toUnsignedLong(out.get(JAVA_INT, 0));
     }
   }
@@ -284,7 +291,7 @@ public final class SmartArray implements AutoCloseable {
   public long hugePageBytes(int replica) {
     try (Arena scratch = Arena.ofConfined()) {
       MemorySegment out = scratch.allocate(JAVA_LONG);
-      Native.check(Native.hugePageBytes(handle, replica, out));
+      Native.check(Native.hugePageBytes(handle, replica(replica), out));
       return out.get(JAVA_LONG, 0);
     }
   }
@@ -437,7 +444,7 @@ public final class SmartArray implements AutoCloseable {
   public MemorySegment packedWords(int replica) {
     long[] out = new long[2];
     MemorySegment slots = MemorySegment.ofArray(out);
-    Native.check(Native.words(handle, replica, slots.asSlice(0, Long.BYTES), slots.asSlice(Long.BYTES, Long.BYTES)));
+    Native.check(Native.words(handle, replica(replica), slots.asSlice(0, Long.BYTES), slots.asSlice(Long.BYTES, Long.BYTES)));
     return MemorySegment.ofAddress(out[0]).reinterpret(out[1] * Long.BYTES, arena, null).asReadOnly();
   }
 
@@ -446,7 +453,7 @@ public final class SmartArray implements AutoCloseable {
    * topology has nodes), as the kernel reports them now.
    */
   public long[] pagesPerNode(int replica) {
-    return pageCounts((counts, max) -> Native.pagesPerNode(handle, replica, counts, max));
+    return pageCounts((counts, max) -> Native.pagesPerNode(handle, replica(replica), counts, max));
   }
 
   /** A native call that writes per-kernel-node page counts into counts[0..max). */

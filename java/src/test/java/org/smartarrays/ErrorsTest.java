@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 class ErrorsTest {
   private static SmartArray small() {
@@ -41,6 +43,33 @@ class ErrorsTest {
         () -> SmartArray.allocate(10, ArrayOptions.replicated(0, 0).withBits(8)), "a node listed twice");
     assertThrows(IllegalArgumentException.class,
         () -> SmartArray.fromSegment(MemorySegment.ofArray(new byte[12]), ArrayOptions.defaults()));
+  }
+
+  @Test
+  void intsTheCAbiReadsUnsignedAreCheckedNotWrapped() {
+    // withBits(-1) was SA_BITS_AUTO in C: fromLongs then chose 2 bits where the caller asked for -1.
+    for (int bits : new int[] {-1, Integer.MIN_VALUE, 65, Integer.MAX_VALUE}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ArrayOptions.defaults().withBits(bits));
+      assertTrue(e.getMessage().endsWith("got " + bits), e.getMessage());
+    }
+    try (SmartArray a = small()) {
+      for (Executable call : new Executable[] {() -> a.crc32c(-1), () -> a.hugePageBytes(-1), () -> a.packedWords(-1),
+          () -> a.pagesPerNode(-1)}) {
+        IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, call);
+        assertEquals("replica -1 is negative", e.getMessage());
+      }
+      assertThrows(IndexOutOfBoundsException.class, () -> a.crc32c(Integer.MIN_VALUE));
+    }
+    try (Graph g = Graph.fromEdges(new long[] {0, 1}, new long[] {1, 2}, 0, GraphOptions.defaults())) {
+      IllegalArgumentException first = assertThrows(IllegalArgumentException.class, () -> PullPart.of(g, -1, 1));
+      assertEquals("first -1 is negative", first.getMessage());
+      IllegalArgumentException count = assertThrows(IllegalArgumentException.class, () -> PullPart.of(g, 0, -1));
+      assertEquals("count -1 is negative", count.getMessage());
+    }
+    // Checked before the file is read.
+    IllegalArgumentException count = assertThrows(IllegalArgumentException.class,
+        () -> PullPart.read(Path.of("never-read.sg"), 0, -5));
+    assertEquals("count -5 is negative", count.getMessage());
   }
 
   @Test
