@@ -2,6 +2,7 @@
 package org.smartarrays;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /** How to allocate a smart array; immutable, built from a placement factory and the with* methods. */
 public final class ArrayOptions {
@@ -44,7 +45,7 @@ public final class ArrayOptions {
 
   /** These options with access hints (read by Placement.AUTO and auto bits). */
   public ArrayOptions withHints(AccessHints hints) {
-    return new ArrayOptions(placement, node, nodes, bits, hugePages, autoBits, java.util.Objects.requireNonNull(hints, "hints"), writeMode);
+    return new ArrayOptions(placement, node, nodes, bits, hugePages, autoBits, Objects.requireNonNull(hints, "hints"), writeMode);
   }
 
   /** Whether the adaptive layer chooses the bit width. */
@@ -69,17 +70,17 @@ public final class ArrayOptions {
 
   /** Pages round-robin over nodes (none given = every node with memory). */
   public static ArrayOptions interleaved(int... nodes) {
-    return new ArrayOptions(Placement.INTERLEAVED, 0, nodes.clone(), 0, HugePages.AUTO);
+    return new ArrayOptions(Placement.INTERLEAVED, 0, Objects.requireNonNull(nodes, "nodes").clone(), 0, HugePages.AUTO);
   }
 
   /** One copy per node of nodes (none given = every node with memory). */
   public static ArrayOptions replicated(int... nodes) {
-    return new ArrayOptions(Placement.REPLICATED, 0, nodes.clone(), 0, HugePages.AUTO);
+    return new ArrayOptions(Placement.REPLICATED, 0, Objects.requireNonNull(nodes, "nodes").clone(), 0, HugePages.AUTO);
   }
 
   /** Contiguous stripes, stripe k on nodes[k] (none given = every node with memory). */
   public static ArrayOptions partitioned(int... nodes) {
-    return new ArrayOptions(Placement.PARTITIONED, 0, nodes.clone(), 0, HugePages.AUTO);
+    return new ArrayOptions(Placement.PARTITIONED, 0, Objects.requireNonNull(nodes, "nodes").clone(), 0, HugePages.AUTO);
   }
 
   /** These options with bits per value (1..64, or 0 for the fewest that hold the data); IllegalArgumentException otherwise. */
@@ -93,7 +94,7 @@ public final class ArrayOptions {
 
   /** These options with a huge-page mode (AUTO, ON, OFF, PAGES_2M, PAGES_1G). */
   public ArrayOptions withHugePages(HugePages hugePages) {
-    return new ArrayOptions(placement, node, nodes, bits, java.util.Objects.requireNonNull(hugePages, "hugePages"), autoBits, hints, writeMode);
+    return new ArrayOptions(placement, node, nodes, bits, Objects.requireNonNull(hugePages, "hugePages"), autoBits, hints, writeMode);
   }
 
   /** These options with transparent huge pages ON (true) or OFF (false). */
@@ -129,7 +130,7 @@ public final class ArrayOptions {
   /** These options with a write mode (WRITE_THROUGH, or PRIMARY: set writes replica 0 until SmartArray.sync()). */
   public ArrayOptions withWriteMode(WriteMode writeMode) {
     return new ArrayOptions(placement, node, nodes, bits, hugePages, autoBits, hints,
-        java.util.Objects.requireNonNull(writeMode, "writeMode"));
+        Objects.requireNonNull(writeMode, "writeMode"));
   }
 
   /** The write mode. */

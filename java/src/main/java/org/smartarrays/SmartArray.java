@@ -157,7 +157,7 @@ public final class SmartArray implements AutoCloseable {
 
   /** Like {@link #fromLongs(long[], ArrayOptions)}, freed when arena closes. */
   public static SmartArray fromLongs(Arena arena, long[] values, ArrayOptions options) {
-    return fromSegment(arena, MemorySegment.ofArray(values), options);
+    return fromSegment(arena, MemorySegment.ofArray(Objects.requireNonNull(values, "values")), options);
   }
 
   /** An array of values read as unsigned 32-bit integers. Free it with close(). */
@@ -181,7 +181,7 @@ public final class SmartArray implements AutoCloseable {
 
   /** Like {@link #fromStream(LongStream, ArrayOptions)}, freed when arena closes. */
   public static SmartArray fromStream(Arena arena, LongStream values, ArrayOptions options) {
-    return fromLongs(arena, values.toArray(), options);
+    return fromLongs(arena, Objects.requireNonNull(values, "values").toArray(), options);
   }
 
   /** An array of the unsigned 64-bit values in native byte order held by values. Free it with close(). */
@@ -366,13 +366,13 @@ public final class SmartArray implements AutoCloseable {
 
   /** Decodes values [from, from + count) into dst[offset, offset + count). */
   public void decode(long from, long[] dst, int offset, int count) {
-    Objects.checkFromIndexSize(offset, count, dst.length);
+    Objects.checkFromIndexSize(offset, count, Objects.requireNonNull(dst, "dst").length);
     decode(from, MemorySegment.ofArray(dst).asSlice((long) offset * Long.BYTES, (long) count * Long.BYTES));
   }
 
   /** Decodes values [from, from + dst.byteSize() / 8) into dst (8-byte aligned, writable, heap or native). */
   public void decode(long from, MemorySegment dst) {
-    if (dst.isReadOnly()) throw new IllegalArgumentException("dst is read-only");
+    if (Objects.requireNonNull(dst, "dst").isReadOnly()) throw new IllegalArgumentException("dst is read-only");
     if (dst.byteSize() % Long.BYTES != 0 || dst.address() % Long.BYTES != 0) {
       throw new IllegalArgumentException("dst must be 8-byte aligned and hold whole 64-bit values");
     }

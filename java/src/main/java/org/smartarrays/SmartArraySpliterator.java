@@ -2,6 +2,7 @@
 // halves at chunk boundaries, so each part decodes whole chunks with its own buffer.
 package org.smartarrays;
 
+import java.util.Objects;
 import java.util.Spliterator;
 import java.util.function.LongConsumer;
 
@@ -20,6 +21,7 @@ final class SmartArraySpliterator implements Spliterator.OfLong {
 
   @Override
   public boolean tryAdvance(LongConsumer action) {
+    Objects.requireNonNull(action, "action");
     if (!cursor.hasNext()) return false;
     action.accept(cursor.nextLong());
     return true;

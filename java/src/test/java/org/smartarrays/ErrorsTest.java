@@ -8,6 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Spliterator;
+import java.util.function.LongConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -70,6 +74,30 @@ class ErrorsTest {
     IllegalArgumentException count = assertThrows(IllegalArgumentException.class,
         () -> PullPart.read(Path.of("never-read.sg"), 0, -5));
     assertEquals("count -5 is negative", count.getMessage());
+  }
+
+  @Test
+  void nullArgumentsAreNullPointersNamingThem() {
+    try (SmartArray a = small()) {
+      // Also once the spliterator has nothing left, as Spliterator's contract says.
+      Spliterator.OfLong done = a.spliterator();
+      done.forEachRemaining((long v) -> { });
+      List<Map.Entry<String, Executable>> calls = List.of(
+          Map.entry("values", () -> SmartArray.fromLongs(null, ArrayOptions.defaults())),
+          Map.entry("values", () -> SmartArray.fromStream(null, ArrayOptions.defaults())),
+          Map.entry("values", () -> LiveArray.fromLongs(null, ArrayOptions.defaults())),
+          Map.entry("nodes", () -> ArrayOptions.interleaved((int[]) null)),
+          Map.entry("nodes", () -> ArrayOptions.replicated((int[]) null)),
+          Map.entry("nodes", () -> ArrayOptions.partitioned((int[]) null)),
+          Map.entry("spec", () -> Topology.setFake(null)),
+          Map.entry("dst", () -> a.decode(0, (long[]) null, 0, 1)),
+          Map.entry("dst", () -> a.decode(0, (MemorySegment) null)),
+          Map.entry("action", () -> done.tryAdvance((LongConsumer) null)));
+      for (int k = 0; k < calls.size(); k++) {
+        NullPointerException e = assertThrows(NullPointerException.class, calls.get(k).getValue(), "call " + k);
+        assertEquals(calls.get(k).getKey(), e.getMessage(), "call " + k);
+      }
+    }
   }
 
   @Test
