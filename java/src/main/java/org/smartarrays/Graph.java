@@ -123,14 +123,14 @@ public final class Graph implements AutoCloseable {
 
   /** An R-MAT graph (Graph500 parameters) of 2^scale vertices (1..40) and edgeFactor (>= 1) * 2^scale edges. */
   public static Graph rmat(int scale, long edgeFactor, long seed, GraphOptions options) {
-    Native.nonNegative(scale, "scale");
-    Native.nonNegative(edgeFactor, "edgeFactor");
+    Native.requireNonNegative(scale, "scale");
+    Native.requireNonNegative(edgeFactor, "edgeFactor");
     return make(options, (scratch, o, out) -> GraphNative.generateRmat(scale, edgeFactor, seed, o, out));
   }
 
   /** A uniform random graph of vertices (>= 1) and round(vertices * averageDegree) edges. */
   public static Graph uniform(long vertices, double averageDegree, long seed, GraphOptions options) {
-    Native.nonNegative(vertices, "vertices");
+    Native.requireNonNegative(vertices, "vertices");
     return make(options, (scratch, o, out) -> GraphNative.generateUniform(vertices, averageDegree, seed, o, out));
   }
 
@@ -141,7 +141,7 @@ public final class Graph implements AutoCloseable {
     if (src.length != dst.length) {
       throw new IllegalArgumentException("src has " + src.length + " ids but dst has " + dst.length);
     }
-    Native.nonNegative(vertices, "vertices");
+    Native.requireNonNegative(vertices, "vertices");
     return make(options, (scratch, o, out) -> GraphNative.fromEdges(scratch.allocateFrom(JAVA_LONG, src),
         scratch.allocateFrom(JAVA_LONG, dst), src.length, vertices, o, out));
   }

@@ -208,10 +208,9 @@ final class Native {
     return cString(arena, path.toString(), what);
   }
 
-  /** value, which the C ABI takes unsigned; IllegalArgumentException naming it when negative. */
-  static long nonNegative(long value, String name) {
+  /** Throws IllegalArgumentException naming value when it is negative (the C ABI takes it unsigned). */
+  static void requireNonNegative(long value, String name) {
     if (value < 0) throw new IllegalArgumentException(name + " " + value + " is negative");
-    return value;
   }
 
   static String version() {

@@ -78,7 +78,7 @@ public final class PageRankOptions {
 
   /** These options stopping after maxIterations (>= 1; a run refuses 0) iterations even if not converged. */
   public PageRankOptions withMaxIterations(int maxIterations) {
-    Native.nonNegative(maxIterations, "maxIterations");
+    Native.requireNonNegative(maxIterations, "maxIterations");
     return new PageRankOptions(damping, tolerance, maxIterations, dangling, scores);
   }
 

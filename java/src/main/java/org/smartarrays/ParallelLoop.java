@@ -97,7 +97,7 @@ public final class ParallelLoop {
   // Runs on the pool, or inline as worker 0 when called from a loop body.
   private static void run(long lo, long hi, long batch, WorkerPool.BatchRunner runner) {
     if (lo < 0 || hi < lo) throw new IllegalArgumentException("bad range [" + lo + ", " + hi + ")");
-    Native.nonNegative(batch, "batch");
+    Native.requireNonNegative(batch, "batch");
     MemorySegment loop;
     try (Arena scratch = Arena.ofConfined()) {
       MemorySegment out = scratch.allocate(ADDRESS);

@@ -44,7 +44,7 @@ public final class PlacedBuffer implements AutoCloseable {
    */
   @SuppressWarnings("restricted") // the segment spans the buffer the core allocated, freed with the arena
   public static PlacedBuffer allocate(long bytes, ArrayOptions options) {
-    Native.nonNegative(bytes, "bytes");
+    Native.requireNonNegative(bytes, "bytes");
     MemorySegment pointer;
     try (Arena scratch = Arena.ofConfined()) {
       MemorySegment out = scratch.allocate(ADDRESS);

@@ -61,16 +61,16 @@ public final class PullPart implements AutoCloseable {
   /** Vertices [first, first + count) of graph, in its widths. */
   public static PullPart of(Graph graph, long first, long count) {
     Objects.requireNonNull(graph, "graph");
-    Native.nonNegative(first, "first");
-    Native.nonNegative(count, "count");
+    Native.requireNonNegative(first, "first");
+    Native.requireNonNegative(count, "count");
     return make((scratch, out) -> PullPartNative.graphPart(graph.handle(), first, count, out));
   }
 
   /** Vertices [first, first + count) of the .sg file sgFile, reading only the part's byte ranges. */
   public static PullPart read(Path sgFile, long first, long count) {
     Objects.requireNonNull(sgFile, "sgFile");
-    Native.nonNegative(first, "first");
-    Native.nonNegative(count, "count");
+    Native.requireNonNegative(first, "first");
+    Native.requireNonNegative(count, "count");
     return make((scratch, out) -> PullPartNative.sgPart(Native.path(scratch, sgFile, "sgFile"), first, count, out));
   }
 

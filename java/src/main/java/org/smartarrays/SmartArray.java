@@ -40,7 +40,8 @@ public final class SmartArray implements AutoCloseable {
   private final long length;
   private final int bits;
   private final Placement placement;
-  // Store calls that carry the handle in their object list, where the FFM runtime does not keep it alive.
+  // Calls the FFM runtime does not guard: Store calls carrying the handle in their object list, and
+  // decisionJson() reading the JSON the array owns.
   private final InUse inUse = new InUse();
 
   private SmartArray(MemorySegment handle, Arena arena, boolean owned, boolean[] handedOver) {
@@ -146,7 +147,7 @@ public final class SmartArray implements AutoCloseable {
 
   /** Like {@link #allocate(long, ArrayOptions)}, freed when arena closes. */
   public static SmartArray allocate(Arena arena, long length, ArrayOptions options) {
-    Native.nonNegative(length, "length");
+    Native.requireNonNegative(length, "length");
     return make(arena, (scratch, out) -> Native.alloc(length, marshal(options, scratch), out));
   }
 

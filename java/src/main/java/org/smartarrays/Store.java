@@ -168,7 +168,7 @@ public final class Store implements AutoCloseable {
   /** Receives one store stream from fd into one region in placement (null = OS default), at most
    *  maxBytes (0 = the process memory limit). */
   public static Store receive(int fd, ArrayOptions placement, long maxBytes) {
-    Native.nonNegative(maxBytes, "maxBytes");
+    Native.requireNonNegative(maxBytes, "maxBytes");
     return make((scratch, out) -> StoreNative.recv(fd, placement(scratch, placement), maxBytes, out));
   }
 
@@ -185,7 +185,7 @@ public final class Store implements AutoCloseable {
     /** A receiver placing its regions in placement (null = OS default), accepting streams of at most maxBytes (0 = the memory limit). */
     @SuppressWarnings("restricted") // attaches sa_receiver_free to the handle's lifetime
     public Receiver(ArrayOptions placement, long maxBytes) {
-      Native.nonNegative(maxBytes, "maxBytes");
+      Native.requireNonNegative(maxBytes, "maxBytes");
       MemorySegment pointer;
       try (Arena scratch = Arena.ofConfined()) {
         MemorySegment out = scratch.allocate(ADDRESS);
