@@ -28,7 +28,9 @@ using smartarrays::capi::guarded;
 using smartarrays::capi::guarded_value;
 using smartarrays::capi::require;
 
-ArrayOptions to_array_options(const sa_options* o) { return smartarrays::capi::to_array_options(o, "options->"); }
+ArrayOptions to_array_options(const sa_options* o, smartarrays::capi::AutoOptions autos) {
+  return smartarrays::capi::to_array_options(o, "options->", autos);
+}
 
 // An array built in parallel from values, auto options resolved first by the adaptive layer.
 template <typename T>
@@ -65,7 +67,7 @@ sa_status sa_array_from_u64(const uint64_t* values, uint64_t n, const sa_options
   return guarded(__func__, [&] {
     require(out, "out");
     if (n > 0) require(values, "values (with n > 0)");
-    *out = array_from_values(std::span<const std::uint64_t>(values, n), to_array_options(o));
+    *out = array_from_values(std::span<const std::uint64_t>(values, n), to_array_options(o, smartarrays::capi::AutoOptions::taken));
   });
 }
 
@@ -73,20 +75,14 @@ sa_status sa_array_from_u32(const uint32_t* values, uint64_t n, const sa_options
   return guarded(__func__, [&] {
     require(out, "out");
     if (n > 0) require(values, "values (with n > 0)");
-    *out = array_from_values(std::span<const std::uint32_t>(values, n), to_array_options(o));
+    *out = array_from_values(std::span<const std::uint32_t>(values, n), to_array_options(o, smartarrays::capi::AutoOptions::taken));
   });
 }
 
 sa_status sa_array_alloc(uint64_t n, const sa_options* o, sa_array** out) {
   return guarded(__func__, [&] {
     require(out, "out");
-    const ArrayOptions options = to_array_options(o);
-    if (options.auto_placement || options.auto_bits) {
-      throw_error(ErrorCode::invalid_argument,
-                  "options->placement SA_AUTO and options->bits SA_BITS_AUTO are chosen from the values: use "
-                  "sa_array_from_u64 or sa_array_from_u32");
-    }
-    *out = new sa_array(SmartArray::allocate(n, options));
+    *out = new sa_array(SmartArray::allocate(n, to_array_options(o, smartarrays::capi::AutoOptions::refused)));
   });
 }
 

@@ -19,7 +19,7 @@ static_assert(offsetof(sa_options, placement) == 0 && offsetof(sa_options, node)
 static_assert(offsetof(sa_hints, read_only) == 0 && offsetof(sa_hints, pattern) == 4 && offsetof(sa_hints, passes) == 8 &&
               offsetof(sa_hints, threads) == 16 && sizeof(sa_hints) == 24);
 
-ArrayOptions to_array_options(const sa_options* o, const char* prefix) {
+ArrayOptions to_array_options(const sa_options* o, const char* prefix, AutoOptions autos) {
   ArrayOptions options;
   if (o == nullptr) return options;
   // A C caller may store any int in the enum; in C++ loading one outside the enumerators is
@@ -35,6 +35,12 @@ ArrayOptions to_array_options(const sa_options* o, const char* prefix) {
   options.node = o->node;
   options.auto_bits = o->bits == SA_BITS_AUTO;
   options.bits = options.auto_bits ? 0 : o->bits;
+  if (autos == AutoOptions::refused && (options.auto_placement || options.auto_bits)) {
+    throw_error(ErrorCode::invalid_argument, std::string(prefix) +
+                                                 (options.auto_placement ? "placement SA_AUTO" : "bits SA_BITS_AUTO") +
+                                                 " is chosen from an array's values: only sa_array_from_u64 and "
+                                                 "sa_array_from_u32 take it");
+  }
   std::int32_t pattern = 0;
   std::memcpy(&pattern, &o->hints.pattern, sizeof pattern);
   if (pattern < SA_SEQUENTIAL || pattern > SA_INDEXED) {

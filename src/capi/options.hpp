@@ -7,9 +7,12 @@
 
 namespace smartarrays::capi {
 
+/// Whether an entry point takes SA_AUTO / SA_BITS_AUTO: only those that make an array from its values.
+enum class AutoOptions { refused, taken };
+
 /// The ArrayOptions o asks for (defaults for NULL); prefix ("options->", "options->arrays.") names
-/// its fields in errors. Throws Error(invalid_argument) for a placement outside sa_placement or a
-/// NULL node set.
-ArrayOptions to_array_options(const sa_options* o, const char* prefix);
+/// its fields in errors. Throws Error(invalid_argument) for a placement outside sa_placement, a NULL
+/// node set, or SA_AUTO / SA_BITS_AUTO where they are refused, in the C ABI's terms.
+ArrayOptions to_array_options(const sa_options* o, const char* prefix, AutoOptions autos = AutoOptions::refused);
 
 }  // namespace smartarrays::capi

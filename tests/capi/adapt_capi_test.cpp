@@ -83,9 +83,45 @@ TEST(CapiAuto, BadHintsAndAutoWithoutValuesAreRefused) {
   o.hints.pattern = SA_RANDOM;
   o.bits = 8;
   expect_failure(sa_array_alloc(3, &o, &a.a), SA_EINVAL, "sa_array_alloc",
-                 "SA_AUTO and options->bits SA_BITS_AUTO are chosen from the values");
+                 "options->placement SA_AUTO is chosen from an array's values: only sa_array_from_u64 and "
+                 "sa_array_from_u32 take it");
   const char* json = nullptr;
   expect_failure(sa_array_decision_json(nullptr, &json), SA_EINVAL, "sa_array_decision_json", "a");
+}
+
+// Every entry point that makes arrays from something other than values refuses the auto options in
+// the C ABI's terms (they once said "make the array with adapt::make_array", a C++ name).
+TEST(CapiAuto, EntryPointsThatTakeNoValuesRefuseAutoNamingTheirField) {
+  const uint64_t values[] = {1, 2, 2};
+  Array keys;
+  ASSERT_EQ(sa_array_from_u64(values, 3, nullptr, &keys.a), SA_OK) << sa_last_error();
+  for (const bool auto_bits : {false, true}) {
+    sa_options o;
+    sa_options_init(&o);
+    if (auto_bits) {
+      o.bits = SA_BITS_AUTO;
+    } else {
+      o.placement = SA_AUTO;
+    }
+    const std::string field = auto_bits ? "bits SA_BITS_AUTO" : "placement SA_AUTO";
+    const std::string why = " is chosen from an array's values: only sa_array_from_u64 and sa_array_from_u32 take it";
+    sa_index* index = nullptr;
+    expect_failure(sa_index_build(keys.a, &o, &index), SA_EINVAL, "sa_index_build", "o->" + field + why);
+    sa_array* out_keys = nullptr;
+    sa_array* out_values = nullptr;
+    expect_failure(sa_group_by(keys.a, keys.a, SA_AGG_SUM, &o, &out_keys, &out_values), SA_EINVAL, "sa_group_by",
+                   "o->" + field + why);
+    uint64_t count = 0;
+    expect_failure(sa_hash_join_count(keys.a, keys.a, &o, &count), SA_EINVAL, "sa_hash_join_count", "o->" + field + why);
+    sa_buffer* buffer = nullptr;
+    expect_failure(sa_buffer_alloc(4096, &o, &buffer), SA_EINVAL, "sa_buffer_alloc", "options->" + field + why);
+    sa_graph_options g;
+    sa_graph_options_init(&g);
+    g.arrays = o;
+    sa_graph* graph = nullptr;
+    const std::string el = std::string(SMARTARRAYS_TEST_DATA_DIR) + "/graph/tiny.el";
+    expect_failure(sa_graph_load(el.c_str(), nullptr, &g, &graph), SA_EINVAL, "sa_graph_load", "options->arrays." + field + why);
+  }
 }
 
 }  // namespace
