@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -24,12 +25,16 @@ enum class ErrorCode : std::int32_t {
 class SMARTARRAYS_API Error : public std::runtime_error {
  public:
   /// An error with a code and a message that names what was wrong.
-  Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  Error(ErrorCode code, const std::string& message)
+      : std::runtime_error(message), code_(code), message_(std::make_shared<const std::string>(message)) {}
   /// The category of the failure.
   ErrorCode code() const noexcept { return code_; }
+  /// The whole message: what() ends at its first NUL byte, this does not (the surfaces escape it).
+  const std::string& message() const noexcept { return *message_; }
 
  private:
   ErrorCode code_;
+  std::shared_ptr<const std::string> message_;  // shared: copying an exception must not throw
 };
 
 /// Throws Error(code, message); a function so hot paths keep the throw out of line.

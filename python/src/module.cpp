@@ -1,10 +1,12 @@
 // Owns the extension module smartarrays._core: its version, the translation of core errors into
 // the Python exceptions users expect, and the numpy hand-over of decoded values.
 #include <exception>
+#include <new>
 
 #include "binding.hpp"
 #include "smartarrays.h"
 #include "smartarrays/error.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::python {
 
@@ -13,6 +15,10 @@ U64Array new_numpy_array(std::uint64_t n) {
   return nb::cast<U64Array>(nb::module_::import_("numpy").attr("empty")(n, "dtype"_a = "uint64"));
 }
 
+// Every message is made printable first (util::printable, as the command prints them and the C ABI
+// records them): PyErr_SetString decodes UTF-8 and stops at a NUL, so a raw byte from a path or a
+// file would raise UnicodeDecodeError instead, or cut the message. Exceptions other than Error are
+// the library's bugs, as in the C ABI (SA_EINTERNAL): RuntimeError, or MemoryError for bad_alloc.
 void bind_errors(nb::module_&) {
   nb::register_exception_translator([](const std::exception_ptr& error, void*) {
     try {
@@ -28,7 +34,11 @@ void bind_errors(nb::module_&) {
         case ErrorCode::cancelled:
         case ErrorCode::internal: type = PyExc_RuntimeError; break;
       }
-      PyErr_SetString(type, e.what());
+      PyErr_SetString(type, util::printable(e.message()).c_str());
+    } catch (const std::bad_alloc& e) {
+      PyErr_SetString(PyExc_MemoryError, e.what());
+    } catch (const std::exception& e) {
+      PyErr_SetString(PyExc_RuntimeError, util::printable(e.what()).c_str());
     }
   });
 }

@@ -29,7 +29,7 @@ auto parse_named(const char* argument, const std::string& text, Parse parse) -> 
   try {
     return parse(text);
   } catch (const Error& e) {
-    throw Error(e.code(), std::string(argument) + ": " + e.what());
+    throw Error(e.code(), std::string(argument) + ": " + e.message());
   }
 }
 

@@ -241,3 +241,17 @@ def test_ctrl_c_interrupts_a_graph_load_waiting_for_its_fifos_writer(tmp_path: P
     finally:
         child.kill()
     assert out.strip() == "interrupted", (out, err)
+
+
+def test_raw_bytes_of_a_path_are_escaped_in_messages(tmp_path: Path):
+    # Before, the graph reader's messages carried the path's escape sequence and newline raw.
+    bad = tmp_path / "x\x1b[31mred\n.el"
+    bad.write_text("0 q\n")
+    with pytest.raises(ValueError) as parsed:
+        sa.Graph.load(bad)
+    with pytest.raises(OSError) as missing:
+        sa.Graph.load(tmp_path / "missing\x1b[2J.el")
+    assert "x\\x1b[31mred\\x0a.el" in str(parsed.value)
+    assert "missing\\x1b[2J.el" in str(missing.value)
+    for message in (str(parsed.value), str(missing.value)):
+        assert all(" " <= c <= "~" for c in message), message

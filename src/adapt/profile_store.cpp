@@ -55,7 +55,7 @@ std::optional<MachineProfile> load_cached_profile() {
   try {
     return read_machine_profile(path);
   } catch (const Error& e) {
-    throw Error(e.code(), std::string("the cached machine profile is damaged: ") + e.what() +
+    throw Error(e.code(), std::string("the cached machine profile is damaged: ") + e.message() +
                               "; run 'smartarrays calibrate' to measure this machine again and replace it");
   }
 }

@@ -5,15 +5,18 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <string_view>
 
 #include "smartarrays.h"
 #include "smartarrays/error.hpp"
 
 namespace smartarrays::capi {
 
-/// Records "function: prefix message" as this thread's sa_last_error() and returns status. Never throws:
-/// the message goes into a fixed thread-local buffer (truncated if longer), so it works out of memory.
-sa_status record_failure(const char* function, sa_status status, const char* prefix, const char* message) noexcept;
+/// Records "function: prefix message" as this thread's sa_last_error() and returns status, with the
+/// message's bytes outside printable ASCII escaped (util::printable): C and Java callers print it or
+/// decode it as UTF-8, so a raw byte from a path or a file must not reach them. Never throws: the
+/// message goes into a fixed thread-local buffer (truncated if longer), so it works out of memory.
+sa_status record_failure(const char* function, sa_status status, const char* prefix, std::string_view message) noexcept;
 
 /// The sa_status of an error code (SA_EINTERNAL for a code the C ABI does not know).
 sa_status status_of(ErrorCode code) noexcept;
@@ -30,7 +33,7 @@ sa_status guarded(const char* function, Body&& body) noexcept {
     body();
     return SA_OK;
   } catch (const Error& e) {
-    return record_failure(function, status_of(e.code()), "", e.what());
+    return record_failure(function, status_of(e.code()), "", e.message());
   } catch (const std::bad_alloc& e) {
     return record_failure(function, SA_ENOMEM, "out of memory: ", e.what());
   } catch (const std::exception& e) {

@@ -1,8 +1,10 @@
 // Owns the C ABI's version string and thread-local last-error message.
+#include <cstddef>
 #include <cstdio>
 
 #include "capi/guard.hpp"
 #include "smartarrays.h"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::capi {
 
@@ -20,8 +22,11 @@ static_assert(static_cast<sa_status>(ErrorCode::internal) == SA_EINTERNAL);
 thread_local char last_error[1024] = "";
 }  // namespace
 
-sa_status record_failure(const char* function, sa_status status, const char* prefix, const char* message) noexcept {
-  std::snprintf(last_error, sizeof last_error, "%s: %s%s", function, prefix, message);
+sa_status record_failure(const char* function, sa_status status, const char* prefix, std::string_view message) noexcept {
+  const int head = std::snprintf(last_error, sizeof last_error, "%s: %s", function, prefix);
+  if (head >= 0 && static_cast<std::size_t>(head) < sizeof last_error - 1) {
+    util::printable_to(message, last_error + head, sizeof last_error - static_cast<std::size_t>(head));
+  }
   return status;
 }
 

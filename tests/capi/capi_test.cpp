@@ -486,6 +486,31 @@ TEST(CApiGuard, EveryExceptionBecomesAStatusAndAMessage) {
   EXPECT_EQ(std::string(sa_last_error()).rfind("long: internal error: xxx", 0), 0u);
 }
 
+// A message carrying raw bytes (a path with an escape sequence, a newline, invalid UTF-8, a NUL) is
+// recorded with them escaped: before, C and Java callers got them raw, and the message ended at the NUL.
+TEST(CApiGuard, RawBytesInAMessageAreEscapedAndACutKeepsWholeEscapes) {
+  using smartarrays::capi::guarded;
+  const std::string raw("cannot open x\x1b[31mred\n\xff\0tail.el", 31);
+  EXPECT_EQ(guarded("p", [&] { smartarrays::throw_error(smartarrays::ErrorCode::os_error, raw); }), SA_EOS);
+  EXPECT_EQ(std::string(sa_last_error()), "p: cannot open x\\x1b[31mred\\x0a\\xff\\x00tail.el");
+  EXPECT_EQ(guarded("q", [] { throw std::runtime_error("bad \x07 byte"); }), SA_EINTERNAL);
+  EXPECT_EQ(std::string(sa_last_error()), "q: internal error: bad \\x07 byte");
+  EXPECT_EQ(guarded("r", [] { throw std::runtime_error(std::string(2000, '\x01')); }), SA_EINTERNAL);
+  const std::string cut = sa_last_error();
+  EXPECT_LE(cut.size(), 1023u);
+  EXPECT_EQ((cut.size() - std::string("r: internal error: ").size()) % 4, 0u) << cut;
+  EXPECT_EQ(cut.substr(cut.size() - 4), "\\x01");
+}
+
+TEST(CApiGuard, AGraphPathWithControlBytesIsEscapedInTheMessage) {
+  sa_graph* g = nullptr;
+  EXPECT_EQ(sa_graph_load("missing\x1b[2J\n.el", nullptr, nullptr, &g), SA_EOS);
+  const std::string message = sa_last_error();
+  EXPECT_NE(message.find("missing\\x1b[2J\\x0a.el"), std::string::npos) << message;
+  for (const char c : message) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << message;
+  EXPECT_EQ(g, nullptr);
+}
+
 TEST(CApiHugePages, CodesMatchTheCoreModes) {
   EXPECT_EQ(SA_HUGE_PAGES_OFF, static_cast<int>(smartarrays::os::HugePages::off));
   EXPECT_EQ(SA_HUGE_PAGES_ON, static_cast<int>(smartarrays::os::HugePages::on));

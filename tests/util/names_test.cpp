@@ -88,6 +88,21 @@ TEST(Printable, EscapesRawBytesAndLeavesQuotedTextAsItIs) {
   EXPECT_EQ(util::printable(message), message);
 }
 
+// The C ABI records messages with printable_to into a fixed buffer: the same escapes as printable,
+// a NUL at the end, and a cut before an escape that does not fit whole.
+TEST(Printable, IntoABufferEscapesAsPrintableAndCutsAtAWholeEscape) {
+  const std::string raw("a\0b\x1b[2J\xff", 8);
+  char out[64];
+  EXPECT_EQ(util::printable_to(raw, out, sizeof out), util::printable(raw).size());
+  EXPECT_STREQ(out, util::printable(raw).c_str());
+  char small[5];
+  EXPECT_EQ(util::printable_to("ab\x01" "cd", small, sizeof small), 2u);
+  EXPECT_STREQ(small, "ab");
+  EXPECT_EQ(util::printable_to("abcd", small, sizeof small), 4u);
+  EXPECT_STREQ(small, "abcd");
+  EXPECT_EQ(util::printable_to("abcde", small, 0), 0u);
+}
+
 TEST(Quoted, EscapesControlAndNonAsciiBytesAndCutsLongText) {
   EXPECT_EQ(util::quoted("plain"), "'plain'");
   EXPECT_EQ(util::quoted(std::string("a\0b", 3)), "'a\\x00b'");

@@ -15,25 +15,47 @@ namespace smartarrays::util {
 
 namespace detail {
 inline constexpr char hex_digits[] = "0123456789abcdef";
+
+/// byte as printable() shows it, written to out; returns its length (1, or 4 for \xHH).
+inline std::size_t printable_byte(unsigned char byte, char (&out)[4]) noexcept {
+  if (byte >= 0x20 && byte < 0x7f) {
+    out[0] = static_cast<char>(byte);
+    return 1;
+  }
+  out[0] = '\\';
+  out[1] = 'x';
+  out[2] = hex_digits[byte >> 4];
+  out[3] = hex_digits[byte & 0xf];
+  return 4;
+}
 }  // namespace detail
 
 /// text with bytes outside printable ASCII as \xHH and nothing else changed: applied to a whole
-/// message before it is printed, it leaves quoted() parts as they are and defuses raw bytes that
-/// reached the message some other way (a third-party library's text, a missed quoted()).
+/// message before it is printed or handed to another language, it leaves quoted() parts as they are
+/// and defuses raw bytes that reached the message some other way (a third-party library's text, a
+/// path put in unquoted): no NUL that would end it early, no control sequence, no invalid UTF-8.
 inline std::string printable(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte < 0x7f) {
-      out += c;
-    } else {
-      out += "\\x";
-      out += detail::hex_digits[byte >> 4];
-      out += detail::hex_digits[byte & 0xf];
-    }
-  }
+  char shown[4];
+  for (const char c : text) out.append(shown, detail::printable_byte(static_cast<unsigned char>(c), shown));
   return out;
+}
+
+/// printable(text) into out[0, capacity) with a closing NUL, cut before the first byte's escape
+/// that does not fit; returns the bytes written (without the NUL). Allocates nothing, so a failure
+/// can be recorded when memory has run out.
+inline std::size_t printable_to(std::string_view text, char* out, std::size_t capacity) noexcept {
+  if (capacity == 0) return 0;
+  std::size_t written = 0;
+  char shown[4];
+  for (const char c : text) {
+    const std::size_t length = detail::printable_byte(static_cast<unsigned char>(c), shown);
+    if (written + length >= capacity) break;
+    for (std::size_t k = 0; k < length; ++k) out[written++] = shown[k];
+  }
+  out[written] = '\0';
+  return written;
 }
 
 /// text between single quotes, bytes outside printable ASCII as \xHH, cut to max_bytes with "...".
