@@ -1,6 +1,13 @@
 """placement="auto" and bits="auto" with access hints: the adaptive layer chooses, the array says
 what it chose and why, and the values equal those of an explicitly configured array."""
 
+import ast
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -67,3 +74,53 @@ def test_bad_hints_are_rejected(hints, error, match):
 def test_bad_placement_still_names_the_choices():
     with pytest.raises(ValueError, match="unknown placement 'numa'"):
         sa.array(np.arange(10), placement="numa", hints={})
+
+
+def _printable(raw: bytes) -> str:
+    """raw as the core's message sanitizer (util::printable) shows it."""
+    return "".join(chr(b) if 0x20 <= b < 0x7F else f"\\x{b:02x}" for b in raw)
+
+
+_CHILD = """
+import numpy as np, smartarrays as sa
+try:
+    sa.array(np.arange(10), placement="auto")
+    print("accepted")
+except BaseException as e:
+    print(type(e).__name__)
+    print(ascii(str(e)))
+"""
+
+
+@pytest.mark.parametrize(
+    "content, why",
+    [
+        (b'{"format": ' + b"[" * 100000 + b"]" * 100000 + b"}", "arrays and objects nested deeper than 64 levels"),
+        (b"[" * 200000, "arrays and objects nested deeper than 64 levels"),
+        (b'{"format": 1e999}', "not JSON: number overflow parsing '1e999'"),
+        (b'{"format": 1' + b"0" * 100000 + b"}", "not JSON: number overflow parsing '1" + "0" * 79 + "...'"),
+        (b'{"format": "\xff"}', "not JSON: parse error at line 1, column 13: syntax error while parsing value - invalid string: "
+         "ill-formed UTF-8 byte; last read: '\"\\xff'"),
+    ],
+)
+def test_a_hostile_cached_profile_is_the_damaged_profile_value_error(cli, tmp_path, content, why):
+    # Before: a deep value crashed the process, 1e999 was a RuntimeError carrying the whole number,
+    # and the invalid byte a UnicodeDecodeError. The cache folder's name carries raw bytes too.
+    clean = tmp_path / "clean"
+    topology = subprocess.run([str(cli), "topology", "--json"], env={**os.environ, "XDG_CACHE_HOME": str(clean)},
+                              capture_output=True, text=True, check=True)
+    name = Path(json.loads(topology.stdout)["machine_profile"]["path"]).name
+    cache = os.fsencode(tmp_path) + b"/cache\x1b[2J\n\xff"
+    os.makedirs(cache + b"/smartarrays")
+    profile = cache + b"/smartarrays/" + os.fsencode(name)
+    with open(profile, "wb") as f:
+        f.write(content)
+    env = {os.fsencode(k): os.fsencode(v) for k, v in os.environ.items()}
+    env[b"XDG_CACHE_HOME"] = cache
+    run = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    kind, text = run.stdout.splitlines()
+    message = ast.literal_eval(text)
+    assert kind == "ValueError"
+    assert message == (f"the cached machine profile is damaged: {_printable(profile)}: {why}; "
+                       "run 'smartarrays calibrate' to measure this machine again and replace it")

@@ -1,6 +1,7 @@
-// Owns strict reading of the adaptive layer's JSON documents: every field looked up through a path
-// ("model.read_gbs[1][0]") so that a missing, mistyped or out-of-range value is rejected with
-// Error(invalid_argument) naming the field, its source and the text it had.
+// Owns strict reading of the adaptive layer's JSON documents: parsing any bytes into a document of
+// bounded depth or an Error(invalid_argument) naming the source, and every field looked up through
+// a path ("model.read_gbs[1][0]") so that a missing, mistyped or out-of-range value is rejected with
+// Error(invalid_argument) naming the field, its source and the text it had, quoted and cut.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -99,9 +100,22 @@ class Field {
 
  private:
   Field(const Field& parent, std::string path) : value_(parent.value_), source_(parent.source_), path_(std::move(path)) {}
+  // The value's JSON text, quoted and cut (util::quoted). An array or object shows its first
+  // members only, each nested one as [...] or {...}: the text is built one level deep and stops
+  // once past the cut, so a huge or deeply nested value costs neither memory nor stack.
   std::string shown() const {
-    return util::quoted(value_->dump(-1, ' ', false, Json::error_handler_t::replace));
+    if (!value_->is_structured()) return util::quoted(scalar_text(*value_));
+    std::string text(1, value_->is_array() ? '[' : '{');
+    for (auto it = value_->begin(); it != value_->end(); ++it) {
+      if (text.size() > shown_bytes) return util::quoted(text, shown_bytes);
+      if (it != value_->begin()) text += ',';
+      if (value_->is_object()) text += scalar_text(Json(it.key())) + ':';
+      text += it->is_array() ? "[...]" : it->is_object() ? "{...}" : scalar_text(*it);
+    }
+    text += value_->is_array() ? ']' : '}';
+    return util::quoted(text, shown_bytes);
   }
+  static std::string scalar_text(const Json& scalar) { return scalar.dump(-1, ' ', false, Json::error_handler_t::replace); }
   static std::string number_text(double v) {
     std::string s = std::to_string(v);
     while (s.size() > 1 && s.back() == '0') s.pop_back();
@@ -109,17 +123,55 @@ class Field {
     return s;
   }
 
+  static constexpr std::size_t shown_bytes = 80;  // util::quoted's default cut
+
   const Json* value_;
   std::string_view source_;
   std::string path_;
 };
 
-/// Parses text as JSON; a syntax error fails naming source and the parser's position.
+/// The deepest nesting of arrays and objects a document may have (profiles need 4). nlohmann's
+/// parser does not recurse, but copying, comparing or printing a value does: a deeper document is
+/// refused while it is parsed, before anything walks it.
+inline constexpr int max_document_depth = 64;
+
+/// nlohmann's message without its "[json.exception.KIND.ID] " tag, the input text it quotes
+/// ("last read: '...'", "number overflow parsing '...'": raw bytes, as long as the input) quoted
+/// again with util::quoted (escaped and cut), the rest with util::printable.
+inline std::string json_failure(const Json::exception& e) {
+  std::string_view m = e.what();
+  if (const std::size_t tag = m.find("] "); m.starts_with("[json.exception.") && tag != std::string_view::npos) {
+    m.remove_prefix(tag + 2);
+  }
+  for (const std::string_view marker : {std::string_view("last read: '"), std::string_view("parsing '")}) {
+    const std::size_t at = m.find(marker);
+    if (at == std::string_view::npos) continue;
+    const std::size_t start = at + marker.size();
+    // The text ends at the last quote, or before "; expected ..." when the parser adds one.
+    std::size_t end = m.ends_with('\'') ? m.size() - 1 : m.rfind("'; expected ");
+    if (end == std::string_view::npos || end < start) end = m.size();
+    return util::printable(m.substr(0, start - 1)) + util::quoted(m.substr(start, end - start)) +
+           util::printable(m.substr(std::min(end + 1, m.size())));
+  }
+  return util::printable(m);
+}
+
+/// Parses text as JSON. Invalid JSON (syntax, a number out of range, invalid UTF-8) and nesting
+/// deeper than max_document_depth fail with Error(invalid_argument) naming source and, quoted and
+/// cut, the text at fault.
 inline Json parse_document(std::string_view text, std::string_view source) {
+  const auto bounded = [source](int depth, Json::parse_event_t event, Json&) {
+    const bool opens = event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start;
+    if (opens && depth >= max_document_depth) {
+      throw_error(ErrorCode::invalid_argument, std::string(source) + ": arrays and objects nested deeper than " +
+                                                   std::to_string(max_document_depth) + " levels");
+    }
+    return true;
+  };
   try {
-    return Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    throw_error(ErrorCode::invalid_argument, std::string(source) + ": not JSON: " + e.what());
+    return Json::parse(text, bounded);
+  } catch (const Json::exception& e) {
+    throw_error(ErrorCode::invalid_argument, std::string(source) + ": not JSON: " + json_failure(e));
   }
 }
 

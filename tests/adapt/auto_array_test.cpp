@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "adapt/profiles.hpp"
@@ -148,6 +149,39 @@ TEST(Calibration, ADamagedCachedProfileIsAnErrorThatSaysHowToReplaceIt) {
   const test::CliRun calibrate = test::run_cli("calibrate --quick --quiet", dir + ".err", "XDG_CACHE_HOME=" + dir);
   ASSERT_EQ(calibrate.exit_code, 0) << calibrate.err;
   EXPECT_TRUE(load_cached_profile().has_value());
+  ::unsetenv("XDG_CACHE_HOME");
+  std::filesystem::remove_all(dir);
+}
+
+// A cached profile written to break the reader: before, a deep value crashed the process (printing
+// it recursed), a number out of range escaped as nlohmann's own exception with the whole number,
+// and an invalid UTF-8 byte reached the message raw. Each is now the damaged-profile error.
+TEST(Calibration, AHostileCachedProfileIsTheDamagedProfileErrorWithItsTextQuotedAndCut) {
+  const std::string dir = ::testing::TempDir() + "/smartarrays-test-adapt-hostile-cache";
+  std::filesystem::remove_all(dir);
+  ::setenv("XDG_CACHE_HOME", dir.c_str(), 1);
+  std::filesystem::create_directories(cache_directory());
+  const std::string damaged = "the cached machine profile is damaged: " + cached_profile_path() + ": ";
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"{\"format\": " + deep + "}", "arrays and objects nested deeper than 64 levels"},
+      {std::string(200000, '['), "arrays and objects nested deeper than 64 levels"},
+      {"{\"format\": 1e999}", "not JSON: number overflow parsing '1e999'"},
+      {"{\"format\": 1" + std::string(100000, '0') + "}", "not JSON: number overflow parsing '1" + std::string(79, '0') + "...'"},
+      {"{\"format\": \"\xff\"}",
+       "not JSON: parse error at line 1, column 13: syntax error while parsing value - invalid string: ill-formed "
+       "UTF-8 byte; last read: '\"\\xff'"},
+  };
+  for (const auto& [text, why] : cases) {
+    std::ofstream(cached_profile_path(), std::ios::trunc) << text;
+    try {
+      load_cached_profile();
+      ADD_FAILURE() << why;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+      EXPECT_EQ(e.message(), damaged + why + "; run 'smartarrays calibrate' to measure this machine again and replace it");
+    }
+  }
   ::unsetenv("XDG_CACHE_HOME");
   std::filesystem::remove_all(dir);
 }

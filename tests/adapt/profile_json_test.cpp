@@ -132,6 +132,27 @@ TEST(MachineProfileJson, RejectsBadValuesNamingTheField) {
             std::string::npos);
 }
 
+// A value is shown one level deep and cut, and a document is read to 64 levels of arrays and
+// objects, not one more: before, showing a deep value recursed until the stack overflowed and a
+// large one was copied whole into the message.
+TEST(MachineProfileJson, ValuesAreShownOneLevelDeepAndCutAndDocumentsNestAtMost64Levels) {
+  const auto refused = [](const std::string& text) {
+    return rejection([&] { return to_json(parse_machine_profile(text, "m.json")); });
+  };
+  const auto nested = [](std::size_t levels) { return std::string(levels, '[') + std::string(levels, ']'); };
+  EXPECT_EQ(refused("{\"format\": " + nested(63) + "}"), "m.json: format: expected a string, got '[[...]]'");
+  EXPECT_EQ(refused("{\"format\": " + nested(64) + "}"), "m.json: arrays and objects nested deeper than 64 levels");
+  EXPECT_EQ(refused("{\"format\": {\"a\": [1, {\"b\": 2}], \"c\": \"x\", \"d\": null}}"),
+            "m.json: format: expected a string, got '{\"a\":[...],\"c\":\"x\",\"d\":null}'");
+  std::string many = "{\"format\": [0", first_members = "[0";
+  for (int i = 0; i < 100000; ++i) many += ",123456789";
+  while (first_members.size() < 80) first_members += ",123456789";
+  EXPECT_EQ(refused(many + "]}"), "m.json: format: expected a string, got '" + first_members.substr(0, 80) + "...'");
+  // Workload profiles are read by the same parser.
+  EXPECT_EQ(rejection([&] { return to_json(parse_workload_profile("{\"format\": " + nested(100000) + "}", "w.json")); }),
+            "w.json: arrays and objects nested deeper than 64 levels");
+}
+
 TEST(MachineProfileJson, FilesRoundTripAndMissingFilesAreOsErrors) {
   const std::string path = ::testing::TempDir() + "/adapt-machine/profile.json";
   const MachineProfile p = test::machine(1, 2, 10, 10);
