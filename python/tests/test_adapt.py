@@ -76,6 +76,18 @@ def test_bad_placement_still_names_the_choices():
         sa.array(np.arange(10), placement="numa", hints={})
 
 
+def test_nodes_or_huge_pages_with_auto_placement_are_refused_naming_the_option():
+    # Placement auto chooses them: before, nodes=[7] (no such node) and huge_pages="2M" were dropped without a word.
+    with pytest.raises(ValueError, match=r"options.nodes \(7\) applies only to an explicit placement: placement 'auto' chooses the nodes"):
+        sa.array(np.arange(1 << 10), placement="auto", nodes=[7])
+    for mode, name in (("2M", "2M"), ("off", "off"), (True, "on")):
+        with pytest.raises(ValueError, match=f"options.huge_pages '{name}' applies only to an explicit placement"):
+            sa.array(np.arange(1 << 10), placement="auto", huge_pages=mode)
+    kept = sa.array(np.arange(1000), placement="interleaved", nodes=[0], huge_pages="off", hints={"passes": 2})
+    assert kept.decision is not None
+    assert list(kept.nodes) == [0] and kept.huge_pages == "off"
+
+
 def _printable(raw: bytes) -> str:
     """raw as the core's message sanitizer (util::printable) shows it."""
     return "".join(chr(b) if 0x20 <= b < 0x7F else f"\\x{b:02x}" for b in raw)

@@ -29,6 +29,26 @@ bool parse_bool(std::string_view item, std::string_view text) {
   throw_error(ErrorCode::invalid_argument, "hint " + util::quoted(item) + ": read_only must be true or false");
 }
 
+// Placement "auto" chooses the nodes and the huge pages with the placement (docs/adaptivity.md): a
+// node set or a huge-page mode given with it would be dropped, so it is refused, as the array
+// refuses a node set its placement does not use.
+void check_auto_placement(const ArrayOptions& options) {
+  if (!options.auto_placement) return;
+  if (!options.nodes.empty()) {
+    std::string message = "options.nodes (";
+    for (std::size_t i = 0; i < options.nodes.size(); ++i) {
+      message.append(i == 0 ? "" : ",").append(std::to_string(options.nodes[i]));
+    }
+    message.append(") applies only to an explicit placement: placement 'auto' chooses the nodes");
+    throw_error(ErrorCode::invalid_argument, message);
+  }
+  if (options.huge_pages != HugePages::automatic) {
+    throw_error(ErrorCode::invalid_argument, std::string("options.huge_pages '") + os::to_string(options.huge_pages) +
+                                                 "' applies only to an explicit placement: placement 'auto' chooses huge "
+                                                 "pages (leave huge_pages 'auto')");
+  }
+}
+
 }  // namespace
 
 AccessHints parse_hints(std::string_view list, AccessHints hints) {
@@ -88,6 +108,7 @@ void validate(const AccessHints& hints) {
 ResolvedOptions resolve(const ArrayOptions& options, std::uint64_t length, std::uint64_t largest,
                         const MachineProfile& machine) {
   validate(options.hints);
+  check_auto_placement(options);
   ResolvedOptions out;
   out.options = options;
   out.options.auto_placement = false;
@@ -111,7 +132,6 @@ ResolvedOptions resolve(const ArrayOptions& options, std::uint64_t length, std::
   if (options.auto_placement) {
     out.options.placement = choice.placement;
     out.options.node = choice.node;
-    out.options.nodes.clear();
     out.options.huge_pages = choice.huge_page_mode();
   }
   out.decision = std::move(decision);

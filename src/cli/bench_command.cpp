@@ -270,7 +270,7 @@ void check_aggregate(const AggregateFlags& f) {
   check_output_file("--json", f.json_path);
   const measure::AggregateBenchConfig& c = f.config;
   const os::Topology& topology = os::topology();
-  if (std::find(c.placements.begin(), c.placements.end(), Placement::single_node) != c.placements.end()) {
+  if (!f.auto_placement && std::find(c.placements.begin(), c.placements.end(), Placement::single_node) != c.placements.end()) {
     try {
       topology.check_memory_node(c.node);
     } catch (const Error& e) {
@@ -323,6 +323,11 @@ void add_aggregate_flags(CLI::App& app, AggregateFlags& f) {
             add_distinct(placements, texts, parse_placement(item), item);
           }
         }
+        // The adaptive run places every array as it decides: a placement listed beside auto would not run.
+        if (f.auto_placement && !placements.empty()) {
+          throw UsageError("auto is the adaptive choice of every array's placement; it cannot be listed with " +
+                           util::quoted(texts.front()));
+        }
         return placements.empty() ? measure::AggregateBenchConfig{}.placements : placements;
       },
       "os_default, single_node, interleaved, replicated, partitioned, or auto (the\n"
@@ -359,8 +364,10 @@ void add_bench_command(CommandTree& tree) {
     tree.check(aggregate_app, [flags] { check_aggregate(*flags); });
     tree.applies_only(aggregate_app, {"--node"}, "when --placement includes single_node", [flags] {
       const std::vector<Placement>& p = flags->config.placements;
-      return std::find(p.begin(), p.end(), Placement::single_node) != p.end();
+      return !flags->auto_placement && std::find(p.begin(), p.end(), Placement::single_node) != p.end();
     });
+    tree.applies_only(aggregate_app, {"--huge-pages"}, "without --placement auto (the adaptive choice picks huge pages)",
+                      [flags] { return !flags->auto_placement; });
     add_bench_adaptivity(tree, app);
     add_bench_workload(tree, app);
   });

@@ -186,6 +186,46 @@ TEST(Calibration, AHostileCachedProfileIsTheDamagedProfileErrorWithItsTextQuoted
   std::filesystem::remove_all(dir);
 }
 
+// Placement auto chooses the nodes and huge pages: given with it, they were dropped without a word
+// (nodes=[7], a node that does not exist, made an os_default array). Now they are refused by name.
+TEST(AutoArray, NodesOrHugePagesGivenWithAutoPlacementAreRefusedNamingTheOption) {
+  set_machine_profile(test::machine(2, 4, 40, 10, 4e9));
+  const std::vector<std::uint64_t> data = values(1000, 10);
+  ArrayOptions options;
+  options.auto_placement = true;
+  options.nodes = {7};
+  try {
+    make_array(data, options);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_STREQ(e.what(), "options.nodes (7) applies only to an explicit placement: placement 'auto' chooses the nodes");
+  }
+  options.nodes.clear();
+  for (const HugePages mode : {HugePages::off, HugePages::on, HugePages::pages_2m, HugePages::pages_1g}) {
+    options.huge_pages = mode;
+    try {
+      make_array(data, options);
+      FAIL();
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+      EXPECT_EQ(std::string(e.what()), std::string("options.huge_pages '") + os::to_string(mode) +
+                                           "' applies only to an explicit placement: placement 'auto' chooses huge "
+                                           "pages (leave huge_pages 'auto')");
+    }
+  }
+  // With an explicit placement and auto bits, both are the caller's and kept.
+  ArrayOptions bits_only;
+  bits_only.auto_bits = true;
+  bits_only.placement = Placement::interleaved;
+  bits_only.nodes = {1, 0};
+  bits_only.huge_pages = HugePages::off;
+  const ResolvedOptions r = resolve(bits_only, data.size(), 1000);
+  EXPECT_EQ(r.options.nodes, (std::vector<int>{1, 0}));
+  EXPECT_EQ(r.options.huge_pages, HugePages::off);
+  set_machine_profile(std::nullopt);
+}
+
 TEST(ProfileFiles, AWriteIsRenamedIntoPlaceAndAFailedOneLeavesNothingBehind) {
   const std::string dir = ::testing::TempDir() + "/smartarrays-test-adapt-write";
   std::filesystem::remove_all(dir);

@@ -124,4 +124,26 @@ TEST(CapiAuto, EntryPointsThatTakeNoValuesRefuseAutoNamingTheirField) {
   }
 }
 
+// SA_AUTO chooses the nodes and huge pages: a node set or a huge-page mode given with it made an
+// os_default array without a word (even node 7, which does not exist); now it is refused by name.
+TEST(CapiAuto, ANodeSetOrAHugePageModeWithAutoPlacementIsRefused) {
+  const uint64_t values[] = {1, 2, 3};
+  const int32_t nodes[] = {7};
+  sa_options o;
+  sa_options_init(&o);
+  o.placement = SA_AUTO;
+  o.nodes = nodes;
+  o.node_count = 1;
+  Array a;
+  expect_failure(sa_array_from_u64(values, 3, &o, &a.a), SA_EINVAL, "sa_array_from_u64",
+                 "options.nodes (7) applies only to an explicit placement: placement 'auto' chooses the nodes");
+  EXPECT_EQ(a.a, nullptr);
+  o.node_count = 0;
+  o.huge_pages = SA_HUGE_PAGES_2M;
+  expect_failure(sa_array_from_u64(values, 3, &o, &a.a), SA_EINVAL, "sa_array_from_u64",
+                 "options.huge_pages '2M' applies only to an explicit placement");
+  o.huge_pages = SA_HUGE_PAGES_AUTO;
+  ASSERT_EQ(sa_array_from_u64(values, 3, &o, &a.a), SA_OK) << sa_last_error();
+}
+
 }  // namespace

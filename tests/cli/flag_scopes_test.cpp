@@ -102,6 +102,12 @@ TEST(FlagScopes, EveryCommandRefusesTheFlagsItsModeWouldIgnore) {
        "--vertices applies only when --workloads includes degree or pagerank"},
       {"bench adaptivity --workloads degree --iterations 4", "--iterations applies only when --workloads includes pagerank"},
       {"bench aggregate --size 1K --placement interleaved --node 0", "--node applies only when --placement includes single_node"},
+      // --placement auto decides every array's node and huge pages: before, these were dropped without a word.
+      {"bench aggregate --size 1K --placement auto --node 0", "--node applies only when --placement includes single_node"},
+      {"bench aggregate --size 1K --placement auto --huge-pages 2M",
+       "--huge-pages applies only without --placement auto (the adaptive choice picks huge pages)"},
+      {"bench aggregate --size 1K --placement auto,single_node --node 0",
+       "auto is the adaptive choice of every array's placement; it cannot be listed with 'single_node'"},
       {"graph pagerank x.el --node 0", "--node applies only to single_node placements"},
       {"graph degree x.el --placement interleaved --node 0", "--node applies only to single_node placements"},
       {"graph info x.el --placement auto --node 0", "--node applies only to single_node placements"},
@@ -127,6 +133,8 @@ TEST(FlagScopes, TheSameFlagsParseWhereTheyApply) {
       "bench workload w1 --records 1K --groups 5 --write-npy d --seed 3",
       "bench adaptivity --workloads aggregate,pagerank --widths 10 --size 1K --vertices 1K --degree 2 --iterations 4",
       "bench aggregate --size 1K --placement interleaved,single_node --node 0",
+      "bench aggregate --size 1K --placement interleaved --huge-pages 2M",
+      "bench aggregate --size 1K --placement auto --bits auto,10",
       "graph pagerank x.el --placement single_node --node 0",
       "graph degree x.el --placement interleaved,edge=single_node --node 0",
   };

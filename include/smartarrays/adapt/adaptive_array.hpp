@@ -24,7 +24,8 @@ struct ResolvedOptions {
 /// Resolves options.auto_placement (placement, node and huge pages) and options.auto_bits (width)
 /// for an array of length values whose largest is largest, read as options.hints say, on machine.
 /// Explicit bits (1..64, or 0 = the fewest) are kept and only placement is chosen. Throws
-/// Error(invalid_argument) for bad hints (passes not > 0) or a value wider than explicit bits.
+/// Error(invalid_argument) for bad hints (passes not > 0), a value wider than explicit bits, or a
+/// node set or a huge-page mode other than automatic with auto_placement (which chooses them).
 SMARTARRAYS_API ResolvedOptions resolve(const ArrayOptions& options, std::uint64_t length, std::uint64_t largest,
                                         const MachineProfile& machine);
 /// resolve on current_machine_profile().

@@ -72,8 +72,9 @@ struct ArrayOptions {
   unsigned bits = 0;  ///< bits per value, 1..64; 0 = the fewest that hold the data (from_values only)
   /// Huge pages: auto (THP for arrays of 4 MiB and up), on, off, or hugetlb 2M / 1G pages.
   HugePages huge_pages = HugePages::automatic;
-  /// placement "auto": the adaptive layer (adapt::resolve / adapt::make_array) picks placement and
-  /// huge pages; SmartArray refuses options with it set.
+  /// placement "auto": the adaptive layer (adapt::resolve / adapt::make_array) picks placement, node
+  /// and huge pages (it refuses a node set or huge pages other than automatic with it); SmartArray
+  /// refuses options with it set.
   bool auto_placement = false;
   /// bits "auto": the adaptive layer picks the width (the fewest bits or the uncompressed 64);
   /// SmartArray refuses options with it set.
