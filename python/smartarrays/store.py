@@ -15,7 +15,7 @@ from typing import Literal, Protocol, Union
 import numpy as np
 
 from . import _core
-from ._args import HugePages, Nodes, Placement, flag, huge_pages_arg, node_list, word
+from ._args import HugePages, Nodes, Placement, flag, huge_pages_arg, node_list, unsigned_value, word
 from ._core import SmartArray
 from .graph import Graph
 
@@ -56,13 +56,13 @@ def _named(objects: Objects) -> tuple[list[str], list[object]]:
 
 
 def _fd(fd: FileDescriptor) -> int:
-    """The descriptor number of fd."""
-    if not isinstance(fd, int) and not callable(getattr(fd, "fileno", None)):
+    """The descriptor number of fd: an int (numpy's too) or what fd.fileno() returns, from 0 to
+    2^31 - 1 (the C int the core takes); TypeError for a bool or a non-integer, ValueError out of range."""
+    if isinstance(fd, (int, np.integer)):
+        return unsigned_value(fd, "fd", 31)
+    if not callable(getattr(fd, "fileno", None)):
         raise TypeError(f"fd must be a file descriptor (an int) or have fileno(), got {type(fd).__name__}")
-    number = fd if isinstance(fd, int) else fd.fileno()
-    if isinstance(number, bool) or not isinstance(number, int) or number < 0:
-        raise ValueError(f"expected a file descriptor >= 0, got {number!r}")
-    return number
+    return unsigned_value(fd.fileno(), "fd.fileno()", 31)
 
 
 class Store(Mapping[str, StoreObject]):
@@ -148,7 +148,7 @@ def open(  # noqa: A001 - sa.open, as the issue names it
 ) -> Store:
     """Opens the store at path: mode="map" uses the file's pages in place (no copy, read-only),
     mode="load" copies every block (checksums checked) into placement."""
-    if mode not in ("map", "load"):
+    if word(mode, "mode") not in ("map", "load"):
         raise ValueError(f"mode must be 'map' or 'load', got {mode!r}")
     opened = _core._store_open(os.fspath(path), mode, word(placement, "placement"), node_list(nodes), huge_pages_arg(huge_pages))
     return Store(opened, mode)
@@ -198,10 +198,8 @@ def recv(
 
 
 def _max_bytes(max_bytes: object) -> int:
-    """max_bytes checked: an integer >= 0 (0 = the process memory limit)."""
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 0:
-        raise ValueError(f"max_bytes must be an integer >= 0, got {max_bytes!r}")
-    return max_bytes
+    """max_bytes checked: an integer from 0 to 2^64 - 1 (0 = no limit but the process memory limit)."""
+    return unsigned_value(max_bytes, "max_bytes")
 
 
 class Receiver:

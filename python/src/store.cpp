@@ -152,18 +152,27 @@ void require_zero_tail(const SmartArray& array, const char* what) {
   }
 }
 
+// The words of the packed stream of length values of bits (DESIGN.md §3): ValueError for bits
+// outside 1..64, MemoryError for a count past 2^64.
+std::uint64_t stream_words(std::uint64_t length, unsigned bits, std::string_view what) {
+  if (bits < 1 || bits > 64) throw nb::value_error(("bits must be 1..64, got " + std::to_string(bits)).c_str());
+  const std::uint64_t chunks = length / 64 + (length % 64 != 0 ? 1 : 0);
+  return util::checked_mul(chunks, bits, what);
+}
+
 // A new array of length values of bits holding words (its packed stream, DESIGN.md §3) in placement;
-// ValueError when the words do not form such a stream.
+// ValueError when the words do not form such a stream, found before anything is allocated (a
+// pickle of a few bytes must not make the process map and touch the memory it announces).
 SmartArray array_from_words(std::uint64_t length, unsigned bits, const U64In& words, const ArrayOptions& placement) {
+  const std::uint64_t expected = stream_words(length, bits, "packed words");
+  if (words.shape(0) != expected) {
+    throw nb::value_error(("packed words: " + std::to_string(words.shape(0)) + " words cannot hold " + std::to_string(length) +
+                           " values of " + std::to_string(bits) + " bits (" + std::to_string(expected) + " do)")
+                              .c_str());
+  }
   ArrayOptions options = placement;
   options.bits = bits;
   SmartArray array = SmartArray::allocate(length, options);
-  if (words.shape(0) != array.words_per_replica()) {
-    throw nb::value_error(("packed words: " + std::to_string(words.shape(0)) + " words cannot hold " + std::to_string(length) +
-                           " values of " + std::to_string(bits) + " bits (" + std::to_string(array.words_per_replica()) +
-                           " do)")
-                              .c_str());
-  }
   for (std::size_t r = 0; r < array.replicas(); ++r) {
     if (words.shape(0) > 0) std::memcpy(array.mutable_replica(r), words.data(), words.shape(0) * sizeof(std::uint64_t));
   }
@@ -214,9 +223,7 @@ std::tuple<bool, bool, std::vector<ArrayFrame>> graph_frames(const GraphHandle& 
 // in place when the frame is 8-byte aligned, else copied. ValueError for a frame of the wrong size
 // or with bits set past the stream or past the length.
 SmartArray array_over_frame(std::uint64_t length, unsigned bits, const ByteIn& frame) {
-  if (bits < 1 || bits > 64) throw nb::value_error(("bits must be 1..64, got " + std::to_string(bits)).c_str());
-  const std::uint64_t chunks = length / 64 + (length % 64 != 0 ? 1 : 0);
-  const std::uint64_t words = util::checked_mul(chunks, bits, "frame words");
+  const std::uint64_t words = stream_words(length, bits, "frame words");
   const std::uint64_t bytes = util::checked_mul(util::checked_add(words, 1, "frame words"), 8, "frame bytes");
   if (frame.shape(0) != bytes) {
     throw nb::value_error(("frame of " + std::to_string(frame.shape(0)) + " bytes for " + std::to_string(length) +

@@ -1,6 +1,7 @@
 """The compact form from Python: save/append/open (mapped and loaded), verify, send/recv over a
-socketpair and a pipe with hostile streams, pickling with protocol-5 out-of-band buffers, and
-arrays and graphs crossing multiprocessing."""
+socketpair and a pipe with hostile streams, pickling with protocol-5 out-of-band buffers (a pickle
+announcing more than it holds), the arguments' errors, and arrays and graphs crossing
+multiprocessing."""
 
 from __future__ import annotations
 
@@ -164,7 +165,7 @@ def test_a_receiver_reuses_its_region_once_no_object_of_the_last_store_is_in_use
         sa.Receiver(max_bytes=-1)
     with pytest.raises(ValueError, match="needs copies"):
         sa.Receiver(placement="replicated")
-    with pytest.raises(ValueError, match="file descriptor"):
+    with pytest.raises(ValueError, match=r"^fd must be from 0 to 2\^31 - 1, got -1$"):
         receiver.recv(-1)
 
 
@@ -187,8 +188,50 @@ def test_hostile_and_truncated_streams() -> None:
             sa.recv(right)
     with pytest.raises(ValueError, match="max_bytes"):
         sa.recv(0, max_bytes=-1)
-    with pytest.raises(ValueError, match="file descriptor"):
+    with pytest.raises(ValueError, match=r"^fd must be from 0 to 2\^31 - 1, got -3$"):
         sa.send(-3, sa.array([1]))
+
+
+def _peak_rss(reset: bool = False) -> int:
+    """The process's peak resident bytes (VmHWM), first reset to the current ones when reset."""
+    if reset:
+        with open("/proc/self/clear_refs", "w") as clear:
+            clear.write("5")
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) << 10 for line in status if line.startswith("VmHWM:"))
+
+
+def test_stream_argument_errors_name_the_argument() -> None:
+    a = sa.array([1, 2, 3])
+    for fd in (2**31, 2**63, 2**64):
+        with pytest.raises(ValueError, match=rf"^fd must be from 0 to 2\^31 - 1, got {fd}$"):
+            sa.recv(fd)
+        with pytest.raises(ValueError, match=rf"^fd must be from 0 to 2\^31 - 1, got {fd}$"):
+            sa.send(fd, a)
+    with pytest.raises(ValueError, match=r"^max_bytes must be from 0 to 2\^64 - 1, got 18446744073709551616$"):
+        sa.recv(0, max_bytes=2**64)
+    with pytest.raises(ValueError, match=r"^max_bytes must be from 0 to 2\^64 - 1, got 18446744073709551616$"):
+        sa.Receiver(max_bytes=2**64)
+    with pytest.raises(TypeError, match=r"^max_bytes must be an integer, got bool True$"):
+        sa.Receiver(max_bytes=True)
+    with pytest.raises(TypeError, match=r"^fd must be an integer, got bool True$"):
+        sa.recv(True)
+
+    class TextFileno:
+        def fileno(self) -> str:
+            return "3"
+
+    with pytest.raises(TypeError, match=r"^fd.fileno\(\) must be an integer, got str '3'$"):
+        sa.recv(TextFileno())  # type: ignore[arg-type]
+    for mode, shown in ((1, "int 1"), (None, "NoneType None")):
+        with pytest.raises(TypeError, match=rf"^mode must be a str, got {shown}$"):
+            sa.open("x.sa", mode=mode)  # type: ignore[arg-type]
+    left, right = socket.socketpair()
+    with left, right:  # numpy integers are descriptors too, as they are integers elsewhere in the package
+        thread = _send_in_thread(np.int64(left.fileno()), a)
+        got = sa.recv(np.int32(right.fileno()))
+        thread.join()
+    assert got["array"].to_numpy().tolist() == [1, 2, 3]
 
 
 def test_send_to_a_closed_peer_raises_oserror() -> None:
@@ -249,6 +292,18 @@ def test_pickle_carries_a_primary_write_arrays_unsynced_writes(fake_topology) ->
         os.sched_setaffinity(0, cpus)
     with pytest.raises(ValueError, match="cannot hold"):
         sa.store._rebuild_array(1000, 17, bytes(8))
+
+
+def test_a_pickle_announcing_more_words_than_it_holds_allocates_nothing() -> None:
+    # Before, the array was allocated (and pre-faulted) first: 67 bytes of pickle made the process
+    # touch 1 GiB for 2^33 values, and 2^40 64-bit values were a MemoryError instead of this ValueError.
+    before = _peak_rss(reset=True)
+    for length, bits in ((2**33, 1), (2**40, 64)):
+        with pytest.raises(ValueError, match=rf"^packed words: 0 words cannot hold {length} values of {bits} bits"):
+            sa.store._rebuild_array(length, bits, b"")
+    assert _peak_rss() - before < 64 << 20
+    with pytest.raises(ValueError, match="bits must be 1..64, got 65"):
+        sa.store._rebuild_array(10, 65, b"")
 
 
 def _sum_in_child(array: sa.SmartArray) -> int:
