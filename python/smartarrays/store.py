@@ -192,7 +192,8 @@ def recv(
 ) -> Store:
     """Receives one store stream from fd into one region placed as asked (not "replicated") and
     returns its objects used in place; max_bytes 0 = the process memory limit. ValueError for a
-    malformed stream, OSError when the peer closes mid-stream."""
+    malformed stream (a graph whose ids or offsets lie outside its arrays too), OSError when the
+    peer closes mid-stream."""
     opened = _core._store_recv(_fd(fd), word(placement, "placement"), node_list(nodes), huge_pages_arg(huge_pages), _max_bytes(max_bytes))
     return Store(opened, "recv")
 

@@ -185,6 +185,17 @@ ArrayHandle array_from_packed(std::uint64_t length, unsigned bits, const U64In& 
   return ArrayHandle(array_from_words(length, bits, words, placement_of(placement, std::move(nodes), huge_pages)));
 }
 
+// graph, whose arrays came from outside the process (a pickle, received frames), once
+// CsrGraph::check_bounds found no offset or id that would take a traversal outside them; ValueError
+// naming the first one otherwise. Interruptible: the check is O(n + m).
+GraphHandle checked_graph(graph::CsrGraph graph) {
+  interruptible([&] {
+    graph.check_bounds();
+    return 0;
+  });
+  return GraphHandle(std::move(graph));
+}
+
 // Pickles made before out-degrees were derived carry a fifth array (out_degree): it is skipped.
 GraphHandle graph_from_packed(const std::vector<PackedArray>& arrays, bool directed) {
   if (arrays.size() != graph::graph_array_count && arrays.size() != graph::graph_array_count + 1) {
@@ -194,7 +205,7 @@ GraphHandle graph_from_packed(const std::vector<PackedArray>& arrays, bool direc
     const auto& [length, bits, words] = arrays[k];
     return array_from_words(length, bits, words, {});
   };
-  return GraphHandle(graph::CsrGraph({make(0), make(1), make(2), make(3)}, directed));
+  return checked_graph(graph::CsrGraph({make(0), make(1), make(2), make(3)}, directed));
 }
 
 // The frame of array: its local replica's stream and padding word, viewed in place (kept alive by the view).
@@ -253,11 +264,11 @@ GraphHandle graph_from_frames(const std::vector<ReceivedFrame>& frames, bool dir
     const auto& [length, bits, frame] = frames[k];
     return array_over_frame(length, bits, frame);
   };
-  if (frames.size() == 2 && !directed) return GraphHandle(graph::CsrGraph(make(0), make(1)));
+  if (frames.size() == 2 && !directed) return checked_graph(graph::CsrGraph(make(0), make(1)));
   if (frames.size() != graph::graph_array_count) {
     throw nb::value_error("a graph's frames are four arrays, or two for an undirected graph's one CSR");
   }
-  return GraphHandle(graph::CsrGraph({make(0), make(1), make(2), make(3)}, directed));
+  return checked_graph(graph::CsrGraph({make(0), make(1), make(2), make(3)}, directed));
 }
 
 }  // namespace

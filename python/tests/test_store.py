@@ -1,7 +1,7 @@
 """The compact form from Python: save/append/open (mapped and loaded), verify, send/recv over a
-socketpair and a pipe with hostile streams, pickling with protocol-5 out-of-band buffers (a pickle
-announcing more than it holds), the arguments' errors, and arrays and graphs crossing
-multiprocessing."""
+socketpair and a pipe with hostile streams (a graph whose ids lie past its vertex count too),
+pickling with protocol-5 out-of-band buffers (a pickle announcing more than it holds), the
+arguments' errors, and arrays and graphs crossing multiprocessing."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import multiprocessing
 import os
 import pickle
 import socket
+import struct
 import threading
 from pathlib import Path
 
@@ -199,6 +200,69 @@ def _peak_rss(reset: bool = False) -> int:
             clear.write("5")
     with open("/proc/self/status") as status:
         return next(int(line.split()[1]) << 10 for line in status if line.startswith("VmHWM:"))
+
+
+def _crc32c(data: bytes) -> int:
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+_OUT_OF_BOUNDS = r"CSR bounds: neighbour id edge\[0\] = 4294967295 is not below the vertex count 3"
+
+
+def _store_with_ids_out_of_bounds(path: Path) -> bytes:
+    """A store whose 3-vertex graph "g" has the edge ids 2^32 - 1, 2^31 and 3e9, its checksums right."""
+    sa.save(path, {"g": sa.Graph.from_edges([0, 1, 2], [1, 2, 0], variant="U")})
+    data = bytearray(path.read_bytes())
+    directory, directory_bytes = struct.unpack_from("<QQ", data, len(data) - 24)
+    bad = sa.array([2**32 - 1, 2**31, 3 * 10**9], bits=32).words(0).tobytes() + bytes(8)
+    for block in (1, 3):  # edge and redge
+        descriptor = directory + 16 + 40 * block
+        offset, length = struct.unpack_from("<QQ", data, descriptor + 16)
+        data[offset : offset + length] = bad
+        struct.pack_into("<I", data, descriptor + 32, _crc32c(bad))
+    trailer = len(data) - 32
+    struct.pack_into("<I", data, trailer + 24, _crc32c(bytes(data[directory : directory + directory_bytes])))
+    struct.pack_into("<I", data, trailer + 28, _crc32c(bytes(data[trailer : trailer + 28])))
+    path.write_bytes(bytes(data))
+    return bytes(data)
+
+
+def test_a_graph_with_ids_past_its_vertex_count_is_refused_from_copied_bytes(tmp_path: Path) -> None:
+    # Before, recv, load mode, unpickling and Dask frames accepted it, and pagerank() then died with SIGSEGV.
+    path = tmp_path / "bad.sa"
+    data = _store_with_ids_out_of_bounds(path)
+    left, right = socket.socketpair()
+    with left, right:
+        left.sendall(b"SASTREAM" + len(data).to_bytes(8, "little") + data)
+        with pytest.raises(ValueError, match=r"^store stream: graph 'g' \(entry at offset \d+\): " + _OUT_OF_BOUNDS + "$"):
+            sa.recv(right)
+    with pytest.raises(ValueError, match=r"^store: graph 'g' .*" + _OUT_OF_BOUNDS):
+        sa.open(path, mode="load")
+    with pytest.raises(ValueError, match="4294967295 at position 0 is not below the vertex count 3"):
+        sa.Graph.load(path)  # mapped, then rebuilt: the builder's own check
+    # Mapping reads no block: such a file is what verify(deep=True) is for (docs/compact-format.md).
+    assert sa.open(path)["g"].vertices == 3
+    assert not sa.verify(path, deep=True).ok
+    begin = sa.array([0, 1, 2, 3], bits=64).words(0)
+    edge = sa.array([2**32 - 1, 2**31, 3 * 10**9], bits=32).words(0)
+    redge = sa.array([2, 0, 1], bits=32).words(0)
+    with pytest.raises(ValueError, match=_OUT_OF_BOUNDS):
+        sa.store._rebuild_graph(True, [(4, 64, begin), (3, 32, edge), (4, 64, begin), (3, 32, redge)])
+
+    def frame(words: np.ndarray) -> np.ndarray:  # as Dask delivers it: the words and the padding word
+        return np.frombuffer(words.tobytes() + bytes(8), dtype=np.uint8)
+
+    frames = [(4, 64, frame(begin)), (3, 32, frame(edge)), (4, 64, frame(begin)), (3, 32, frame(redge))]
+    with pytest.raises(ValueError, match=_OUT_OF_BOUNDS):
+        sa._core._graph_from_frames(frames, True)
+    decreasing = sa.array([0, 3, 1, 3], bits=64).words(0)
+    with pytest.raises(ValueError, match=r"CSR bounds: begin\[2\] = 1 is below begin\[1\] = 3"):
+        sa._core._graph_from_frames([(4, 64, frame(decreasing)), (3, 32, frame(redge))], False)
 
 
 def test_stream_argument_errors_name_the_argument() -> None:

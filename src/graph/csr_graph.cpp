@@ -30,6 +30,40 @@ std::string describe_edge_count(const SmartArray& begin) {
   return begin.length() == 0 ? "no offsets" : std::to_string(begin.get(begin.length() - 1)) + " edges";
 }
 
+constexpr std::uint64_t no_position = ~std::uint64_t{0};
+constexpr std::uint64_t top_bit = std::uint64_t{1} << 63;
+// Values check_bounds decodes at a time per worker (16 KiB on its stack).
+constexpr std::uint64_t bounds_block = 2048;
+
+// The smallest position i of array for which flag(array[i - 1], array[i]) has its top bit set (the
+// value before position 0 taken as 0), or no_position. Decoded block by block in parallel on pool,
+// never whole; flag is branch-free, so a block is one vectorised pass (OR of the flags) and only a
+// block that has a flagged value is looked at again, to find it.
+template <typename Flag>
+std::uint64_t first_flagged(const SmartArray& array, runtime::ThreadPool& pool, Flag&& flag) {
+  return pool.parallel_reduce(
+      0, array.length(), no_position,
+      [&](std::uint64_t lo, std::uint64_t hi) {
+        std::uint64_t window[bounds_block + 1];  // window[0]: the value before the block
+        window[bounds_block] = lo == 0 ? 0 : array.get(lo - 1);
+        for (std::uint64_t first = lo; first < hi; first += bounds_block) {
+          const std::uint64_t count = std::min(bounds_block, hi - first);
+          window[0] = window[bounds_block];
+          array.decode(first, count, window + 1);
+          std::uint64_t flags = 0;
+          for (std::uint64_t k = 0; k < count; ++k) flags |= flag(window[k], window[k + 1]);
+          if ((flags & top_bit) != 0) {
+            for (std::uint64_t k = 0; k < count; ++k) {
+              if ((flag(window[k], window[k + 1]) & top_bit) != 0) return first + k;
+            }
+          }
+          window[bounds_block] = window[count];
+        }
+        return no_position;
+      },
+      [](std::uint64_t a, std::uint64_t b) { return std::min(a, b); });
+}
+
 }  // namespace
 
 const char* to_string(GraphArray array) noexcept { return array_names[static_cast<std::size_t>(array)]; }
@@ -218,6 +252,43 @@ DegreeStats CsrGraph::degree_stats(runtime::ThreadPool& pool) const {
       });
   stats.mean_degree = vertices_ == 0 ? 0.0 : static_cast<double>(edges_) / static_cast<double>(vertices_);
   return stats;
+}
+
+void CsrGraph::check_bounds(runtime::ThreadPool& pool) const {
+  // n and m are below 2^63 (no array of 2^63 values fits in memory), so for values below 2^63 the
+  // top bit of a difference is its sign, and a value with the top bit set is out of bounds itself.
+  const std::size_t csrs = shares_reverse() ? 1 : 2;
+  for (std::size_t k = 0; k < csrs; ++k) {
+    const GraphArray offsets_name = k == 0 ? GraphArray::begin : GraphArray::rbegin;
+    const GraphArray ids_name = k == 0 ? GraphArray::edge : GraphArray::redge;
+    const SmartArray& offsets = array(offsets_name);
+    const std::string offsets_text = to_string(offsets_name);
+    if (const std::uint64_t first = offsets.get(0); first != 0) {
+      throw_error(ErrorCode::invalid_argument, "CSR bounds: " + offsets_text + "[0] is " + std::to_string(first) + ", not 0");
+    }
+    // The constructor saw the last offset equal m, so offsets that never decrease stay within the ids.
+    const std::uint64_t bad = first_flagged(offsets, pool, [](std::uint64_t previous, std::uint64_t value) {
+      return (value - previous) | value;
+    });
+    if (bad != no_position) {
+      const std::uint64_t value = offsets.get(bad), previous = offsets.get(bad - 1);
+      throw_error(ErrorCode::invalid_argument,
+                  "CSR bounds: " + offsets_text + "[" + std::to_string(bad) + "] = " + std::to_string(value) +
+                      (value < previous ? " is below " + offsets_text + "[" + std::to_string(bad - 1) + "] = " + std::to_string(previous)
+                                        : " is past the edge count " + std::to_string(edges_)));
+    }
+    const SmartArray& ids = array(ids_name);
+    // An array of b-bit values holds none of 2^b or more: with 2^b <= n (a V+E graph of 2^k
+    // vertices) its ids need no look.
+    if (ids.bits() < 64 && (std::uint64_t{1} << ids.bits()) <= vertices_) continue;
+    const std::uint64_t last_id = vertices_ - 1;  // not used when n = 0: m is then 0 too
+    const std::uint64_t outside = first_flagged(ids, pool, [last_id](std::uint64_t, std::uint64_t id) { return (last_id - id) | id; });
+    if (outside != no_position) {
+      throw_error(ErrorCode::invalid_argument, std::string("CSR bounds: neighbour id ") + to_string(ids_name) + "[" +
+                                                   std::to_string(outside) + "] = " + std::to_string(ids.get(outside)) +
+                                                   " is not below the vertex count " + std::to_string(vertices_));
+    }
+  }
 }
 
 void CsrGraph::validate() const {

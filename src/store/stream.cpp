@@ -372,7 +372,8 @@ Store Receiver::read(int fd, std::uint64_t length) const {
       entry.array.emplace(array_of(object, 0));
     } else {
       entry.graph = std::make_unique<graph::CsrGraph>(
-          detail::graph_of(object, [&](std::size_t k) { return array_of(object, k); }, "store stream"));
+          detail::graph_of(object, [&](std::size_t k) { return array_of(object, k); }, "store stream", Mode::load,
+                           runtime::default_pool()));
     }
     state->entries.push_back(std::move(entry));
   }

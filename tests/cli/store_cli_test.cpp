@@ -1,6 +1,7 @@
 // Tests the compact form on the command line as a user runs it: graph convert to and from .sa,
-// graph info|degree|pagerank on a store mapped (the default) and loaded, the flags that only fit
-// compact files, and store list|info|verify|append with their JSON, exit codes and messages.
+// graph info|degree|pagerank on a store mapped (the default) and loaded, a loaded graph whose ids
+// lie past its vertex count, the flags that only fit compact files, and store
+// list|info|verify|append with their JSON, exit codes and messages.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "smartarrays/graph/formats.hpp"
+#include "smartarrays/store/store.hpp"
 #include "support/graph_fixtures.hpp"
 #include "support/run_cli.hpp"
 
@@ -70,6 +72,28 @@ TEST(StoreCli, GraphCommandsOpenAStoreMappedOrLoaded) {
   const CliRun degree = cli(dir, "graph degree " + sa + " --quiet --top 1");
   ASSERT_EQ(degree.exit_code, 0) << degree.err;
   EXPECT_TRUE(has(degree.out, "V+E")) << degree.out;
+}
+
+// Its checksums are right, its ids are not (as a corrupt store's can be): loaded, it is refused
+// before PageRank reads past its rank array; verify --deep names it too.
+TEST(StoreCli, ALoadedGraphWithIdsPastItsVertexCountIsRefused) {
+  const test::ScratchDir dir;
+  const std::string sa = dir.file("bad.sa");
+  auto values = [](std::vector<std::uint64_t> v, unsigned bits) {
+    ArrayOptions options;
+    options.bits = bits;
+    return SmartArray::from_values(v, options);
+  };
+  store::Store::write(sa, {{"graph", graph::CsrGraph({values({0, 1, 2, 3}, 64), values({4294967295u, 2147483648u, 3000000000u}, 32),
+                                                      values({0, 1, 2, 3}, 64), values({2, 0, 1}, 32)},
+                                                     true)}});
+  const std::string problem = "CSR bounds: neighbour id edge[0] = 4294967295 is not below the vertex count 3";
+  const CliRun loaded = cli(dir, "graph pagerank " + sa + " --mode load --quiet");
+  EXPECT_EQ(loaded.exit_code, 1) << loaded.err;
+  EXPECT_TRUE(has(loaded.err, "graph 'graph'") && has(loaded.err, problem)) << loaded.err;
+  const CliRun verified = cli(dir, "store verify " + sa + " --deep");
+  EXPECT_EQ(verified.exit_code, 1) << verified.out << verified.err;
+  EXPECT_TRUE(has(verified.out + verified.err, "4294967295")) << verified.out << verified.err;
 }
 
 TEST(StoreCli, CompactOnlyFlagsAreCheckedBeforeAnyWork) {

@@ -1,6 +1,7 @@
 // Tests of CSR construction and CsrGraph: the arrays of a hand-checked graph, the CSR invariants
 // on random graphs, duplicate and self-loop handling, undirected input, thread-count independence,
-// the U / V / V+E widths, the memory report and the paper's formula, and bad input.
+// the U / V / V+E widths, the memory report and the paper's formula, bad input, and the bounds
+// check of arrays that came from outside (offsets and ids a traversal would follow out of them).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -169,6 +170,69 @@ TEST(CsrGraph, ValidateRefusesASharedCsrThatIsNotSymmetric) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("not symmetric"), std::string::npos) << e.what();
   }
+}
+
+// What check_bounds says of a graph: "" when it finds nothing.
+std::string bounds_error(const CsrGraph& g, runtime::ThreadPool& pool = runtime::default_pool()) {
+  try {
+    g.check_bounds(pool);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    return e.what();
+  }
+  return "";
+}
+
+SmartArray array_of(const std::vector<std::uint64_t>& values, unsigned bits = 0) {
+  ArrayOptions options;
+  options.bits = bits;
+  return SmartArray::from_values(values, options);
+}
+
+CsrGraph directed(const std::vector<std::uint64_t>& begin, const std::vector<std::uint64_t>& edge,
+                  const std::vector<std::uint64_t>& rbegin, const std::vector<std::uint64_t>& redge) {
+  return CsrGraph({array_of(begin, 64), array_of(edge, 32), array_of(rbegin, 64), array_of(redge, 32)}, true);
+}
+
+TEST(CsrGraph, CheckBoundsFindsOffsetsAndIdsThatLeadOutOfTheArrays) {
+  // 0 -> 1, 1 -> 2, 2 -> 0 and its transpose.
+  EXPECT_EQ(bounds_error(directed({0, 1, 2, 3}, {1, 2, 0}, {0, 1, 2, 3}, {2, 0, 1})), "");
+  EXPECT_EQ(bounds_error(directed({0, 1, 2, 3}, {4294967295u, 2147483648u, 3000000000u}, {0, 1, 2, 3}, {2, 0, 1})),
+            "CSR bounds: neighbour id edge[0] = 4294967295 is not below the vertex count 3");
+  EXPECT_EQ(bounds_error(directed({0, 1, 2, 3}, {1, 2, 0}, {0, 1, 2, 3}, {2, 0, 3})),
+            "CSR bounds: neighbour id redge[2] = 3 is not below the vertex count 3");
+  EXPECT_EQ(bounds_error(directed({0, 2, 1, 3}, {1, 2, 0}, {0, 1, 2, 3}, {2, 0, 1})), "CSR bounds: begin[2] = 1 is below begin[1] = 2");
+  EXPECT_EQ(bounds_error(directed({0, 1, 2, 3}, {1, 2, 0}, {1, 1, 2, 3}, {2, 0, 1})), "CSR bounds: rbegin[0] is 1, not 0");
+  EXPECT_EQ(bounds_error(directed({0, 9223372036854775809u, 3, 3}, {1, 2, 0}, {0, 1, 2, 3}, {2, 0, 1})),
+            "CSR bounds: begin[1] = 9223372036854775809 is past the edge count 3");
+  EXPECT_EQ(bounds_error(CsrGraph({array_of({0, 1, 2, 3}), array_of({1, 2, 0}, 64), array_of({0, 1, 2, 3}),
+                                   array_of({2, 0, 18446744073709551615u}, 64)},
+                                  true)),
+            "CSR bounds: neighbour id redge[2] = 18446744073709551615 is not below the vertex count 3");
+  // 2-bit ids of 4 vertices cannot leave the vertices; 2-bit ids of 3 can.
+  EXPECT_EQ(bounds_error(CsrGraph({array_of({0, 1, 2, 3, 3}), array_of({3, 2, 0}, 2), array_of({0, 1, 1, 2, 3}),
+                                   array_of({2, 1, 0}, 2)},
+                                  true)),
+            "");
+  EXPECT_EQ(bounds_error(CsrGraph({array_of({0, 1, 2, 3}), array_of({1, 2, 0}, 2), array_of({0, 1, 2, 3}), array_of({2, 0, 3}, 2)},
+                                  true)),
+            "CSR bounds: neighbour id redge[2] = 3 is not below the vertex count 3");
+  // Lists out of order or a reverse that is not the transpose change results, not where reads go: validate()'s.
+  EXPECT_EQ(bounds_error(directed({0, 1, 2, 3}, {1, 2, 0}, {0, 1, 2, 3}, {1, 1, 1})), "");
+  // A shared CSR is one CSR.
+  EXPECT_EQ(bounds_error(CsrGraph(array_of({0, 1, 2}), array_of({1, 5}))),
+            "CSR bounds: neighbour id edge[1] = 5 is not below the vertex count 2");
+  // The first bad position is named, wherever the parallel blocks found them: a star of 2 vertices
+  // whose 100,000 edges to vertex 1 hold 2 at position 70,000 and 7 at 90,000.
+  std::vector<std::uint64_t> ids(100'000, 1);
+  ids[70'000] = 2;
+  ids[90'000] = 7;
+  const CsrGraph star({array_of({0, 100'000, 100'000}), array_of(ids), array_of({0, 0, 100'000}),
+                       array_of(std::vector<std::uint64_t>(100'000, 0))},
+                      true);
+  ThreadPool pool(PoolOptions{.threads = 3});
+  EXPECT_EQ(bounds_error(star, pool), "CSR bounds: neighbour id edge[70000] = 2 is not below the vertex count 2");
+  EXPECT_EQ(bounds_error(build_csr(generate_rmat({.scale = 12, .edge_factor = 8}))), "");
 }
 
 TEST(BuildCsr, RandomGraphsSatisfyTheInvariantsForEveryThreadCount) {

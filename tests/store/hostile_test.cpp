@@ -1,6 +1,7 @@
 // Tests that opening never trusts a store file: each malformed header, trailer, directory and
-// block is refused with a message naming the object or block and the offset; verify reports
-// corrupt blocks; and what a mapped store does when its file is truncated after opening.
+// block is refused with a message naming the object or block and the offset; a loaded graph whose
+// ids or offsets would lead a traversal out of its arrays is refused (a mapped one is verify's);
+// verify reports corrupt blocks; and what a mapped store does when its file is truncated after opening.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -13,6 +14,7 @@
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/build.hpp"
 #include "smartarrays/graph/generators.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/store/store.hpp"
 #include "store_support.hpp"
 
@@ -203,6 +205,43 @@ TEST_F(HostileStore, DeepVerifyFindsABrokenGraph) {
   const store::VerifyReport deep = store::verify(other.path(), true);
   ASSERT_EQ(deep.problems.size(), 1u);
   EXPECT_EQ(deep.problems[0].rfind("graph 'broken': ", 0), 0u) << deep.problems[0];
+}
+
+// The graph's checksums are right, its ids are not: before the check, a loaded store held it and
+// PageRank read past the rank array (the Python interpreter died with SIGSEGV).
+TEST(StoreGraphBounds, ALoadedGraphWithIdsPastItsVertexCountIsRefusedAMappedOneIsLeftToVerify) {
+  ScratchFile file("bounds");
+  Store::write(file.path(), {{"g", test::graph_out_of_bounds()}});
+  auto expect_refused = [](auto&& open) {
+    try {
+      open();
+      ADD_FAILURE() << "a graph with ids past its vertex count was loaded";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+      EXPECT_EQ(std::string(e.what()).rfind("store: graph 'g' (entry at offset ", 0), 0u) << e.what();
+      EXPECT_NE(std::string(e.what()).find(test::out_of_bounds_message), std::string::npos) << e.what();
+    }
+  };
+  expect_refused([&] { Store::open(file.path(), Mode::load); });
+  expect_refused([&] { Store::open_graph(file.path(), "g", Mode::load); });
+  // Mapping reads no block (docs/compact-format.md): such a file is what verify --deep is for.
+  const Store mapped = Store::open(file.path());
+  EXPECT_EQ(mapped.graph("g").vertices(), 3u);
+  const store::VerifyReport deep = store::verify(file.path(), true);
+  ASSERT_EQ(deep.problems.size(), 1u);
+  EXPECT_NE(deep.problems[0].find("4294967295"), std::string::npos) << deep.problems[0];
+}
+
+// An interrupt while a graph loads stays an interrupt (Error(cancelled), the command's exit 130),
+// not a malformed graph: the graph's context is added to the error, its code kept.
+TEST_F(HostileStore, AnInterruptedGraphLoadIsCancelledNotMalformed) {
+  const runtime::InterruptScope stop([] { return true; });
+  try {
+    Store::open_graph(file_.path(), "g", Mode::load);
+    ADD_FAILURE() << "the load was not interrupted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::cancelled) << e.what();
+  }
 }
 
 // A mapped array's pages are the file's: truncating the file under it makes a read raise SIGBUS

@@ -1,5 +1,6 @@
 // Owns the store tests' helpers: scratch files removed after each test, reading and writing whole
-// files, and patching a store's directory with its checksums recomputed (to build hostile files).
+// files, patching a store's directory with its checksums recomputed (to build hostile files), and a
+// graph whose ids lie past its vertex count (what a corrupt but checksum-consistent store holds).
 #pragma once
 
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "os/crc32c.hpp"
+#include "smartarrays/graph/csr_graph.hpp"
 
 namespace smartarrays::test {
 
@@ -72,6 +74,22 @@ inline void patch_directory(std::vector<std::uint8_t>& bytes, const std::functio
   const std::uint64_t dir_bytes = u64_at(bytes, trailer + 16);
   put_at<std::uint32_t>(bytes, trailer + 24, os::crc32c(bytes.data() + dir, dir_bytes));
   put_at<std::uint32_t>(bytes, trailer + 28, os::crc32c(bytes.data() + trailer, 28));
+}
+
+/// The message of a graph_out_of_bounds() read from a store or stream, after "graph 'NAME' (entry at offset N): ".
+inline constexpr char out_of_bounds_message[] = "CSR bounds: neighbour id edge[0] = 4294967295 is not below the vertex count 3";
+
+/// A directed graph of 3 vertices whose edge ids (2^32 - 1, 2^31, 3e9) lie past its vertex count,
+/// its reverse sound: CsrGraph's constructor checks lengths only, so it is written and sent as is.
+inline graph::CsrGraph graph_out_of_bounds() {
+  auto values = [](std::vector<std::uint64_t> v, unsigned bits) {
+    ArrayOptions options;
+    options.bits = bits;
+    return SmartArray::from_values(v, options);
+  };
+  return graph::CsrGraph({values({0, 1, 2, 3}, 64), values({4294967295u, 2147483648u, 3000000000u}, 32),
+                          values({0, 1, 2, 3}, 64), values({2, 0, 1}, 32)},
+                         true);
 }
 
 }  // namespace smartarrays::test

@@ -1,8 +1,8 @@
 // Tests store streams: arrays and graphs sent over a socketpair and a pipe arrive equal and are
 // used in place (PageRank on a received graph), a store file sent with sendfile, an open store
 // resent, and hostile streams: another magic, lengths too short or too large, a peer closing
-// mid-stream, a corrupt block, bytes after the trailer, a sender whose peer closed (an error, not
-// SIGPIPE), a placement that needs copies.
+// mid-stream, a corrupt block, bytes after the trailer, a graph whose ids lie past its vertex count,
+// a sender whose peer closed (an error, not SIGPIPE), a placement that needs copies.
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -255,6 +255,13 @@ TEST(StoreStream, HostileStreamsAreRefusedNamingTheProblem) {
   std::vector<std::uint8_t> directory = good;
   directory[directory.size() - 40] ^= 1;  // the directory's last bytes: its checksum breaks
   EXPECT_NE(error_of(directory, ErrorCode::invalid_argument).find("checksum"), std::string::npos);
+}
+
+TEST(StoreStream, AGraphWithIdsPastItsVertexCountIsRefused) {
+  const std::vector<std::uint8_t> bytes = stream_of({{"g", test::graph_out_of_bounds()}});
+  const std::string message = error_of(bytes, ErrorCode::invalid_argument);
+  EXPECT_EQ(message.rfind("store stream: graph 'g' (entry at offset ", 0), 0u) << message;
+  EXPECT_NE(message.find(test::out_of_bounds_message), std::string::npos) << message;
 }
 
 TEST(StoreStream, ASenderWhosePeerClosedGetsAnErrorNotSigpipe) {
