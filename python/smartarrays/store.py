@@ -178,7 +178,8 @@ def verify(path: str | os.PathLike[str], deep: bool = False) -> VerifyReport:
 
 def send(fd: FileDescriptor, objects: Objects) -> None:
     """Sends objects over fd (a socket, pipe or file) as one store stream, the packed words straight
-    from memory; OSError when the peer has closed."""
+    from memory, waiting while the peer is not reading (also on a non-blocking socket: a socket's
+    Python timeout is not applied; Ctrl-C stops the wait); OSError when the peer has closed."""
     names, handles = _named(objects)
     _core._store_send(_fd(fd), names, handles)
 
@@ -191,9 +192,9 @@ def recv(
     max_bytes: int = 0,
 ) -> Store:
     """Receives one store stream from fd into one region placed as asked (not "replicated") and
-    returns its objects used in place; max_bytes 0 = the process memory limit. ValueError for a
-    malformed stream (a graph whose ids or offsets lie outside its arrays too), OSError when the
-    peer closes mid-stream."""
+    returns its objects used in place; max_bytes 0 = the process memory limit. Waits while nothing
+    comes, as send() does. ValueError for a malformed stream (a graph whose ids or offsets lie
+    outside its arrays too), OSError when the peer closes mid-stream."""
     opened = _core._store_recv(_fd(fd), word(placement, "placement"), node_list(nodes), huge_pages_arg(huge_pages), _max_bytes(max_bytes))
     return Store(opened, "recv")
 

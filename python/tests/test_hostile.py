@@ -1,7 +1,8 @@
 """Hostile input through the package: vertex counts near 2**64 and files that declare more
 than they hold (or other than they hold) give Python errors naming the problem, never a crash; a
-save that fills the disk keeps the old file; Ctrl-C (SIGINT) interrupts a graph load and PageRank
-with KeyboardInterrupt; a worker thread that cannot start is named by its index."""
+save that fills the disk keeps the old file; Ctrl-C (SIGINT) interrupts a graph load, PageRank, and
+a store stream whose peer stopped reading or sending, with KeyboardInterrupt; a worker thread that
+cannot start is named by its index."""
 
 from __future__ import annotations
 
@@ -160,6 +161,46 @@ def test_ctrl_c_interrupts_pagerank():
         child.kill()
     assert out.startswith("interrupted after "), (out, err)
     assert float(out.split()[2]) < 30, out
+
+
+STREAM_CHILD = """
+import socket, sys, time
+import numpy as np
+import smartarrays as sa
+left, right = socket.socketpair()
+a = sa.array(np.arange(1 << 22, dtype=np.uint64))  # 32 MiB: far more than the socket buffers
+if sys.argv[1] == "recv":
+    left.sendall(b"SASTREAM" + (1 << 20).to_bytes(8, "little") + bytes(1000))  # then nothing more
+print("ready", flush=True)
+start = time.monotonic()
+try:
+    sa.send(left, a) if sys.argv[1] == "send" else sa.recv(right)
+except KeyboardInterrupt:
+    print(f"interrupted after {time.monotonic() - start:.3f} s", flush=True)
+    sys.exit(0)
+print("finished", flush=True)
+"""
+
+
+@pytest.mark.parametrize("call", ["send", "recv"])
+def test_ctrl_c_interrupts_a_stream_whose_peer_stopped(call: str):
+    # Nobody reads the socket the child sends to (or sends on the one it receives from). Before, the
+    # interrupt was looked at only when a system call failed with EINTR: a SIGINT that cut a writev
+    # short went unnoticed and the next writev waited for the peer forever.
+    child = subprocess.Popen([sys.executable, "-c", STREAM_CHILD, call], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready", child.stderr.read() if child.stderr else ""
+        time.sleep(0.5)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"sa.{call} went on waiting for its peer 20 s after SIGINT")
+    finally:
+        child.kill()
+    assert out.startswith("interrupted after "), (out, err)
+    assert float(out.split()[2]) < 5, out
 
 
 WORKER_CHILD = """

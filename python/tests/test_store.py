@@ -1,7 +1,7 @@
 """The compact form from Python: save/append/open (mapped and loaded), verify, send/recv over a
-socketpair and a pipe with hostile streams (a graph whose ids lie past its vertex count too),
-pickling with protocol-5 out-of-band buffers (a pickle announcing more than it holds), the
-arguments' errors, and arrays and graphs crossing multiprocessing."""
+socketpair and a pipe with hostile streams (a graph whose ids lie past its vertex count too), over
+sockets with a timeout, pickling with protocol-5 out-of-band buffers (a pickle announcing more than
+it holds), the arguments' errors, and arrays and graphs crossing multiprocessing."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pickle
 import socket
 import struct
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -263,6 +264,31 @@ def test_a_graph_with_ids_past_its_vertex_count_is_refused_from_copied_bytes(tmp
     decreasing = sa.array([0, 3, 1, 3], bits=64).words(0)
     with pytest.raises(ValueError, match=r"CSR bounds: begin\[2\] = 1 is below begin\[1\] = 3"):
         sa._core._graph_from_frames([(4, 64, frame(decreasing)), (3, 32, frame(redge))], False)
+
+
+def test_send_and_recv_over_sockets_with_a_timeout() -> None:
+    # A socket with a Python timeout is non-blocking underneath: before, recv and send failed at once
+    # with EAGAIN ("Resource temporarily unavailable") and left the peer out of step.
+    a = sa.array(_values(1 << 20, 64), bits=64)  # 8 MiB: more than the socket buffers
+    left, right = socket.socketpair()
+    with left, right:
+        left.settimeout(10)
+        right.settimeout(10)
+
+        def send_later() -> None:
+            time.sleep(0.3)
+            sa.send(left, a)
+
+        thread = threading.Thread(target=send_later)
+        thread.start()
+        got = sa.recv(right)
+        thread.join()
+        np.testing.assert_array_equal(got["array"].to_numpy(), a.to_numpy())
+        thread = threading.Thread(target=lambda: sa.send(left, a))
+        thread.start()
+        time.sleep(0.3)  # the sender finds the buffer full and waits for the reader
+        np.testing.assert_array_equal(sa.Receiver().recv(right)["array"].to_numpy(), a.to_numpy())
+        thread.join()
 
 
 def test_stream_argument_errors_name_the_argument() -> None:

@@ -1,6 +1,12 @@
-// Owns the calling thread's interrupt scope (a thread-local stack of scopes) and its rate-limited polling.
+// Owns the calling thread's interrupt scope (a thread-local stack of scopes), its rate-limited
+// polling, and waiting for a file descriptor with the check polled meanwhile.
 #include "smartarrays/runtime/interrupt.hpp"
 
+#include <poll.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
 #include <utility>
 
 #include "smartarrays/error.hpp"
@@ -36,8 +42,24 @@ bool interrupt_requested(bool now) {
   return scope->interrupted_;
 }
 
-void check_interrupt() {
-  if (interrupt_requested()) throw_error(ErrorCode::cancelled, "interrupted");
+void check_interrupt(bool now) {
+  if (interrupt_requested(now)) throw_error(ErrorCode::cancelled, "interrupted");
+}
+
+void wait_ready(int fd, short events) {
+  // poll() passes over a negative descriptor: it would never be ready.
+  if (fd < 0) throw_error(ErrorCode::os_error, "poll of file descriptor " + std::to_string(fd) + ": " + std::strerror(EBADF));
+  const int timeout_ms = has_interrupt_check() ? static_cast<int>(interrupt_poll_interval.count()) : -1;
+  for (;;) {
+    pollfd watched{fd, events, 0};
+    const int ready = ::poll(&watched, 1, timeout_ms);
+    if (ready > 0) return;
+    if (ready < 0 && errno != EINTR) {
+      throw_error(ErrorCode::os_error, "poll of file descriptor " + std::to_string(fd) + " failed: " + std::strerror(errno));
+    }
+    // A signal (EINTR) is looked at now; a quiet interval ends in the rate-limited check.
+    check_interrupt(ready < 0);
+  }
 }
 
 }  // namespace smartarrays::runtime

@@ -2,9 +2,13 @@
 // a preamble and the bytes of a store file, blocks written with writev straight from the arrays'
 // memory; sending a store file with sendfile; and receiving a stream into one placed region whose
 // blocks become arrays in place, after the same checks as opening a file. SIGPIPE is held off
-// while sending so a closed peer is an error, not a signal.
+// while sending so a closed peer is an error, not a signal. No read or write waits on a peer where
+// an interrupt could go unnoticed (Descriptor).
+#include <poll.h>
 #include <pthread.h>
 #include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -43,6 +47,8 @@ constexpr std::size_t preamble_bytes = 16;
 // would put up to 2 MiB of zeros on the wire per block.
 constexpr std::uint64_t stream_alignment = detail::block_alignment;
 alignas(8) constexpr std::uint8_t zeros[stream_alignment] = {};
+// Bytes sendfile is asked for at a time.
+constexpr std::uint64_t sendfile_batch = std::uint64_t{1} << 20;
 
 [[noreturn]] void fail(const std::string& what, int err) {
   throw_error(ErrorCode::os_error, "store stream: " + what + ": " + std::strerror(err));
@@ -79,6 +85,88 @@ class SigpipeHeld {
   bool was_pending_ = false;
 };
 
+// A read or write that a signal cut short, or that found nothing to do, before the loop around it
+// decides: EAGAIN (or EWOULDBLOCK) means wait, EINTR means look at the interrupt now.
+bool would_block(int err) noexcept { return err == EAGAIN || err == EWOULDBLOCK; }
+
+// Reads and writes of a stream's descriptor that never wait inside the kernel where a signal could
+// go unnoticed: sockets with MSG_DONTWAIT, pipes and FIFOs with RWF_NOWAIT, both returning EAGAIN
+// when they would wait, so the caller waits in runtime::wait_ready (which polls the interrupt check)
+// and then tries again; regular files and block devices plainly, since they never wait on a peer.
+// Other descriptors (terminals, and pipes on kernels without RWF_NOWAIT for them) wait in
+// wait_ready before a plain call, which then finds data or room; a signal during such a call cuts it
+// short (EINTR or a short count), which the callers check at once. The same loop serves a
+// descriptor in non-blocking mode (a Python socket with a timeout): EAGAIN is a wait, not a failure.
+class Descriptor {
+ public:
+  explicit Descriptor(int fd) : fd_(fd) {
+    struct stat st{};
+    // A descriptor fstat refuses (closed, say) is used plainly: the first call names the failure.
+    if (::fstat(fd, &st) != 0 || S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) kind_ = Kind::file;
+    if (S_ISSOCK(st.st_mode)) kind_ = Kind::socket;
+    if (S_ISFIFO(st.st_mode)) kind_ = Kind::pipe;
+  }
+
+  int fd() const noexcept { return fd_; }
+  /// True when a call may wait in the kernel (after wait_ready found the descriptor ready): a short
+  /// count from it then means a signal.
+  bool waits() const noexcept { return kind_ == Kind::polled; }
+
+  /// Writes some bytes of count pieces at iov: their number, or -1 with errno set.
+  ssize_t write_some(const iovec* iov, int count) {
+    switch (kind_) {
+      case Kind::socket: {
+        msghdr message{};
+        message.msg_iov = const_cast<iovec*>(iov);
+        message.msg_iovlen = static_cast<std::size_t>(count);
+        return ::sendmsg(fd_, &message, MSG_DONTWAIT | MSG_NOSIGNAL);
+      }
+      case Kind::pipe: {
+        const ssize_t n = ::pwritev2(fd_, iov, count, -1, RWF_NOWAIT);
+        if (n >= 0 || !unsupported(errno)) return n;
+        kind_ = Kind::polled;
+        return write_some(iov, count);
+      }
+      case Kind::polled:
+        runtime::wait_ready(fd_, POLLOUT);
+        return ::writev(fd_, iov, count);
+      case Kind::file:
+        break;
+    }
+    return ::writev(fd_, iov, count);
+  }
+
+  /// Reads at most size bytes into data: their number (0 at the end of the stream), or -1 with errno set.
+  ssize_t read_some(void* data, std::size_t size) {
+    switch (kind_) {
+      case Kind::socket:
+        return ::recv(fd_, data, size, MSG_DONTWAIT);
+      case Kind::pipe: {
+        const iovec piece{data, size};
+        const ssize_t n = ::preadv2(fd_, &piece, 1, -1, RWF_NOWAIT);
+        if (n >= 0 || !unsupported(errno)) return n;
+        kind_ = Kind::polled;
+        return read_some(data, size);
+      }
+      case Kind::polled:
+        runtime::wait_ready(fd_, POLLIN);
+        return ::read(fd_, data, size);
+      case Kind::file:
+        break;
+    }
+    return ::read(fd_, data, size);
+  }
+
+ private:
+  enum class Kind { socket, pipe, file, polled };
+  // Kernels before 4.14 lack RWF_NOWAIT (EOPNOTSUPP, or ENOSYS without preadv2), and later ones
+  // before pipes honoured it refuse it for them.
+  static bool unsupported(int err) noexcept { return err == EOPNOTSUPP || err == ENOSYS || err == EINVAL; }
+
+  int fd_;
+  Kind kind_ = Kind::polled;
+};
+
 // Writes a stream of pieces with writev, batched (up to IOV_MAX pieces, flushed once batch_bytes
 // are pending) and resumed after short writes; counts the bytes for messages.
 class StreamWriter {
@@ -87,7 +175,7 @@ class StreamWriter {
   /// before is still in the cache when the kernel copies it.
   static constexpr std::uint64_t batch_bytes = std::uint64_t{128} << 10;
 
-  StreamWriter(int fd, std::uint64_t total) : fd_(fd), total_(total) {}
+  StreamWriter(int fd, std::uint64_t total) : out_(fd), total_(total) {}
 
   /// Queues len bytes at data (nothing for 0), writing when enough are pending.
   void add(const void* data, std::uint64_t len) {
@@ -104,17 +192,25 @@ class StreamWriter {
       n -= len;
     }
   }
-  /// Writes everything pending.
+  /// Writes everything pending, checking the interrupt after every write (at once after one a
+  /// signal cut short) and waiting interruptibly while the peer takes nothing.
   void flush() {
     std::size_t first = 0;
     while (first < pending_.size()) {
-      const ssize_t n = ::writev(fd_, pending_.data() + first, static_cast<int>(pending_.size() - first));
+      const std::uint64_t asked = pending_bytes_;
+      const ssize_t n = out_.write_some(pending_.data() + first, static_cast<int>(pending_.size() - first));
+      if (n < 0 && would_block(errno)) {
+        runtime::wait_ready(out_.fd(), POLLOUT);
+        continue;
+      }
       if (n < 0 && errno == EINTR) {
-        runtime::check_interrupt();
+        runtime::check_interrupt(true);
         continue;
       }
       if (n < 0) fail("sent " + std::to_string(sent_) + " of " + std::to_string(total_) + " bytes, then writev failed", errno);
       sent_ += static_cast<std::uint64_t>(n);
+      pending_bytes_ -= static_cast<std::uint64_t>(n);
+      runtime::check_interrupt(out_.waits() && static_cast<std::uint64_t>(n) < asked);
       auto left = static_cast<std::size_t>(n);
       while (first < pending_.size() && left >= pending_[first].iov_len) {
         left -= pending_[first].iov_len;
@@ -132,7 +228,7 @@ class StreamWriter {
   std::uint64_t sent() const noexcept { return sent_; }
 
  private:
-  int fd_;
+  Descriptor out_;
   std::uint64_t total_;
   std::uint64_t sent_ = 0;
   std::vector<iovec> pending_;
@@ -166,14 +262,19 @@ Outgoing plan_block(const SmartArray& array, const std::string& name, std::uint6
   return out;
 }
 
-// Reads exactly size bytes into data, or throws naming how many came.
-void read_exactly(int fd, std::uint8_t* data, std::uint64_t size, std::uint64_t done_before, std::uint64_t total) {
+// Reads exactly size bytes into data, or throws naming how many came; checks the interrupt after
+// every read (at once after EINTR) and waits interruptibly while nothing comes.
+void read_exactly(Descriptor& in, std::uint8_t* data, std::uint64_t size, std::uint64_t done_before, std::uint64_t total) {
   std::uint64_t got = 0;
   while (got < size) {
     const std::size_t chunk = static_cast<std::size_t>(std::min<std::uint64_t>(size - got, std::uint64_t{1} << 30));
-    const ssize_t n = ::read(fd, data + got, chunk);
+    const ssize_t n = in.read_some(data + got, chunk);
+    if (n < 0 && would_block(errno)) {
+      runtime::wait_ready(in.fd(), POLLIN);
+      continue;
+    }
     if (n < 0 && errno == EINTR) {
-      runtime::check_interrupt();
+      runtime::check_interrupt(true);
       continue;
     }
     if (n < 0) fail("received " + std::to_string(done_before + got) + " of " + std::to_string(total) + " bytes, then read failed", errno);
@@ -182,6 +283,7 @@ void read_exactly(int fd, std::uint8_t* data, std::uint64_t size, std::uint64_t 
                                            " of " + std::to_string(total) + " bytes");
     }
     got += static_cast<std::uint64_t>(n);
+    runtime::check_interrupt();
   }
 }
 
@@ -211,11 +313,11 @@ os::RegionOptions region_options(const ArrayOptions& placement) {
   return r;
 }
 
-// Reads a stream's preamble from fd and returns the length of the store that follows, checked
+// Reads a stream's preamble from in and returns the length of the store that follows, checked
 // against limit.
-std::uint64_t read_preamble(int fd, std::uint64_t limit) {
+std::uint64_t read_preamble(Descriptor& in, std::uint64_t limit) {
   std::array<std::uint8_t, preamble_bytes> pre{};
-  read_exactly(fd, pre.data(), pre.size(), 0, preamble_bytes);
+  read_exactly(in, pre.data(), pre.size(), 0, preamble_bytes);
   if (std::memcmp(pre.data(), stream_magic, sizeof stream_magic) != 0) {
     throw_error(ErrorCode::invalid_argument, "store stream: the first bytes " +
                                                  util::quoted(std::string_view(reinterpret_cast<const char*>(pre.data()), 8)) +
@@ -304,10 +406,14 @@ void Store::send_file(int fd, const std::string& path) {
   out.flush();
   off_t offset = 0;
   while (static_cast<std::uint64_t>(offset) < length) {
-    const std::size_t chunk = static_cast<std::size_t>(std::min<std::uint64_t>(length - static_cast<std::uint64_t>(offset), std::uint64_t{1} << 30));
+    // sendfile has no non-blocking flag: it is asked for a MiB at a time once poll finds room, so it
+    // seldom waits in the kernel, and a signal while it does cuts it short (checked at once).
+    runtime::wait_ready(fd, POLLOUT);
+    const std::size_t chunk = static_cast<std::size_t>(std::min<std::uint64_t>(length - static_cast<std::uint64_t>(offset), sendfile_batch));
     const ssize_t n = ::sendfile(fd, in, &offset, chunk);
+    if (n < 0 && would_block(errno)) continue;
     if (n < 0 && errno == EINTR) {
-      runtime::check_interrupt();
+      runtime::check_interrupt(true);
       continue;
     }
     if (n < 0) {
@@ -316,6 +422,7 @@ void Store::send_file(int fd, const std::string& path) {
            errno);
     }
     if (n == 0) throw_error(ErrorCode::os_error, "store stream: " + util::quoted(path, 256) + " became shorter while it was sent");
+    runtime::check_interrupt(static_cast<std::size_t>(n) < chunk);
   }
 }
 
@@ -335,12 +442,13 @@ void Store::send(int fd) const {
 // and returns its objects as arrays over the region (each array keeps it alive).
 Store Receiver::read(int fd, std::uint64_t length) const {
   const ReceiveOptions& options = options_;
+  Descriptor in(fd);
   auto* data = static_cast<std::uint8_t*>(region_->data());
   // Read in pieces small enough to be checksummed page by page while still in the cache.
   os::PagedCrc32c pages;
   for (std::uint64_t got = 0; got < length;) {
     const std::uint64_t n = std::min(length - got, StreamWriter::batch_bytes);
-    read_exactly(fd, data + got, n, preamble_bytes + got, preamble_bytes + length);
+    read_exactly(in, data + got, n, preamble_bytes + got, preamble_bytes + length);
     got += n;
     if (options.verify_blocks) pages.advance(data, got);
   }
@@ -401,7 +509,8 @@ std::uint64_t Receiver::reuses() const {
 Store Receiver::receive(int fd) {
   const std::lock_guard<std::mutex> lock(*turn_);
   const std::uint64_t limit = options_.max_bytes != 0 ? options_.max_bytes : os::memory_limit().bytes;
-  const std::uint64_t length = read_preamble(fd, limit);
+  Descriptor in(fd);
+  const std::uint64_t length = read_preamble(in, limit);
   // use_count() == 1: no array of an earlier store holds the region, and none can start to.
   const bool exact = options_.placement.placement == Placement::partitioned;
   if (region_ && region_.use_count() == 1 && (exact ? region_->size() == length : region_->size() >= length)) {

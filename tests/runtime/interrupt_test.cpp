@@ -1,7 +1,9 @@
 // Tests of the interrupt check (runtime/interrupt.hpp): a check installed by an InterruptScope
-// stops a pool loop the thread waits for and check_interrupt() between serial steps, scopes nest
-// and restore, and threads without a scope are never interrupted.
+// stops a pool loop the thread waits for, check_interrupt() between serial steps and a wait for a
+// file descriptor, scopes nest and restore, and threads without a scope are never interrupted.
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -69,6 +71,37 @@ TEST(Interrupt, ACallerRunningTheLoopItselfCancelsItWhenItsCheckSaysStop) {
   EXPECT_TRUE(scope.interrupted());
   EXPECT_LT(ran, batches);
   EXPECT_EQ(polls, 3) << "the check is not called again once it said stop";
+}
+
+TEST(Interrupt, AWaitForADescriptorPollsTheCheckAndEndsWhenReady) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  int polls = 0;
+  {
+    const InterruptScope scope([&] { return ++polls >= 3; });
+    const auto start = std::chrono::steady_clock::now();
+    expect_cancelled([&] { wait_ready(fds[0], POLLIN); });  // nothing is ever written
+    EXPECT_EQ(polls, 3);
+    EXPECT_GE(std::chrono::steady_clock::now() - start, 2 * interrupt_poll_interval);
+  }
+  // Without a check the wait is one poll, ended by the data.
+  std::thread writer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(::write(fds[1], "x", 1), 1);
+  });
+  wait_ready(fds[0], POLLIN);
+  writer.join();
+  wait_ready(fds[1], POLLOUT);
+  ::close(fds[1]);
+  wait_ready(fds[0], POLLIN);  // ready: data, then the end of the pipe, are for the read to report
+  ::close(fds[0]);
+  // poll() passes over a negative descriptor, which would never be ready: an error, not a wait.
+  try {
+    wait_ready(-1, POLLOUT);
+    ADD_FAILURE() << "waited for descriptor -1";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::os_error) << e.what();
+  }
 }
 
 TEST(Interrupt, AnInterruptedCallerStartsNoLoop) {

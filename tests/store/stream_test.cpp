@@ -2,13 +2,20 @@
 // used in place (PageRank on a received graph), a store file sent with sendfile, an open store
 // resent, and hostile streams: another magic, lengths too short or too large, a peer closing
 // mid-stream, a corrupt block, bytes after the trailer, a graph whose ids lie past its vertex count,
-// a sender whose peer closed (an error, not SIGPIPE), a placement that needs copies.
+// a sender whose peer closed (an error, not SIGPIPE), a placement that needs copies; a peer that
+// stops reading or sending does not keep an interrupt waiting, and non-blocking descriptors wait
+// for their peer.
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <future>
 #include <optional>
 #include <string>
 #include <thread>
@@ -18,6 +25,7 @@
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/build.hpp"
 #include "smartarrays/graph/generators.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/store/store.hpp"
 #include "store_support.hpp"
 
@@ -262,6 +270,85 @@ TEST(StoreStream, AGraphWithIdsPastItsVertexCountIsRefused) {
   const std::string message = error_of(bytes, ErrorCode::invalid_argument);
   EXPECT_EQ(message.rfind("store stream: graph 'g' (entry at offset ", 0), 0u) << message;
   EXPECT_NE(message.find(test::out_of_bounds_message), std::string::npos) << message;
+}
+
+// Runs call in another thread under an interrupt check that says stop once the test says so, and
+// returns the code it ended with (no value: it returned). When it does not end within 10 s of the
+// interrupt, fails the test and runs unblock so that the thread ends.
+std::optional<ErrorCode> interrupted_after_a_while(const std::function<void()>& call, const std::function<void()>& unblock) {
+  std::atomic<bool> stop{false};
+  std::promise<std::optional<ErrorCode>> ended;
+  std::thread worker([&] {
+    const runtime::InterruptScope scope([&] { return stop.load(); });
+    try {
+      call();
+      ended.set_value(std::nullopt);
+    } catch (const Error& e) {
+      ended.set_value(e.code());
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the call is waiting on its peer by now
+  stop = true;
+  std::future<std::optional<ErrorCode>> done = ended.get_future();
+  if (done.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+    ADD_FAILURE() << "the call went on waiting 10 s after the interrupt";
+    unblock();
+  }
+  worker.join();
+  return done.get();
+}
+
+TEST(StoreStream, AnInterruptStopsASendToAPeerThatNeverReads) {
+  const SmartArray a = array_of(sample(4'000'000, 20), 20);  // 10 MB: more than the socket or pipe buffers
+  for (bool pipe : {false, true}) {
+    Channel c = pipe ? Channel::pipe() : Channel::sockets();
+    const std::optional<ErrorCode> code =
+        interrupted_after_a_while([&] { Store::send(c.writer(), {{"a", a}}); }, [&] { c.close_end(0); });
+    EXPECT_EQ(code, ErrorCode::cancelled) << (pipe ? "pipe" : "socket");
+  }
+}
+
+TEST(StoreStream, AnInterruptStopsAReceiveFromAPeerThatStopsSending) {
+  const std::vector<std::uint8_t> good = stream_of({{"a", array_of(sample(100'000, 12), 12)}});
+  for (bool pipe : {false, true}) {
+    Channel c = pipe ? Channel::pipe() : Channel::sockets();
+    ASSERT_EQ(::write(c.writer(), good.data(), 5000), 5000);  // then nothing, and the end stays open
+    const std::optional<ErrorCode> code =
+        interrupted_after_a_while([&] { Store::receive(c.reader()); }, [&] { c.close_end(1); });
+    EXPECT_EQ(code, ErrorCode::cancelled) << (pipe ? "pipe" : "socket");
+  }
+}
+
+// A descriptor in non-blocking mode (what a Python socket with a timeout is) answers EAGAIN while
+// its peer is not ready: the stream waits for it, as on a blocking descriptor, instead of failing.
+TEST(StoreStream, NonBlockingDescriptorsWaitForTheirPeer) {
+  const std::vector<std::uint64_t> values = sample(4'000'000, 20);  // 10 MB: the sender fills the buffer
+  const SmartArray a = array_of(values, 20);
+  for (bool pipe : {false, true}) {
+    Channel c = pipe ? Channel::pipe() : Channel::sockets();
+    for (int fd : c.fds) ASSERT_EQ(::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK), 0);
+    std::string send_error;
+    std::thread sender([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the receiver finds nothing at first
+      try {
+        Store::send(c.writer(), {{"a", a}});
+      } catch (const Error& e) {
+        send_error = e.what();
+      }
+    });
+    std::optional<Store> got;
+    try {
+      got.emplace(Store::receive(c.reader()));
+    } catch (const Error& e) {
+      ADD_FAILURE() << (pipe ? "pipe: " : "socket: ") << e.what();
+      c.close_end(0);  // the sender then fails too, and ends
+    }
+    sender.join();
+    EXPECT_EQ(send_error, "") << (pipe ? "pipe" : "socket");
+    if (got) {
+      EXPECT_EQ(values_of(got->array("a")), values) << (pipe ? "pipe" : "socket");
+    }
+  }
 }
 
 TEST(StoreStream, ASenderWhosePeerClosedGetsAnErrorNotSigpipe) {

@@ -2,7 +2,9 @@
 // calling thread by an InterruptScope (the Python binding's runs pending signal handlers, so Ctrl-C
 // raises KeyboardInterrupt), polled while that thread waits for a pool loop and between the serial
 // steps of long operations (a reader's blocks), which then stop with Error(cancelled). Every pool
-// loop polls it, so graph loading, generation, building and any algorithm (PageRank) are covered.
+// loop polls it, so graph loading, generation, building and any algorithm (PageRank) are covered;
+// waiting for a file descriptor (wait_ready) polls it too, so a peer that stops reading or sending
+// cannot keep a stream from being interrupted.
 #pragma once
 
 #include <chrono>
@@ -44,8 +46,15 @@ SMARTARRAYS_API bool has_interrupt_check() noexcept;
 /// interrupt_poll_interval has passed since its last run, or always with now = true.
 SMARTARRAYS_API bool interrupt_requested(bool now = false);
 
-/// Throws Error(cancelled) "interrupted" when interrupt_requested(); called between the serial
-/// steps of long operations.
-SMARTARRAYS_API void check_interrupt();
+/// Throws Error(cancelled) "interrupted" when interrupt_requested(now); called between the serial
+/// steps of long operations, with now = true where a signal was seen (a system call cut short).
+SMARTARRAYS_API void check_interrupt(bool now = false);
+
+/// Waits until fd is ready for events (poll(2) flags, such as POLLIN or POLLOUT; a hang-up or an
+/// error counts as ready, for the read or write that follows to report it), running the calling
+/// thread's interrupt check every interrupt_poll_interval meanwhile; a thread without a check waits
+/// in one poll. Reads and writes of descriptors a peer may stop serving wait here rather than in the
+/// kernel, so Ctrl-C stops them. Throws Error(cancelled) "interrupted", or Error(os_error) when poll fails.
+SMARTARRAYS_API void wait_ready(int fd, short events);
 
 }  // namespace smartarrays::runtime
