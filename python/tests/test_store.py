@@ -1,7 +1,8 @@
 """The compact form from Python: save/append/open (mapped and loaded), verify, send/recv over a
-socketpair and a pipe with hostile streams (a graph whose ids lie past its vertex count too), over
-sockets with a timeout, pickling with protocol-5 out-of-band buffers (a pickle announcing more than
-it holds), the arguments' errors, and arrays and graphs crossing multiprocessing."""
+socketpair and a pipe with hostile streams (a graph whose ids lie past its vertex count too, and a
+preamble announcing gigabytes), over sockets with a timeout, pickling with protocol-5 out-of-band
+buffers (a pickle announcing more than it holds), the arguments' errors, and arrays and graphs
+crossing multiprocessing."""
 
 from __future__ import annotations
 
@@ -201,6 +202,20 @@ def _peak_rss(reset: bool = False) -> int:
             clear.write("5")
     with open("/proc/self/status") as status:
         return next(int(line.split()[1]) << 10 for line in status if line.startswith("VmHWM:"))
+
+
+def test_a_preamble_announcing_gigabytes_costs_no_memory_until_they_come() -> None:
+    # Before, the receiver mapped and touched the announced 2 GiB (7-12 s) before reading a byte.
+    left, right = socket.socketpair()
+    with right:
+        with left:
+            left.sendall(b"SASTREAM" + (2 << 30).to_bytes(8, "little"))
+        before = _peak_rss(reset=True)
+        start = time.monotonic()
+        with pytest.raises(OSError, match="closed the stream after 16 of 2147483664 bytes"):
+            sa.recv(right)
+        assert time.monotonic() - start < 2
+        assert _peak_rss() - before < 64 << 20
 
 
 def _crc32c(data: bytes) -> int:

@@ -157,7 +157,7 @@ void bind_range(char* base, std::size_t bytes, int mode, const std::vector<int>&
   }
 }
 
-void prefault(char* base, std::size_t bytes, const PageShape& shape) {
+void populate(char* base, std::size_t bytes, const PageShape& shape) {
   if (::madvise(base, bytes, MADV_POPULATE_WRITE) == 0) return;
   if (errno != EINVAL && shape.map_flags != 0) fail_hugetlb(errno, bytes, shape.align, "pre-fault");
   if (errno != EINVAL) fail_errno(errno, "cannot pre-fault " + format_bytes(bytes));
@@ -180,6 +180,27 @@ std::size_t MemoryRegion::page_size() noexcept {
 }
 
 MemoryRegion MemoryRegion::allocate(std::size_t bytes, const RegionOptions& options) {
+  MemoryRegion region = reserve(bytes, options);
+  region.prefault(0, region.mapped_);
+  return region;
+}
+
+void MemoryRegion::prefault(std::size_t begin, std::size_t end) {
+  if (owner_ != nullptr || begin > end || end > mapped_) {
+    throw_error(ErrorCode::out_of_range, "cannot pre-fault bytes [" + std::to_string(begin) + ", " + std::to_string(end) +
+                                             ") of a " + (owner_ != nullptr ? "borrowed " : "") + "region of " +
+                                             std::to_string(mapped_) + " mapped bytes");
+  }
+  if (begin == end) return;
+  const PageShape shape = page_shape(options_.huge_pages, size_);
+  // hugetlb pages fault in whole; a base-page or THP range is widened to base pages.
+  const std::size_t unit = shape.map_flags != 0 ? shape.align : page_size();
+  const std::size_t first = begin / unit * unit;
+  const std::size_t last = std::min(mapped_, (end + unit - 1) / unit * unit);
+  populate(static_cast<char*>(data_) + first, last - first, shape);
+}
+
+MemoryRegion MemoryRegion::reserve(std::size_t bytes, const RegionOptions& options) {
   if (bytes == 0) throw_error(ErrorCode::invalid_argument, "a memory region needs at least 1 byte, got 0");
   const PageShape shape = page_shape(options.huge_pages, bytes);
   if (bytes > SIZE_MAX - (shape.round - 1)) {
@@ -210,7 +231,6 @@ MemoryRegion MemoryRegion::allocate(std::size_t bytes, const RegionOptions& opti
       }
       break;
   }
-  prefault(mapping.base(), mapped, shape);
 
   MemoryRegion region;
   region.size_ = bytes;

@@ -3,7 +3,8 @@
 // memory; sending a store file with sendfile; and receiving a stream into one placed region whose
 // blocks become arrays in place, after the same checks as opening a file. SIGPIPE is held off
 // while sending so a closed peer is an error, not a signal. No read or write waits on a peer where
-// an interrupt could go unnoticed (Descriptor).
+// an interrupt could go unnoticed (Descriptor), and the received region's pages are faulted in as
+// the bytes arrive, not when a preamble announces them.
 #include <poll.h>
 #include <pthread.h>
 #include <sys/sendfile.h>
@@ -47,6 +48,9 @@ constexpr std::size_t preamble_bytes = 16;
 // would put up to 2 MiB of zeros on the wire per block.
 constexpr std::uint64_t stream_alignment = detail::block_alignment;
 alignas(8) constexpr std::uint8_t zeros[stream_alignment] = {};
+// A received region is faulted in this far ahead of the bytes read: a huge page, so a region on
+// huge pages gets them whole, and at most this much memory is touched that no byte has reached.
+constexpr std::uint64_t fault_step = std::uint64_t{2} << 20;
 // Bytes sendfile is asked for at a time.
 constexpr std::uint64_t sendfile_batch = std::uint64_t{1} << 20;
 
@@ -314,8 +318,8 @@ os::RegionOptions region_options(const ArrayOptions& placement) {
 }
 
 // Reads a stream's preamble from in and returns the length of the store that follows, checked
-// against limit.
-std::uint64_t read_preamble(Descriptor& in, std::uint64_t limit) {
+// against max_bytes (0: no such limit) and the process memory limit before anything is allocated.
+std::uint64_t read_preamble(Descriptor& in, std::uint64_t max_bytes) {
   std::array<std::uint8_t, preamble_bytes> pre{};
   read_exactly(in, pre.data(), pre.size(), 0, preamble_bytes);
   if (std::memcmp(pre.data(), stream_magic, sizeof stream_magic) != 0) {
@@ -329,9 +333,15 @@ std::uint64_t read_preamble(Descriptor& in, std::uint64_t limit) {
     throw_error(ErrorCode::invalid_argument, "store stream: a length of " + std::to_string(length) +
                                                  " bytes cannot hold a store's header and trailer");
   }
-  if (length > limit) {
+  const os::MemoryLimit& memory = os::memory_limit();
+  if (max_bytes != 0 && length > max_bytes) {
     throw_error(ErrorCode::invalid_argument, "store stream: the stream announces " + util::format_bytes(length) +
-                                                 ", more than the " + util::format_bytes(limit) + " accepted");
+                                                 ", more than the " + util::format_bytes(max_bytes) + " accepted (max_bytes)");
+  }
+  if (length > memory.bytes) {
+    throw_error(ErrorCode::invalid_argument, "store stream: the stream announces " + util::format_bytes(length) +
+                                                 ", more than the " + util::format_bytes(memory.bytes) +
+                                                 " accepted (the memory limit: " + memory.source + ")");
   }
   return length;
 }
@@ -440,14 +450,21 @@ void Store::send(int fd) const {
 
 // Reads the length bytes of a store from fd into the region, checks them as opening a file does,
 // and returns its objects as arrays over the region (each array keeps it alive).
-Store Receiver::read(int fd, std::uint64_t length) const {
+Store Receiver::read(int fd, std::uint64_t length) {
   const ReceiveOptions& options = options_;
   Descriptor in(fd);
   auto* data = static_cast<std::uint8_t*>(region_->data());
-  // Read in pieces small enough to be checksummed page by page while still in the cache.
+  // Read in pieces small enough to be checksummed page by page while still in the cache. The
+  // region's pages are faulted in a step ahead of the bytes (a fault per page inside read() would
+  // cost more than the copy), so its memory follows what arrived, not what the preamble announced.
   os::PagedCrc32c pages;
   for (std::uint64_t got = 0; got < length;) {
     const std::uint64_t n = std::min(length - got, StreamWriter::batch_bytes);
+    if (got + n > faulted_) {
+      const std::uint64_t to = std::min<std::uint64_t>(region_->mapped_bytes(), align_up(got + n, fault_step));
+      region_->prefault(static_cast<std::size_t>(faulted_), static_cast<std::size_t>(to));
+      faulted_ = to;
+    }
     read_exactly(in, data + got, n, preamble_bytes + got, preamble_bytes + length);
     got += n;
     if (options.verify_blocks) pages.advance(data, got);
@@ -508,17 +525,18 @@ std::uint64_t Receiver::reuses() const {
 
 Store Receiver::receive(int fd) {
   const std::lock_guard<std::mutex> lock(*turn_);
-  const std::uint64_t limit = options_.max_bytes != 0 ? options_.max_bytes : os::memory_limit().bytes;
   Descriptor in(fd);
-  const std::uint64_t length = read_preamble(in, limit);
+  const std::uint64_t length = read_preamble(in, options_.max_bytes);
   // use_count() == 1: no array of an earlier store holds the region, and none can start to.
   const bool exact = options_.placement.placement == Placement::partitioned;
   if (region_ && region_.use_count() == 1 && (exact ? region_->size() == length : region_->size() >= length)) {
     ++reuses_;
   } else {
     region_.reset();
+    faulted_ = 0;
+    // Address space under the placement's policy; read() faults its pages in as the bytes come.
     region_ = std::make_shared<os::MemoryRegion>(
-        os::MemoryRegion::allocate(static_cast<std::size_t>(length), region_options(options_.placement)));
+        os::MemoryRegion::reserve(static_cast<std::size_t>(length), region_options(options_.placement)));
   }
   return read(fd, length);
 }

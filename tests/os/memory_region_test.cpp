@@ -1,5 +1,6 @@
-// Tests memory regions: every policy allocates pre-faulted zeroed pages where it promised, bad
-// requests are errors that leak nothing, and regions move like unique owners.
+// Tests memory regions: every policy allocates pre-faulted zeroed pages where it promised, a
+// reserved region holds no page until a range of it is faulted in, bad requests are errors that
+// leak nothing, and regions move like unique owners.
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 
@@ -31,6 +32,13 @@ bool every_page_resident(const MemoryRegion& region) {
   std::vector<unsigned char> resident(pages_of(region));
   if (::mincore(region.data(), region.mapped_bytes(), resident.data()) != 0) return false;
   return std::all_of(resident.begin(), resident.end(), [](unsigned char r) { return (r & 1) != 0; });
+}
+
+// Resident pages of bytes [begin, end) of region (page-aligned bounds), by mincore().
+std::size_t resident_pages(const MemoryRegion& region, std::size_t begin, std::size_t end) {
+  std::vector<unsigned char> resident((end - begin) / MemoryRegion::page_size());
+  if (::mincore(static_cast<char*>(region.data()) + begin, end - begin, resident.data()) != 0) return ~std::size_t{0};
+  return static_cast<std::size_t>(std::count_if(resident.begin(), resident.end(), [](unsigned char r) { return (r & 1) != 0; }));
 }
 
 bool all_zero(const MemoryRegion& region) {
@@ -127,6 +135,28 @@ INSTANTIATE_TEST_SUITE_P(
                       PolicyCase{MemoryPolicy::interleave, {}, false}, PolicyCase{MemoryPolicy::interleave, {0}, true},
                       PolicyCase{MemoryPolicy::partition, {}, false}, PolicyCase{MemoryPolicy::partition, {0}, true}),
     policy_case_name);
+
+TEST(MemoryRegion, AReservedRegionHoldsNoPageUntilARangeIsFaultedIn) {
+  const std::size_t page = MemoryRegion::page_size();
+  for (const RegionOptions& o : {options(MemoryPolicy::os_default), options(MemoryPolicy::bind, {0}),
+                                 options(MemoryPolicy::interleave), options(MemoryPolicy::partition)}) {
+    MemoryRegion region = MemoryRegion::reserve(64 * MiB, o);
+    EXPECT_EQ(region.mapped_bytes(), 64 * MiB);
+    EXPECT_EQ(resident_pages(region, 0, 64 * MiB), 0u);
+    region.prefault(3 * MiB + 5, 5 * MiB - 7);  // widened to whole pages
+    EXPECT_EQ(resident_pages(region, 0, 3 * MiB), 0u);
+    EXPECT_EQ(resident_pages(region, 3 * MiB, 5 * MiB), 2 * MiB / page);
+    EXPECT_EQ(resident_pages(region, 5 * MiB, 64 * MiB), 0u);
+    EXPECT_EQ(total(region.pages_per_node(3 * MiB, 5 * MiB)), 2 * MiB / page);  // placed by the policy
+    region.prefault(0, 0);
+    EXPECT_EQ(resident_pages(region, 0, 3 * MiB), 0u);
+  }
+  MemoryRegion region = MemoryRegion::reserve(MiB, options(MemoryPolicy::os_default));
+  EXPECT_THROW(region.prefault(0, MiB + 1), Error);
+  EXPECT_THROW(region.prefault(2, 1), Error);
+  MemoryRegion borrowed = MemoryRegion::borrow(region.data(), MiB, std::make_shared<int>(0));
+  EXPECT_THROW(borrowed.prefault(0, page), Error);
+}
 
 TEST(MemoryRegion, GetMempolicyAgreesWithPagesPerNode) {
   const MemoryRegion region = MemoryRegion::allocate(MiB, options(MemoryPolicy::bind, {0}));

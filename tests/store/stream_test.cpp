@@ -3,8 +3,8 @@
 // resent, and hostile streams: another magic, lengths too short or too large, a peer closing
 // mid-stream, a corrupt block, bytes after the trailer, a graph whose ids lie past its vertex count,
 // a sender whose peer closed (an error, not SIGPIPE), a placement that needs copies; a peer that
-// stops reading or sending does not keep an interrupt waiting, and non-blocking descriptors wait
-// for their peer.
+// stops reading or sending does not keep an interrupt waiting, non-blocking descriptors wait for
+// their peer, and a received region's memory follows the bytes that came, not the announced length.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <sys/socket.h>
@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <future>
 #include <optional>
@@ -482,6 +483,58 @@ TEST(StoreReceiver, ACorruptStreamIntoAReusedRegionIsAnErrorAndTheReceiverGoesOn
   ReceiveOptions replicated;
   replicated.placement.placement = Placement::replicated;
   EXPECT_THROW(Receiver{replicated}, Error);
+}
+
+// The peak resident memory of the process (VmHWM), after resetting it to the current one when reset.
+std::uint64_t peak_rss_bytes(bool reset) {
+  if (reset) std::ofstream("/proc/self/clear_refs") << "5";
+  std::ifstream status("/proc/self/status");
+  for (std::string key; status >> key;) {
+    if (key == "VmHWM:") {
+      std::uint64_t kib = 0;
+      status >> kib;
+      return kib << 10;
+    }
+  }
+  return 0;
+}
+
+// Before, the region was mapped and pre-faulted whole when the preamble came: 16 bytes announcing
+// 1 GiB made the receiver touch 1 GiB, then fail when the peer closed. Now its pages are faulted in
+// as the bytes arrive, so what the peer makes the receiver hold is what it sent (plus a step).
+TEST(StoreReceiver, MemoryFollowsTheBytesReceivedNotTheLengthAnnounced) {
+  constexpr std::uint64_t announced = std::uint64_t{1} << 30, sent = std::uint64_t{96} << 20, MiB = 1 << 20;
+  const std::uint64_t before = peak_rss_bytes(true);
+  Channel c = Channel::sockets();
+  std::thread writer([&] {
+    std::vector<std::uint8_t> piece(MiB);
+    std::memcpy(piece.data(), "SASTREAM", 8);
+    std::memcpy(piece.data() + 8, &announced, 8);
+    for (std::uint64_t done = 0; done < sent;) {
+      const std::uint64_t at = done % MiB;  // the preamble, then zeros
+      const ssize_t n = ::send(c.writer(), piece.data() + at, MiB - at, MSG_NOSIGNAL);
+      if (n <= 0) break;
+      done += static_cast<std::uint64_t>(n);
+      if (done >= MiB) std::memset(piece.data(), 0, 16);
+    }
+    c.close_end(1);
+  });
+  Receiver receiver;
+  try {
+    receiver.receive(c.reader());
+    ADD_FAILURE() << "a stream cut short was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::os_error);
+    EXPECT_NE(std::string(e.what()).find("the peer closed the stream after " + std::to_string(sent) + " of " +
+                                         std::to_string(announced + 16) + " bytes"),
+              std::string::npos)
+        << e.what();
+  }
+  writer.join();
+  EXPECT_EQ(receiver.reserved_bytes(), announced);  // address space, kept for the next stream
+  const std::uint64_t grown = peak_rss_bytes(false) - before;
+  EXPECT_GE(grown, sent - 16 * MiB);
+  EXPECT_LT(grown, sent + 32 * MiB) << "the receiver touched memory no byte had reached";
 }
 
 TEST(StoreCrc, PageCrcsCombineToTheCrcOfAnyRange) {

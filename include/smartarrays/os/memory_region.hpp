@@ -1,6 +1,7 @@
 // Owns mmap-backed memory regions with a NUMA policy applied before first touch, pre-faulted at
-// allocation, regions borrowed from memory another owner mapped (e.g. a file mapping shared by
-// many arrays), and the pages-per-node query (move_pages in query mode).
+// allocation (or reserved, then faulted in by ranges as they fill), regions borrowed from memory
+// another owner mapped (e.g. a file mapping shared by many arrays), and the pages-per-node query
+// (move_pages in query mode).
 #pragma once
 
 #include <cstddef>
@@ -35,6 +36,15 @@ class SMARTARRAYS_API MemoryRegion {
   MemoryRegion() = default;
   /// Maps bytes (> 0), applies the policy, pre-faults every page; throws Error, leaks nothing.
   static MemoryRegion allocate(std::size_t bytes, const RegionOptions& options);
+  /// Maps bytes (> 0) and applies the policy as allocate() does, but faults no page in: each comes
+  /// when first touched (placed by the policy) or by prefault(). For memory filled as data arrives
+  /// (a received stream), so a size announced by a peer is address space until the bytes come.
+  static MemoryRegion reserve(std::size_t bytes, const RegionOptions& options);
+  /// Faults in bytes [begin, end) of an allocated or reserved region now, widened to whole pages
+  /// (huge pages for a hugetlb region), as allocate() does for all of it. Throws
+  /// Error(out_of_range) unless begin <= end <= mapped_bytes() and the region is its own (not
+  /// borrowed), Error(out_of_memory) when the kernel refuses the pages.
+  void prefault(std::size_t begin, std::size_t end);
   /// A read-only view of bytes (> 0) at data, which owner keeps mapped for as long as any view
   /// holds it; the view never unmaps data itself and applies no policy (pages stay where they are).
   static MemoryRegion borrow(const void* data, std::size_t bytes, std::shared_ptr<const void> owner);

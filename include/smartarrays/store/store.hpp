@@ -137,11 +137,12 @@ class SMARTARRAYS_API Receiver {
   std::uint64_t reuses() const;
 
  private:
-  Store read(int fd, std::uint64_t length) const;
+  Store read(int fd, std::uint64_t length);
 
   ReceiveOptions options_;
   std::unique_ptr<std::mutex> turn_ = std::make_unique<std::mutex>();
   std::shared_ptr<os::MemoryRegion> region_;
+  std::uint64_t faulted_ = 0;  // bytes of region_ faulted in, from its start
   std::uint64_t reuses_ = 0;
 };
 
