@@ -144,21 +144,28 @@ print("finished", flush=True)
 """
 
 
-def test_ctrl_c_interrupts_pagerank():
-    # tol=0 never converges, so the child's PageRank runs 10^9 iterations (hours); KeyboardInterrupt
-    # after it returned would also print "interrupted", so the time the call took is what is checked.
-    child = subprocess.Popen([sys.executable, "-c", PAGERANK_CHILD], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+def interrupt_when_ready(code: str, *args: str, within: float, what: str) -> tuple[str, str]:
+    """Runs code in a child Python (SIGINT at its default), sends SIGINT 0.5 s after it prints
+    "ready", and returns its stdout and stderr; fails the test when it is still running within
+    seconds later."""
+    child = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "ready", child.stderr.read() if child.stderr else ""
         time.sleep(0.5)
         child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=60)
+        return child.communicate(timeout=within)
     except subprocess.TimeoutExpired:
-        pytest.fail("PageRank went on for 60 s after SIGINT")
+        pytest.fail(f"{what} went on {within:g} s after SIGINT")
     finally:
         child.kill()
+
+
+def test_ctrl_c_interrupts_pagerank():
+    # tol=0 never converges, so the child's PageRank runs 10^9 iterations (hours); KeyboardInterrupt
+    # after it returned would also print "interrupted", so the time the call took is what is checked.
+    out, err = interrupt_when_ready(PAGERANK_CHILD, within=60, what="PageRank")
     assert out.startswith("interrupted after "), (out, err)
     assert float(out.split()[2]) < 30, out
 
@@ -187,18 +194,7 @@ def test_ctrl_c_interrupts_a_stream_whose_peer_stopped(call: str):
     # Nobody reads the socket the child sends to (or sends on the one it receives from). Before, the
     # interrupt was looked at only when a system call failed with EINTR: a SIGINT that cut a writev
     # short went unnoticed and the next writev waited for the peer forever.
-    child = subprocess.Popen([sys.executable, "-c", STREAM_CHILD, call], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "ready", child.stderr.read() if child.stderr else ""
-        time.sleep(0.5)
-        child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"sa.{call} went on waiting for its peer 20 s after SIGINT")
-    finally:
-        child.kill()
+    out, err = interrupt_when_ready(STREAM_CHILD, call, within=20, what=f"sa.{call} waiting for its peer")
     assert out.startswith("interrupted after "), (out, err)
     assert float(out.split()[2]) < 5, out
 
@@ -269,18 +265,7 @@ def test_ctrl_c_interrupts_a_graph_load_waiting_for_its_fifos_writer(tmp_path: P
     # must reach Python as KeyboardInterrupt (it once came out as an OSError).
     fifo = tmp_path / "nobody.el"
     os.mkfifo(fifo)
-    child = subprocess.Popen([sys.executable, "-c", FIFO_WAIT_CHILD, str(fifo)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "ready"
-        time.sleep(0.5)
-        child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        pytest.fail("the load went on waiting 60 s after SIGINT")
-    finally:
-        child.kill()
+    out, err = interrupt_when_ready(FIFO_WAIT_CHILD, str(fifo), within=60, what="the load waiting for its writer")
     assert out.strip() == "interrupted", (out, err)
 
 

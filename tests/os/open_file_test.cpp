@@ -21,30 +21,13 @@
 #include "os/output_file.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/mapped_file.hpp"
+#include "support/scratch_dir.hpp"
 
 namespace smartarrays::os {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A fresh folder, removed with its contents at the end of the test.
-class Folder {
- public:
-  Folder() {
-    std::string pattern = (fs::temp_directory_path() / "smartarrays-open-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~Folder() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  Folder(const Folder&) = delete;
-  Folder& operator=(const Folder&) = delete;
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
 
 // The message and code of the Error f throws; fails the test when it throws none.
 template <typename F>
@@ -59,7 +42,7 @@ std::pair<std::string, ErrorCode> error_of(F&& f) {
 }
 
 TEST(OpenFile, APathHoldingANulByteIsRefusedAndNoShorterPathIsUsed) {
-  const Folder folder;
+  const test::ScratchDir folder;
   const std::string shorter = folder.file("z");
   std::ofstream(shorter) << "the file a cut path would name";
   const std::string with_nul = shorter + std::string("\0.sa", 4);
@@ -76,7 +59,7 @@ TEST(OpenFile, APathHoldingANulByteIsRefusedAndNoShorterPathIsUsed) {
 }
 
 TEST(OpenFile, ARegularReaderRefusesAFifoADeviceAndAFolderWithoutWaiting) {
-  const Folder folder;
+  const test::ScratchDir folder;
   const std::string fifo = folder.file("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   // No writer ever opens the FIFO: a blocking open would never return (ctest's timeout would fail it).
@@ -89,7 +72,7 @@ TEST(OpenFile, ARegularReaderRefusesAFifoADeviceAndAFolderWithoutWaiting) {
 }
 
 TEST(OpenFile, ARegularFileOpensWithItsSizeAndReadsAsAPlainDescriptor) {
-  const Folder folder;
+  const test::ScratchDir folder;
   const std::string path = folder.file("data");
   std::ofstream(path) << "12345";
   InputFile file = InputFile::open(path, InputKind::regular);
@@ -104,7 +87,7 @@ TEST(OpenFile, ARegularFileOpensWithItsSizeAndReadsAsAPlainDescriptor) {
 }
 
 TEST(OpenFile, AStreamReaderTakesAFifoOnceItsWriterComes) {
-  const Folder folder;
+  const test::ScratchDir folder;
   const std::string fifo = folder.file("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   std::thread writer([&] { std::ofstream(fifo) << "1 2\n"; });
@@ -117,7 +100,7 @@ TEST(OpenFile, AStreamReaderTakesAFifoOnceItsWriterComes) {
 }
 
 TEST(OpenFile, ASignalWhileWaitingForAFifosWriterStopsTheOpenAsAnInterruption) {
-  const Folder folder;
+  const test::ScratchDir folder;
   const std::string fifo = folder.file("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   // A handler without SA_RESTART, as the command's and Python's are: the open returns EINTR.
@@ -144,7 +127,7 @@ TEST(OpenFile, ASignalWhileWaitingForAFifosWriterStopsTheOpenAsAnInterruption) {
 }
 
 TEST(OpenFile, AMissingFileIsAnOsErrorNamingThePathQuoted) {
-  const Folder folder;
+  const test::ScratchDir folder;
   const std::string path = folder.file("missing\x1b[2J.el");
   const auto [message, code] = error_of([&] { InputFile::open(path, InputKind::stream); });
   EXPECT_EQ(code, ErrorCode::os_error);

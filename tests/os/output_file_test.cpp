@@ -19,41 +19,13 @@
 #include "os/output_file.hpp"
 #include "smartarrays/error.hpp"
 #include "support/file_size_limit.hpp"
+#include "support/scratch_dir.hpp"
 
 namespace smartarrays::os {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A fresh folder, removed with its contents at the end of the test.
-class Folder {
- public:
-  Folder() : path_(fs::path(::testing::TempDir()) / ("output_file_test_" + std::to_string(::getpid()) + "_" + std::to_string(serial()++))) {
-    fs::create_directories(path_);
-  }
-  ~Folder() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  Folder(const Folder&) = delete;
-  Folder& operator=(const Folder&) = delete;
-
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  // The names in the folder, sorted.
-  std::vector<std::string> names() const {
-    std::vector<std::string> all;
-    for (const auto& entry : fs::directory_iterator(path_)) all.push_back(entry.path().filename().string());
-    std::sort(all.begin(), all.end());
-    return all;
-  }
-
- private:
-  static int& serial() {
-    static int n = 0;
-    return n;
-  }
-  fs::path path_;
-};
 
 std::string contents(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -67,7 +39,7 @@ void put(const std::string& path, const std::string& text) { std::ofstream(path,
 void write_text(OutputFile& out, const std::string& text) { out.write(text.data(), text.size()); }
 
 TEST(OutputFile, ThePathShowsTheNewContentsOnlyAfterCommit) {
-  const Folder folder;
+  const test::ScratchDir folder;
   const std::string path = folder.file("out.txt");
   put(path, "old");
   OutputFile out(path);
@@ -80,7 +52,7 @@ TEST(OutputFile, ThePathShowsTheNewContentsOnlyAfterCommit) {
 }
 
 TEST(OutputFile, ADestructionWithoutCommitLeavesTheOldFileOrNone) {
-  const Folder folder;
+  const test::ScratchDir folder;
   const std::string old_path = folder.file("old.txt");
   put(old_path, "old");
   {
@@ -96,7 +68,7 @@ TEST(OutputFile, ADestructionWithoutCommitLeavesTheOldFileOrNone) {
 }
 
 TEST(OutputFile, AFullDiskFailsNamingThePathAndKeepsTheOldFile) {
-  const Folder folder;
+  const test::ScratchDir folder;
   const std::string path = folder.file("graph.el");
   put(path, "old graph");
   const std::string big(1 << 20, 'x');
@@ -117,7 +89,7 @@ TEST(OutputFile, AFullDiskFailsNamingThePathAndKeepsTheOldFile) {
 }
 
 TEST(OutputFile, AnOldFilesPermissionBitsStay) {
-  const Folder folder;
+  const test::ScratchDir folder;
   const std::string path = folder.file("private.txt");
   put(path, "old");
   ASSERT_EQ(::chmod(path.c_str(), 0640), 0);
@@ -131,7 +103,7 @@ TEST(OutputFile, AnOldFilesPermissionBitsStay) {
 }
 
 TEST(OutputFile, ASymbolicLinkStaysALinkToTheNewContents) {
-  const Folder folder;
+  const test::ScratchDir folder;
   const std::string target = folder.file("real.txt");
   const std::string link = folder.file("link.txt");
   put(target, "old");
@@ -153,7 +125,7 @@ TEST(OutputFile, ASymbolicLinkStaysALinkToTheNewContents) {
 }
 
 TEST(OutputFile, AFifoIsWrittenInPlace) {
-  const Folder folder;
+  const test::ScratchDir folder;
   const std::string fifo = folder.file("pipe");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
@@ -172,7 +144,7 @@ TEST(OutputFile, AFifoIsWrittenInPlace) {
 }
 
 TEST(OutputFile, ADescriptorsNameIsWrittenThroughTheDescriptorAtItsOffset) {
-  const Folder folder;
+  const test::ScratchDir folder;
   const std::string path = folder.file("redirected.txt");
   put(path, "");
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND);
@@ -189,7 +161,7 @@ TEST(OutputFile, ADescriptorsNameIsWrittenThroughTheDescriptorAtItsOffset) {
 }
 
 TEST(OutputFile, TwoWritersOfOnePathStageApartAndTheLastCommitWins) {
-  const Folder folder;
+  const test::ScratchDir folder;
   const std::string path = folder.file("out.txt");
   OutputFile first(path);
   OutputFile second(path);
@@ -203,7 +175,7 @@ TEST(OutputFile, TwoWritersOfOnePathStageApartAndTheLastCommitWins) {
 }
 
 TEST(OutputFile, StagedNamesAKilledProcessOfTheSamePidLeftArePassedOver) {
-  const Folder folder;
+  const test::ScratchDir folder;
   const std::string path = folder.file("out.txt");
   for (int k = 0; k < 200; ++k) put(path + ".partial-" + std::to_string(::getpid()) + "-" + std::to_string(k), "left");
   OutputFile out(path);
@@ -214,7 +186,7 @@ TEST(OutputFile, StagedNamesAKilledProcessOfTheSamePidLeftArePassedOver) {
 }
 
 TEST(OutputFile, ErrorsNameThePath) {
-  const Folder folder;
+  const test::ScratchDir folder;
   EXPECT_THROW(OutputFile(folder.file("no-such-folder/out.txt")), Error);
   try {
     OutputFile out(folder.file("no-such-folder/out.txt"));

@@ -17,40 +17,9 @@
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/csr_graph.hpp"
+#include "support/scratch_dir.hpp"
 
 namespace smartarrays::test {
-
-/// A fresh directory under the system temp dir, removed with its contents at destruction.
-class ScratchDir {
- public:
-  ScratchDir() {
-    path_ = std::filesystem::temp_directory_path() /
-            ("smartarrays-graph-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-
-  /// The path of a file named name inside the directory.
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  /// Writes bytes to a file named name and returns its path.
-  std::string write(const std::string& name, const std::string& bytes) const {
-    const std::string p = file(name);
-    std::ofstream(p, std::ios::binary) << bytes;
-    return p;
-  }
-
- private:
-  static int& counter() {
-    static int n = 0;
-    return n;
-  }
-  std::filesystem::path path_;
-};
 
 /// A file of tests/data/graph.
 inline std::string graph_data(const std::string& name) { return std::string(SMARTARRAYS_TEST_DATA_DIR) + "/graph/" + name; }

@@ -131,14 +131,7 @@ class LifetimeTest {
       });
       reader.start();
       reading.await();
-      while (true) {
-        try {
-          a.close();
-          break;
-        } catch (IllegalStateException busy) {
-          Thread.onSpinWait();
-        }
-      }
+      Closing.closeWhenIdle(a::close);
       reader.join();
     }
     assertEquals(List.of(), wrong, "decisions read from a freed array");
@@ -163,14 +156,7 @@ class LifetimeTest {
         }
       });
       reader.start();
-      while (true) {
-        try {
-          a.close();
-          break;
-        } catch (IllegalStateException busy) {
-          Thread.onSpinWait();
-        }
-      }
+      Closing.closeWhenIdle(a::close);
       reader.join();
       assertEquals(null, failure[0]);
     }

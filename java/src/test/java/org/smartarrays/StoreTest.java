@@ -273,14 +273,7 @@ class StoreTest {
       });
       reader.start();
       reading.await();
-      while (true) {
-        try {
-          store.close();
-          break;
-        } catch (IllegalStateException busy) {
-          Thread.onSpinWait();
-        }
-      }
+      Closing.closeWhenIdle(store::close);
       reader.join();
     }
     assertEquals(List.of(), wrong, "names read from a freed store");
