@@ -29,6 +29,7 @@
 #include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/store/store.hpp"
 #include "store_support.hpp"
+#include "support/sanitizers.hpp"
 
 namespace smartarrays {
 namespace {
@@ -532,9 +533,15 @@ TEST(StoreReceiver, MemoryFollowsTheBytesReceivedNotTheLengthAnnounced) {
   }
   writer.join();
   EXPECT_EQ(receiver.reserved_bytes(), announced);  // address space, kept for the next stream
+#if defined(SMARTARRAYS_TEST_TSAN)
+  // ThreadSanitizer's shadow memory grows by several times every byte written: resident memory is
+  // not the receiver's there (the plain and ASan runs check it).
+  static_cast<void>(before);
+#else
   const std::uint64_t grown = peak_rss_bytes(false) - before;
   EXPECT_GE(grown, sent - 16 * MiB);
   EXPECT_LT(grown, sent + 32 * MiB) << "the receiver touched memory no byte had reached";
+#endif
 }
 
 TEST(StoreCrc, PageCrcsCombineToTheCrcOfAnyRange) {
