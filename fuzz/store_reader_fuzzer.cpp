@@ -1,6 +1,8 @@
 // Owns the libFuzzer harness of the store reader: the input bytes become a file in memory (a
 // memfd, opened through /proc/self/fd like any path), opened as a store mapped and loaded, every
-// object touched (every array summed and read at its ends, every graph's sizes), then verified
+// object touched (every array summed and read at its ends; every graph's sizes, its last vertex's
+// neighbours and two PageRank iterations, which read every id: a mapped graph with an id past its
+// vertex count once crashed PageRank here), then verified
 // deeply; and the same bytes behind a stream preamble are received from a memfd as a store stream
 // and touched. A smartarrays::Error is the right answer to bad input; a crash, a sanitizer report, a
 // timeout or memory beyond libFuzzer's -rss_limit_mb is a finding.
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "fuzz/memory_file.hpp"
+#include "smartarrays/algo/pagerank.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/runtime/thread_pool.hpp"
 #include "smartarrays/store/store.hpp"
@@ -26,7 +29,21 @@ smartarrays::runtime::ThreadPool& pool() {
   return p;
 }
 
-// Reads every object: sums and end values of arrays, sizes and one neighbour list of graphs.
+// Two PageRank iterations over g: every offset and id read, as an algorithm reads them.
+std::uint64_t traverse(const smartarrays::graph::CsrGraph& g) {
+  smartarrays::algo::PageRankOptions options;
+  options.tolerance = 0;
+  options.max_iterations = 2;
+  const smartarrays::algo::PageRankResult result = smartarrays::algo::pagerank(g.rbegin(), g.redge(), g.begin(), options, pool());
+  std::uint64_t seen = result.iterations;
+  if (g.vertices() > 0) {
+    seen += g.out_neighbours(g.vertices() - 1).size() + g.in_neighbours(g.vertices() - 1).size();
+    seen += result.ranks.get(g.vertices() - 1);
+  }
+  return seen;
+}
+
+// Reads every object: sums and end values of arrays; sizes, one neighbour list and PageRank of graphs.
 std::uint64_t touch(const smartarrays::store::Store& store) {
   std::uint64_t seen = 0;
   for (const std::string& name : store.names()) {
@@ -36,7 +53,7 @@ std::uint64_t touch(const smartarrays::store::Store& store) {
       if (a.length() > 0) seen += a.get(0) + a.get(a.length() - 1);
     } else {
       const smartarrays::graph::CsrGraph& g = store.graph(name);
-      seen += g.vertices() + g.edges() + g.begin().sum() + g.redge().sum();
+      seen += g.vertices() + g.edges() + g.begin().sum() + g.redge().sum() + traverse(g);
     }
   }
   return seen;

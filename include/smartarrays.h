@@ -440,7 +440,7 @@ typedef struct sa_store sa_store;
 
 /** How sa_store_open makes the arrays of a file. */
 typedef enum {
-  SA_STORE_MAP = 0, /**< read-only views over the file's pages: no copy, only header and directory read */
+  SA_STORE_MAP = 0, /**< read-only views over the file's pages: no copy; a graph's offsets and ids read once (bounds) */
   SA_STORE_LOAD = 1 /**< copies (checksums checked) into the given placement, in parallel */
 } sa_store_mode;
 

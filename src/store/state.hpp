@@ -50,13 +50,12 @@ using AddBlock = std::function<std::uint32_t(const SmartArray& array, const std:
 ObjectEntry plan_object(const Object& object, const AddBlock& add_block);
 
 /// The graph of a directory entry, its k-th array made by array_of(k): one shared CSR when the entry
-/// shares its reverse (undirected), else four arrays. A graph made of copies (Mode::load: a loaded
-/// file, a received stream) is checked with CsrGraph::check_bounds on pool, so no traversal of it
-/// leaves its arrays; a mapped one is not (reading every page is what mapping avoids; verify --deep
-/// checks it). Throws Error "<what>: graph 'name' (entry at offset N): ..." with the code of the
+/// shares its reverse (undirected), else four arrays. In either mode (a loaded or mapped file, a
+/// received stream) it is checked with CsrGraph::check_bounds on pool, so no traversal of it leaves
+/// its arrays. Throws Error "<what>: graph 'name' (entry at offset N): ..." with the code of the
 /// failure (invalid_argument when the arrays do not form a graph).
 graph::CsrGraph graph_of(const ObjectEntry& object, const std::function<SmartArray(std::size_t)>& array_of,
-                         std::string_view what, Mode mode, runtime::ThreadPool& pool);
+                         std::string_view what, runtime::ThreadPool& pool);
 }  // namespace detail
 
 }  // namespace smartarrays::store

@@ -81,7 +81,7 @@ graph::CsrGraph open_graph_object(const detail::Catalogue& catalogue, const Obje
                                   runtime::ThreadPool& pool) {
   return detail::graph_of(
       object, [&](std::size_t k) { return open_block(catalogue, object, k, mode, file, placement.arrays[k], pool); },
-      "store", mode, pool);
+      "store", pool);
 }
 
 constexpr util::NameTable<Mode, 2> mode_names{"store mode", {{{Mode::map, "map"}, {Mode::load, "load"}}}};
@@ -166,14 +166,16 @@ graph::CsrGraph Store::open_graph(const std::string& path, std::string_view name
 }
 
 graph::CsrGraph detail::graph_of(const ObjectEntry& object, const std::function<SmartArray(std::size_t)>& array_of,
-                                 std::string_view what, Mode mode, runtime::ThreadPool& pool) {
+                                 std::string_view what, runtime::ThreadPool& pool) {
   try {
     // An undirected graph's rbegin and redge name begin's and edge's blocks: one CSR, shared.
     // A version 1 file's out_degree block (slot 4) is never opened: out-degrees come from begin.
     graph::CsrGraph graph = object.shares_reverse()
                                 ? graph::CsrGraph(array_of(0), array_of(1))
                                 : graph::CsrGraph({array_of(0), array_of(1), array_of(2), array_of(3)}, object.directed);
-    if (mode == Mode::load) graph.check_bounds(pool);
+    // Mapped too: a traversal of ids past n would read outside the mapping (one pass over the pages
+    // an algorithm reads anyway; before, PageRank on a corrupt mapped file died with SIGSEGV).
+    graph.check_bounds(pool);
     return graph;
   } catch (const Error& e) {
     // The code stays the failure's: an interrupt is still Error(cancelled), a refused copy out_of_memory.

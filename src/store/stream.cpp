@@ -497,7 +497,7 @@ Store Receiver::read(int fd, std::uint64_t length) {
       entry.array.emplace(array_of(object, 0));
     } else {
       entry.graph = std::make_unique<graph::CsrGraph>(
-          detail::graph_of(object, [&](std::size_t k) { return array_of(object, k); }, "store stream", Mode::load,
+          detail::graph_of(object, [&](std::size_t k) { return array_of(object, k); }, "store stream",
                            runtime::default_pool()));
     }
     state->entries.push_back(std::move(entry));

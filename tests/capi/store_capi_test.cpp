@@ -10,6 +10,8 @@
 
 #include "capi/capi_c_checks.h"
 #include "smartarrays.h"
+#include "smartarrays/store/store.hpp"
+#include "store/store_support.hpp"
 #include "support/capi_expect.hpp"
 #include "support/graph_fixtures.hpp"
 
@@ -27,6 +29,20 @@ TEST(StoreCApi, RoundTripFromC) {
   capi_c_store_layout(layout);
   EXPECT_EQ(layout[0], sizeof(sa_store_object));
   EXPECT_EQ(layout[1], offsetof(sa_store_object, graph));
+}
+
+// Its checksums are right, its ids are not: mapped, it used to open unchecked, and sa_graph_pagerank
+// then died with SIGSEGV.
+TEST(StoreCApi, AGraphWithIdsPastItsVertexCountIsRefusedMappedOrLoaded) {
+  const ScratchDir dir;
+  const std::string path = dir.file("bounds.sa");
+  smartarrays::store::Store::write(path, {{"g", smartarrays::test::graph_out_of_bounds()}});
+  for (sa_store_mode mode : {SA_STORE_MAP, SA_STORE_LOAD}) {
+    sa_store* s = nullptr;
+    expect_failure(sa_store_open(path.c_str(), mode, nullptr, &s), SA_EINVAL, "sa_store_open",
+                   smartarrays::test::out_of_bounds_message);
+    EXPECT_EQ(s, nullptr);
+  }
 }
 
 TEST(StoreCApi, ArgumentAndFileErrors) {

@@ -165,7 +165,7 @@ class SMARTARRAYS_API CsrGraph {
   /// and never decrease (the constructor saw them end at m) and every neighbour id is below n. O(n + m)
   /// on pool, each worker decoding a small block at a time (no decoded copy). Throws
   /// Error(invalid_argument) naming the array, the position and the value. Readers of bytes from
-  /// outside (a loaded store, a received stream, unpickling) run it; validate() checks more.
+  /// outside (a mapped or loaded store, a received stream, unpickling) run it; validate() checks more.
   void check_bounds(runtime::ThreadPool& pool = runtime::default_pool()) const;
 
   /// Checks every CSR invariant (decoding, range checks and the transpose run on the default pool):

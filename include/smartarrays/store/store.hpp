@@ -20,7 +20,7 @@ namespace smartarrays::store {
 
 /// How Store::open makes arrays of the file's blocks.
 enum class Mode {
-  map,   ///< read-only views over the file's pages: no copy, nothing read but header and directory
+  map,   ///< read-only views over the file's pages: no copy; a graph's offsets and ids are read once (bounds)
   load,  ///< copies checked against their checksums into the requested placement, in parallel
 };
 
@@ -62,7 +62,8 @@ class SMARTARRAYS_API Store {
   /// Opens the store at path. Mode::map takes no placement (its arrays are os_default views: any
   /// other placement, nodes or huge pages is Error(invalid_argument)); Mode::load puts every array in
   /// placement (bits ignored: each keeps its stored width), filled on pool, each replica by its own
-  /// node's workers. Throws Error naming the first problem.
+  /// node's workers. Every graph, in either mode, is checked with graph::CsrGraph::check_bounds.
+  /// Throws Error naming the first problem.
   static Store open(const std::string& path, Mode mode = Mode::map, const ArrayOptions& placement = {},
                     runtime::ThreadPool& pool = runtime::default_pool());
   /// Opens only the graph named name (empty: the store's only graph) of the store at path: mapped

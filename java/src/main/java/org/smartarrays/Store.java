@@ -24,7 +24,7 @@ import java.util.Objects;
 public final class Store implements AutoCloseable {
   /** How {@link #open(Path, Mode, ArrayOptions)} makes the arrays of a file. */
   public enum Mode {
-    /** Read-only views over the file's pages: no copy, only header and directory read. */
+    /** Read-only views over the file's pages: no copy; a graph's offsets and ids are read once (bounds). */
     MAP,
     /** Copies (checksums checked) into the given placement, in parallel. */
     LOAD

@@ -19,12 +19,15 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.zip.CRC32C;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -277,6 +280,45 @@ class StoreTest {
       reader.join();
     }
     assertEquals(List.of(), wrong, "names read from a freed store");
+  }
+
+  private static int crc32c(byte[] bytes, int offset, int length) {
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, offset, length);
+    return (int) crc.getValue();
+  }
+
+  @Test
+  void aGraphWithIdsPastItsVertexCountIsRefusedMappedOrLoaded() throws IOException {
+    // Its checksums are right, its ids are not. Mapped, it used to open unchecked, and PageRank then
+    // crashed the JVM with SIGSEGV.
+    Path path = dir.resolve("bounds.sa");
+    try (Graph g = Graph.fromEdges(new long[] {0, 1, 2}, new long[] {1, 2, 0}, 3,
+        GraphOptions.defaults().withVariant(Graph.Variant.U))) {
+      Store.write(path, Map.of("g", g));
+    }
+    ByteBuffer data = ByteBuffer.wrap(Files.readAllBytes(path)).order(ByteOrder.LITTLE_ENDIAN);
+    int trailer = data.capacity() - 32;
+    int directory = (int) data.getLong(trailer + 8);
+    int directoryBytes = (int) data.getLong(trailer + 16);
+    // The ids 2^32 - 1, 2^31 and 3e9 at 32 bits over the block's first words (the rest is zero).
+    byte[] ids = new byte[16];
+    ByteBuffer.wrap(ids).order(ByteOrder.LITTLE_ENDIAN).putLong(0xFFFFFFFFL | (1L << 63)).putLong(3_000_000_000L);
+    for (int block : new int[] {1, 3}) { // edge and redge
+      int descriptor = directory + 16 + 40 * block;
+      int offset = (int) data.getLong(descriptor + 16);
+      data.put(offset, ids);
+      data.putInt(descriptor + 32, crc32c(data.array(), offset, (int) data.getLong(descriptor + 24)));
+    }
+    data.putInt(trailer + 24, crc32c(data.array(), directory, directoryBytes));
+    data.putInt(trailer + 28, crc32c(data.array(), trailer, 28));
+    Files.write(path, data.array());
+    for (Store.Mode mode : Store.Mode.values()) {
+      IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+          () -> Store.open(path, mode, ArrayOptions.defaults()));
+      assertTrue(refused.getMessage().contains(
+          "CSR bounds: neighbour id edge[0] = 4294967295 is not below the vertex count 3"), refused.getMessage());
+    }
   }
 
   @Test
