@@ -2,6 +2,9 @@
 #include "cli/command_line.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 
@@ -9,6 +12,7 @@
 #include "cli/stop_signals.hpp"
 #include "smartarrays/codec/kernels.hpp"
 #include "smartarrays/error.hpp"
+#include "smartarrays/os/memory_limit.hpp"
 #include "smartarrays/os/topology.hpp"
 #include "smartarrays/runtime/thread_pool.hpp"
 #include "smartarrays/util/text.hpp"
@@ -68,6 +72,7 @@ void check_settings() {
   os::topology();
   runtime::default_thread_count();
   codec::check_isa_setting();
+  os::memory_limit();
 }
 
 // While it lives (and on is true), what the command prints to std::cout goes to std::cerr: its
@@ -234,7 +239,23 @@ std::optional<int> CommandTree::parse(int argc, const char* const* argv) {
   }
 }
 
-int CommandTree::run(int argc, const char* const* argv) {
+int CommandTree::run(int argc, const char* const* argv) { return written(run_command(argc, argv)); }
+
+// exit_code, or exit_failure with a message when the output did not reach standard output: stdio
+// keeps a redirected stdout's last block until exit, where a failed write (a full disk) went unseen
+// and a truncated report exited 0.
+int CommandTree::written(int exit_code) const {
+  errno = 0;
+  out_->flush();  // std::cout's flush is stdout's: the failed write's errno is from either
+  const bool flushed = std::fflush(stdout) == 0;
+  const int error = errno;
+  if (flushed && !std::ferror(stdout) && out_->good()) return exit_code;
+  *err_ << "smartarrays: error: cannot write standard output" << (error != 0 ? ": " + std::string(std::strerror(error)) : "")
+        << "\n";
+  return exit_code == 0 ? exit_failure : exit_code;
+}
+
+int CommandTree::run_command(int argc, const char* const* argv) {
   if (const std::optional<int> done = parse(argc, argv)) return *done;
   const CLI::App& selected = selected_command(root_);
   const StdoutToStderr tables_aside(output_on_stdout());

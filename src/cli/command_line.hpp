@@ -70,7 +70,8 @@ class CommandTree {
   /// The root command.
   CLI::App& root() { return root_; }
 
-  /// Parses the arguments and runs the selected command; prints help and errors; returns the exit code.
+  /// Parses the arguments and runs the selected command; prints help and errors; returns the exit
+  /// code (1 when what it printed could not be written, e.g. to a full disk).
   int run(int argc, const char* const* argv);
   /// The parse step of run(): parses the arguments, checks the SMARTARRAYS_* settings and runs the
   /// selected command's check, without running it. Returns the exit code when the command line ends
@@ -92,6 +93,8 @@ class CommandTree {
   void check_extras(const CLI::App& app) const;
   void check_scopes(const CLI::App& app) const;
   int usage_failure(const CLI::App& command, const std::string& message) const;
+  int run_command(int argc, const char* const* argv);
+  int written(int exit_code) const;
 
   CLI::App root_;
   std::ostream* out_ = &std::cout;

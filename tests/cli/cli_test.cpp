@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "smartarrays/util/settings.hpp"
 #include "support/run_cli.hpp"
 
 namespace {
@@ -364,12 +365,36 @@ TEST(Cli, BadEnvironmentVariablesExitTwoNamingTheVariable) {
       {"SMARTARRAYS_THREADS=0", "SMARTARRAYS_THREADS='0'"},
       {"SMARTARRAYS_ISA=junk", "SMARTARRAYS_ISA='junk'"},
       {"SMARTARRAYS_TOPOLOGY=nodes=lots", "SMARTARRAYS_TOPOLOGY='nodes=lots'"},
+      {"SMARTARRAYS_MEMORY_LIMIT_MB=0", "SMARTARRAYS_MEMORY_LIMIT_MB='0'"},
   };
   for (const Case& c : cases) {
     const CliRun r = run("bench aggregate --size 1K --quiet", c.env);
     EXPECT_EQ(r.exit_code, 2) << c.env << "\n" << r.err;
     EXPECT_NE(r.err.find(c.names), std::string::npos) << c.env << "\n" << r.err;
     EXPECT_EQ(r.out, "") << c.env;
+  }
+}
+
+// Every variable of the one table, even for a command that never needs it: SMARTARRAYS_MEMORY_LIMIT_MB
+// was read only when a graph was sized, so `topology` passed it and `graph info` failed with exit 1.
+TEST(Cli, EverySettingIsCheckedAtStart) {
+  for (const smartarrays::util::Setting& s : smartarrays::util::settings) {
+    const std::string env = std::string(s.name) + "=junk";
+    const CliRun r = run("topology", env);
+    EXPECT_EQ(r.exit_code, 2) << env << "\n" << r.err;
+    EXPECT_NE(r.err.find("environment variable " + std::string(s.name) + "='junk'"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "") << env;
+  }
+}
+
+// A report that never reached its file is a failure: before, stdio's last block was lost at exit
+// and `smartarrays topology > full-disk/report.txt` exited 0 with the file empty.
+TEST(Cli, OutputThatCannotBeWrittenExitsOne) {
+  for (const char* command : {"topology", "--help", "graph info " SMARTARRAYS_TEST_DATA_DIR "/graph/tiny.el --quiet"}) {
+    const CliRun r = run(std::string(command) + " >/dev/full");
+    EXPECT_EQ(r.exit_code, 1) << command << "\n" << r.err;
+    EXPECT_NE(r.err.find("smartarrays: error: cannot write standard output: No space left on device"), std::string::npos)
+        << command << "\n" << r.err;
   }
 }
 
