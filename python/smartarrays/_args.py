@@ -4,6 +4,7 @@ bit widths, and integer array-likes as contiguous unsigned numpy arrays the core
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Iterator, Mapping, Set
 from typing import Literal, Union
 
@@ -29,6 +30,14 @@ MAX_NODE = 4095
 def is_integer(value: object) -> bool:
     """True for Python and numpy integers, False for bools (an int subclass that is no node or width)."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def path_arg(value: object, name: str = "path") -> bytes:
+    """A file path (str, bytes or os.PathLike) as the bytes the system names the file by: a name
+    that is not UTF-8 (str from os.fsdecode, or bytes) reaches the core as it is on disk."""
+    if not isinstance(value, (str, bytes, os.PathLike)):
+        raise TypeError(f"{name} must be a path (str, bytes or os.PathLike), got {type(value).__name__}")
+    return os.fsencode(value)
 
 
 def flag(value: object, name: str) -> bool:

@@ -22,7 +22,7 @@ from distributed import Client, Future, get_client
 from . import _core
 from . import _dask_serialize  # noqa: F401 - registers the zero-copy frames
 from . import array as _make_array
-from ._args import Nodes, Placement, bits_arg, is_integer, node_list, pagerank_args, word
+from ._args import Nodes, Placement, bits_arg, is_integer, node_list, pagerank_args, path_arg, word
 from ._core import SmartArray
 from .collections import group_by as _local_group_by
 from .graph import Graph
@@ -334,7 +334,7 @@ class PageRankRun:
     converged: bool
 
 
-GraphInput = Union[Graph, str, "os.PathLike[str]", Sequence[Future]]
+GraphInput = Union[Graph, str, bytes, "os.PathLike[str]", Sequence[Future]]
 """A graph in memory, the path of a .sg file (each worker reads only its part), or the parts
 graph_parts() returned (cut once, used by many runs)."""
 
@@ -346,7 +346,7 @@ def _graph_part(graph: Graph, first: int, count: int) -> GraphPart:
     return GraphPart(*_core._graph_pull_part(graph._native, first, count))
 
 
-def _file_part(path: str, first: int, count: int) -> GraphPart:
+def _file_part(path: bytes, first: int, count: int) -> GraphPart:
     return GraphPart(*_core._sg_pull_part(path, first, count))
 
 
@@ -393,7 +393,9 @@ def graph_parts(graph: GraphInput, parts: int | None = None, client: Client | No
         raise ValueError(f"parts must be an integer >= 1, got {parts!r}")
     count = int(count)
     name = _name("graph-part")
-    path = "" if isinstance(graph, Graph) else os.fspath(graph)
+    if not isinstance(graph, (Graph, str, bytes, os.PathLike)):
+        raise TypeError(f"graph must be a Graph or a .sg path, got {type(graph).__name__}")
+    path = b"" if isinstance(graph, Graph) else path_arg(graph, "graph")
     vertices = graph.vertices if isinstance(graph, Graph) else _core._sg_header(path)[2]
     if count > max(vertices, 1):
         raise ValueError(f"parts must be at most the {vertices} vertices, got {count}")
@@ -425,7 +427,7 @@ def pagerank(
     dangling = word(dangling, "dangling")
     _core._pagerank_check(tol, damping, max_iterations, dangling)
     client = client if client is not None else get_client()
-    held = list(graph) if isinstance(graph, Sequence) and not isinstance(graph, str) else graph_parts(graph, parts, client)
+    held = list(graph) if isinstance(graph, Sequence) and not isinstance(graph, (str, bytes)) else graph_parts(graph, parts, client)
     for part in held:
         if not isinstance(part, Future):
             raise TypeError(f"graph must be a Graph, a .sg path or the parts graph_parts() returned, got a list holding {type(part).__name__}")

@@ -21,6 +21,7 @@ from ._args import (
     id_array,
     node_list,
     pagerank_args,
+    path_arg,
     real_number,
     unsigned_value,
     word,
@@ -121,14 +122,14 @@ class Graph:
     @classmethod
     def load(
         cls,
-        path: str | os.PathLike[str],
+        path: str | bytes | os.PathLike[str],
         variant: Variant = "V+E",
         *,
         format: Literal["el", "mtx", "sg"] | None = None,
         **options: Unpack[GraphOptions],
     ) -> Graph:
         """A graph read from an edge list (.el/.txt), Matrix Market (.mtx) or GAP (.sg) file."""
-        return cls(_core._graph_load(os.fspath(path), "" if format is None else word(format, "format"), _build("load", variant, options)))
+        return cls(_core._graph_load(path_arg(path), "" if format is None else word(format, "format"), _build("load", variant, options)))
 
     @classmethod
     def rmat(

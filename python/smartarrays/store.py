@@ -15,7 +15,7 @@ from typing import Literal, Protocol, Union
 import numpy as np
 
 from . import _core
-from ._args import HugePages, Nodes, Placement, flag, huge_pages_arg, node_list, unsigned_value, word
+from ._args import HugePages, Nodes, Placement, flag, huge_pages_arg, node_list, path_arg, unsigned_value, word
 from ._core import SmartArray
 from .graph import Graph
 
@@ -127,20 +127,20 @@ class Store(Mapping[str, StoreObject]):
         return f"Store(mode={self._mode!r}, names={list(self._objects)!r})"
 
 
-def save(path: str | os.PathLike[str], objects: Objects) -> None:
+def save(path: str | bytes | os.PathLike[str], objects: Objects) -> None:
     """Writes objects as a new store at path (the file is replaced only once the new one is complete)."""
     names, handles = _named(objects)
-    _core._store_write(os.fspath(path), names, handles)
+    _core._store_write(path_arg(path), names, handles)
 
 
-def append(path: str | os.PathLike[str], objects: Objects) -> None:
+def append(path: str | bytes | os.PathLike[str], objects: Objects) -> None:
     """Adds objects to the store at path without rewriting it; their names must be new."""
     names, handles = _named(objects)
-    _core._store_append(os.fspath(path), names, handles)
+    _core._store_append(path_arg(path), names, handles)
 
 
 def open(  # noqa: A001 - sa.open, as the issue names it
-    path: str | os.PathLike[str],
+    path: str | bytes | os.PathLike[str],
     mode: Literal["map", "load"] = "map",
     placement: Placement = "os_default",
     nodes: Nodes = None,
@@ -150,7 +150,7 @@ def open(  # noqa: A001 - sa.open, as the issue names it
     mode="load" copies every block (checksums checked) into placement."""
     if word(mode, "mode") not in ("map", "load"):
         raise ValueError(f"mode must be 'map' or 'load', got {mode!r}")
-    opened = _core._store_open(os.fspath(path), mode, word(placement, "placement"), node_list(nodes), huge_pages_arg(huge_pages))
+    opened = _core._store_open(path_arg(path), mode, word(placement, "placement"), node_list(nodes), huge_pages_arg(huge_pages))
     return Store(opened, mode)
 
 
@@ -170,9 +170,9 @@ class VerifyReport:
         return not self.problems
 
 
-def verify(path: str | os.PathLike[str], deep: bool = False) -> VerifyReport:
+def verify(path: str | bytes | os.PathLike[str], deep: bool = False) -> VerifyReport:
     """Checks every block's checksum of the store at path and, with deep, every graph's CSR invariants."""
-    objects, blocks, checked, uncommitted, problems = _core._store_verify(os.fspath(path), flag(deep, "deep"))
+    objects, blocks, checked, uncommitted, problems = _core._store_verify(path_arg(path), flag(deep, "deep"))
     return VerifyReport(objects, blocks, checked, uncommitted, tuple(problems))
 
 

@@ -24,6 +24,10 @@ namespace smartarrays::python {
 
 namespace nb = nanobind;
 
+/// A path as the bytes the system names the file by: the package's path_arg() encodes str and
+/// os.PathLike with os.fsencode, so a non-UTF-8 name reaches the core as it is on disk.
+inline std::string path_of(const nb::bytes& path) { return std::string(path.c_str(), path.size()); }
+
 /// A 1-D uint64 numpy array that owns its buffer.
 using U64Array = nb::ndarray<nb::numpy, std::uint64_t, nb::ndim<1>>;
 /// A read-only, contiguous 1-D uint64 input array (never converted from another dtype).

@@ -47,12 +47,12 @@ PartTuple graph_part(const GraphHandle& graph, std::uint64_t first, std::uint64_
   return part_tuple(interruptible([&] { return graph::pull_part(*g, first, count); }));
 }
 
-PartTuple sg_part(const std::string& path, std::uint64_t first, std::uint64_t count) {
-  return part_tuple(interruptible([&] { return graph::read_sg_pull_part(path, first, count); }));
+PartTuple sg_part(const nb::bytes& path, std::uint64_t first, std::uint64_t count) {
+  return part_tuple(interruptible([&] { return graph::read_sg_pull_part(path_of(path), first, count); }));
 }
 
-std::tuple<bool, std::uint64_t, std::uint64_t> sg_header(const std::string& path) {
-  const graph::SgHeader header = interruptible([&] { return graph::read_sg_header(path); });
+std::tuple<bool, std::uint64_t, std::uint64_t> sg_header(const nb::bytes& path) {
+  const graph::SgHeader header = interruptible([&] { return graph::read_sg_header(path_of(path)); });
   return {header.directed, header.edges, header.vertices};
 }
 

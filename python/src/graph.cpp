@@ -58,10 +58,10 @@ GraphHandle from_edges(const U64In& src, const U64In& dst, std::uint64_t vertice
   });
 }
 
-GraphHandle load(const std::string& path, std::string_view format, const GraphBuild& build) {
+GraphHandle load(const nb::bytes& path, std::string_view format, const GraphBuild& build) {
   graph::SourceOptions source;
   if (!format.empty()) source.format = graph::parse_graph_format(format);
-  return build_graph(build, [&] { return graph::GraphSource::open(path, source); });
+  return build_graph(build, [&] { return graph::GraphSource::open(path_of(path), source); });
 }
 
 GraphHandle rmat(unsigned scale, std::uint64_t edge_factor, std::uint64_t seed, const GraphBuild& build) {

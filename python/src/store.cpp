@@ -83,18 +83,18 @@ std::vector<OpenedObject> opened(store::Store opened_store) {
   return objects;
 }
 
-void write(const std::string& path, const std::vector<std::string>& names, const std::vector<nb::object>& handles) {
+void write(const nb::bytes& path, const std::vector<std::string>& names, const std::vector<nb::object>& handles) {
   const Objects objects = objects_of(names, handles);
   interruptible([&] {
-    store::Store::write(path, objects.list);
+    store::Store::write(path_of(path), objects.list);
     return 0;
   });
 }
 
-void append(const std::string& path, const std::vector<std::string>& names, const std::vector<nb::object>& handles) {
+void append(const nb::bytes& path, const std::vector<std::string>& names, const std::vector<nb::object>& handles) {
   const Objects objects = objects_of(names, handles);
   interruptible([&] {
-    store::Store::append(path, objects.list);
+    store::Store::append(path_of(path), objects.list);
     return 0;
   });
 }
@@ -103,16 +103,16 @@ ArrayOptions placement_of(std::string_view placement, std::vector<int> nodes, st
   return make_options(0, placement, std::move(nodes), huge_pages);
 }
 
-std::vector<OpenedObject> open(const std::string& path, std::string_view mode, std::string_view placement,
+std::vector<OpenedObject> open(const nb::bytes& path, std::string_view mode, std::string_view placement,
                                std::vector<int> nodes, std::string_view huge_pages) {
   const store::Mode how = store::parse_mode(mode);
   const ArrayOptions options = placement_of(placement, std::move(nodes), huge_pages);
-  return opened(interruptible([&] { return store::Store::open(path, how, options); }));
+  return opened(interruptible([&] { return store::Store::open(path_of(path), how, options); }));
 }
 
-std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::vector<std::string>> verify(const std::string& path,
+std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::vector<std::string>> verify(const nb::bytes& path,
                                                                                                         bool deep) {
-  const store::VerifyReport r = interruptible([&] { return store::verify(path, deep); });
+  const store::VerifyReport r = interruptible([&] { return store::verify(path_of(path), deep); });
   return {r.objects, r.blocks, r.bytes_checked, r.uncommitted_bytes, r.problems};
 }
 

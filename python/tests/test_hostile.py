@@ -281,3 +281,25 @@ def test_raw_bytes_of_a_path_are_escaped_in_messages(tmp_path: Path):
     assert "missing\\x1b[2J.el" in str(missing.value)
     for message in (str(parsed.value), str(missing.value)):
         assert all(" " <= c <= "~" for c in message), message
+
+
+def test_bytes_and_non_utf8_paths_name_the_file_on_disk(tmp_path: Path):
+    # Before, bytes paths and str names that are not UTF-8 (os.fsdecode's surrogate escapes) raised
+    # nanobind's TypeError with a dump of the binding's signatures.
+    name = os.fsdecode(b"caf\xe9.sa")  # Latin-1, not UTF-8: 'caf\udce9.sa'
+    path = tmp_path / name
+    sa.save(path, {"a": sa.array([1, 2, 3])})
+    assert os.listdir(os.fsencode(tmp_path)) == [b"caf\xe9.sa"]
+    sa.append(os.fsencode(path), {"g": sa.Graph.from_edges([0, 1], [1, 0])})
+    with sa.open(os.fsencode(path)) as store:
+        assert store["a"].to_numpy().tolist() == [1, 2, 3]
+    assert sa.verify(path, deep=True).ok
+    edges = tmp_path / os.fsdecode(b"\xff.el")
+    edges.write_bytes(b"0 1\n1 2\n")
+    assert sa.Graph.load(os.fsencode(edges)).edges == 2
+    assert sa.Graph.load(edges).edges == 2
+    with pytest.raises(OSError, match=r"missing\\xff\.sa"):
+        sa.open(os.fsencode(tmp_path) + b"/missing\xff.sa")
+    for call in (lambda: sa.open(3), lambda: sa.save(None, sa.array([1])), lambda: sa.Graph.load(["x.el"])):
+        with pytest.raises(TypeError, match=r"^path must be a path \(str, bytes or os.PathLike\), got "):
+            call()
