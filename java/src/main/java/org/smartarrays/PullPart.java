@@ -106,15 +106,27 @@ public final class PullPart implements AutoCloseable {
     return PullPartNative.vertices(handle);
   }
 
-  /** The start of a run (see {@link Start}). */
+  /** The start of a run (see {@link Start}); a part of more vertices than a Java array holds is an
+      IllegalStateException naming the segment overload, which has no such limit. */
   public Start start() {
-    int count = Math.toIntExact(count());
+    int count = arrayLength(count());
     try (Arena scratch = Arena.ofConfined()) {
       MemorySegment ranks = scratch.allocate(JAVA_DOUBLE, count);
       MemorySegment contributions = scratch.allocate(JAVA_DOUBLE, count);
       long dangling = start(ranks, contributions);
       return new Start(ranks.toArray(JAVA_DOUBLE), contributions.toArray(JAVA_DOUBLE), dangling);
     }
+  }
+
+  /** The length of a Java array of one value per vertex of a part of the given count; IllegalStateException
+      when no Java array is that long (the VM's limit is a few values short of 2^31 - 1). */
+  static int arrayLength(long vertices) {
+    long longest = Integer.MAX_VALUE - 8;
+    if (vertices > longest) {
+      throw new IllegalStateException("a part of " + vertices + " vertices needs longer arrays than Java's (at most "
+          + longest + " values): use start(MemorySegment, MemorySegment)");
+    }
+    return (int) vertices;
   }
 
   /** The start of a run into the native segments ranks and contributions (count doubles each); returns how

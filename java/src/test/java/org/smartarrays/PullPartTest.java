@@ -111,4 +111,14 @@ class PullPartTest {
       assertThrows(IllegalStateException.class, part::count);
     }
   }
+
+  @Test
+  void aPartLongerThanAJavaArrayIsAnErrorNamingTheSegmentOverload() {
+    // Before, start() threw ArithmeticException("integer overflow") past 2^31 vertices.
+    assertEquals(5, PullPart.arrayLength(5));
+    IllegalStateException tooLong = assertThrows(IllegalStateException.class, () -> PullPart.arrayLength(1L << 31));
+    assertTrue(tooLong.getMessage().contains("a part of 2147483648 vertices needs longer arrays than Java's"),
+        tooLong.getMessage());
+    assertTrue(tooLong.getMessage().contains("use start(MemorySegment, MemorySegment)"), tooLong.getMessage());
+  }
 }
