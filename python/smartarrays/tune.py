@@ -43,7 +43,8 @@ class RunResult:
     timed_out: bool
     """True when it ran past ``timeout`` and was killed."""
     stdout: str
-    """Its standard output (decoded as UTF-8, undecodable bytes replaced); stderr is inherited."""
+    """Its standard output (decoded as UTF-8, undecodable bytes replaced): the last 64 MiB, when it
+    printed more; stderr is inherited."""
     max_rss_kib: int
     """Peak resident set in KiB."""
     minor_faults: int
@@ -54,6 +55,8 @@ class RunResult:
     """Context switches while waiting."""
     involuntary_switches: int
     """Context switches by preemption."""
+    stdout_dropped: int
+    """Bytes of standard output before those ``stdout`` holds (0 unless it printed more than 64 MiB)."""
 
     @property
     def succeeded(self) -> bool:

@@ -49,7 +49,7 @@ void set_knob(std::vector<T>& knob, const char* argument, const std::optional<st
 
 // (exit_code, signal, seconds, cpu_seconds, timed_out, stdout, max_rss_kib, minor_faults,
 // major_faults, voluntary_switches, involuntary_switches) of one run; the package makes a dataclass.
-using RunTuple = std::tuple<std::optional<int>, std::optional<int>, double, double, bool, nb::bytes, long, long, long, long, long>;
+using RunTuple = std::tuple<std::optional<int>, std::optional<int>, double, double, bool, nb::bytes, long, long, long, long, long, std::uint64_t>;
 
 RunTuple run_command(const std::vector<std::string>& command, const std::string& allocator,
                      const std::optional<std::string>& policy, const std::optional<std::string>& cpus,
@@ -81,7 +81,8 @@ RunTuple run_command(const std::vector<std::string>& command, const std::string&
           run.minor_faults,
           run.major_faults,
           run.voluntary_switches,
-          run.involuntary_switches};
+          run.involuntary_switches,
+          run.output_dropped};
 }
 
 // (the report as JSON, whether a configuration ran without a failure, its run line) of a grid search.

@@ -40,6 +40,17 @@ def test_run_applies_the_knobs_and_returns_how_the_command_ended():
     assert ok.succeeded and ok.exit_code == 0 and ok.stdout == ""
 
 
+def test_run_keeps_the_last_64_mib_of_an_endless_output():
+    # Before, the whole output was held: `yes` for 8 s made the process hold gigabytes.
+    r = tune.run(["/bin/sh", "-c", "head -c 100000000 /dev/zero | tr '\\0' x; echo; echo end"], timeout=60)
+    assert r.exit_code == 0
+    assert len(r.stdout) == 64 << 20
+    assert r.stdout_dropped == 100_000_000 + 5 - (64 << 20)
+    assert r.stdout.endswith("x\nend\n")
+    small = tune.run(["/bin/sh", "-c", "echo hi"])
+    assert (small.stdout, small.stdout_dropped) == ("hi\n", 0)
+
+
 def test_run_reports_signals_and_timeouts():
     killed = tune.run(["/bin/sh", "-c", "kill -SEGV $$"])
     assert killed.signal == signal.SIGSEGV and killed.exit_code is None

@@ -61,8 +61,17 @@ struct Pipe {
   ::_exit(127);
 }
 
-// Reads the child's stdout until it closes, the time limit passes or an interrupt comes; returns
-// false when it stopped waiting early (the child is then killed by the caller).
+// Drops the oldest bytes of run.output past keep, counting them in run.output_dropped.
+void keep_last(ChildRun& run, std::size_t keep) {
+  if (run.output.size() <= keep) return;
+  const std::size_t drop = run.output.size() - keep;
+  run.output.erase(0, drop);
+  run.output_dropped += drop;
+}
+
+// Reads the child's stdout until it closes, the time limit passes or an interrupt comes, keeping its
+// last captured_output_limit bytes (dropped in batches of that size, so each byte moves at most
+// once); returns false when it stopped waiting early (the child is then killed by the caller).
 bool collect(int fd, ChildRun& run, Clock::time_point deadline, bool limited, bool& interrupted) {
   char buffer[65536];
   while (true) {
@@ -81,6 +90,8 @@ bool collect(int fd, ChildRun& run, Clock::time_point deadline, bool limited, bo
     if ((p.revents & (POLLIN | POLLHUP)) == 0) continue;
     const ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n <= 0) return true;
+    // Trimmed before it would pass twice the limit: the string's capacity stays at that.
+    if (run.output.size() + static_cast<std::size_t>(n) > 2 * captured_output_limit) keep_last(run, captured_output_limit);
     run.output.append(buffer, static_cast<std::size_t>(n));
   }
 }
@@ -111,6 +122,7 @@ ChildRun run_child(const Launch& launch, const std::vector<std::string>& argv, d
   const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_seconds));
   bool interrupted = false;
   bool finished = capture ? collect(out.fds[0], run, deadline, limited, interrupted) : true;
+  keep_last(run, captured_output_limit);
   int status = 0;
   rusage usage{};
   pid_t waited = 0;

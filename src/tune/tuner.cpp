@@ -17,6 +17,7 @@
 #include "smartarrays/os/topology.hpp"
 #include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/tune/spawn.hpp"
+#include "smartarrays/util/byte_size.hpp"
 #include "smartarrays/util/text.hpp"
 
 namespace smartarrays::tune {
@@ -61,6 +62,10 @@ double measure_once(const TuneSettings& s, const Launch& launch, ConfigurationRe
     failure = describe_end(run, s.timeout_seconds);
   } else if (!s.metric.empty() && !(value = read_metric(s.metric, run.output))) {
     failure = "no metric: no finite number in stdout matches " + util::quoted(s.metric);
+    if (run.output_dropped > 0) {
+      failure += " (only its last " + util::format_bytes(captured_output_limit) + " are kept; it printed " +
+                 std::to_string(run.output_dropped + run.output.size()) + " bytes)";
+    }
   }
   if (!failure.empty()) {
     if (r.failure.empty()) r.failure = failure;

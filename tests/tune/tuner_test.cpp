@@ -11,6 +11,8 @@
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/runtime/interrupt.hpp"
+#include "smartarrays/tune/launch.hpp"
+#include "smartarrays/tune/spawn.hpp"
 #include "smartarrays/tune/tuner.hpp"
 
 namespace {
@@ -149,6 +151,32 @@ TEST_F(TunerTest, CrashesHangsAndMissingMetricsAreFailedRuns) {
   s.command = {"/nonexistent/program"};
   r = tune::Tuner(s).run();
   EXPECT_EQ(r.configurations[0].failure, "not started: cannot run '/nonexistent/program': No such file or directory");
+}
+
+// A command that prints more than captured_output_limit: the tune process keeps only the last
+// 64 MiB (it once held all of it, 8 GiB in 16 s of `yes`), where the last metric line still is;
+// one printed only before them is reported as not found, naming how much was kept.
+TEST_F(TunerTest, AnEndlessOutputKeepsItsLastBytesWhereTheLastMetricIs) {
+  const std::string flood = "head -c 150000000 /dev/zero | tr '\\0' x; echo; ";
+  const tune::ChildRun run = tune::run_child(tune::prepare_launch({}), {"/bin/sh", "-c", flood + "echo end"}, 60, true);
+  ASSERT_TRUE(run.succeeded()) << tune::describe_end(run, 60);
+  EXPECT_EQ(run.output.size(), tune::captured_output_limit);
+  EXPECT_EQ(run.output_dropped + run.output.size(), 150000000u + 1 + 4);
+  EXPECT_EQ(run.output.substr(run.output.size() - 6), "x\nend\n");
+
+  tune::TuneSettings s = by_threads(flood + "echo time=${OPENBLAS_NUM_THREADS:-8}");
+  s.repetitions = 1;
+  s.spec.threads = {2};
+  tune::TuneResult r = tune::Tuner(s).run();
+  ASSERT_EQ(r.configurations.size(), 2u);
+  for (const tune::ConfigurationResult& c : r.configurations) EXPECT_EQ(c.failure, "") << c.failure;
+
+  s.command = {"/bin/sh", "-c", "echo time=1; " + flood};
+  r = tune::Tuner(s).run();
+  for (const tune::ConfigurationResult& c : r.configurations) {
+    EXPECT_EQ(c.failure, "no metric: no finite number in stdout matches 'time=([0-9.]+)' (only its last 64 MiB are "
+                         "kept; it printed 150000008 bytes)");
+  }
 }
 
 TEST_F(TunerTest, AFailedWarmUpStopsTheSearchWithTheReason) {

@@ -4,6 +4,8 @@
 // what wait4 reports: exit status or signal, peak RSS, page faults, context switches.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,6 +13,10 @@
 #include "smartarrays/tune/launch.hpp"
 
 namespace smartarrays::tune {
+
+/// The most of a child's stdout run_child keeps: past it the oldest bytes are dropped (a command
+/// printing without end once held all it printed, 8 GiB in 16 s of `yes`).
+inline constexpr std::size_t captured_output_limit = std::size_t{64} << 20;
 
 /// How one run of a program ended and what it cost.
 struct ChildRun {
@@ -20,7 +26,8 @@ struct ChildRun {
   bool exec_failed = false;     ///< the program could not be started (output says why)
   int exit_code = -1;           ///< exit status, -1 when it did not exit
   int signal = 0;               ///< the signal that ended it, 0 when it exited
-  std::string output;           ///< its stdout (empty unless captured)
+  std::string output;           ///< its stdout (empty unless captured): the last captured_output_limit bytes
+  std::uint64_t output_dropped = 0;  ///< bytes of stdout dropped before output's first (0 when all fit)
   long max_rss_kib = 0;         ///< peak resident set (ru_maxrss)
   long minor_faults = 0;        ///< page faults served without I/O
   long major_faults = 0;        ///< page faults that read from disk
