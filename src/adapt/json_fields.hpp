@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "os/open_file.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/text.hpp"
 
@@ -183,9 +184,10 @@ inline void check_format(const Field& root, const char* expected) {
 
 /// The largest profile file read: machine and workload profiles are a few kilobytes.
 inline constexpr std::size_t profile_file_limit = std::size_t{16} << 20;
-/// Reads the file at path; Error(os_error) naming it when it cannot, Error(invalid_argument) when
-/// it holds more than profile_file_limit bytes.
-std::string read_text_file(const std::string& path);
+/// Reads the file at path, opened as kind asks (os::InputFile: a stream may be a FIFO, waited on
+/// until Ctrl-C, Error(cancelled)); Error(os_error) naming it and the reason when it cannot be
+/// opened or read, Error(invalid_argument) when it holds more than profile_file_limit bytes.
+std::string read_text_file(const std::string& path, os::InputKind kind = os::InputKind::stream);
 /// Writes text to path, creating its parent directory; Error(os_error) naming it when it cannot.
 void write_text_file(const std::string& path, const std::string& text);
 

@@ -2,33 +2,43 @@
 // reading and validation, and the file helpers the adaptive layer's documents share.
 #include "smartarrays/adapt/machine_profile.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <filesystem>
-#include <fstream>
 
 #include "adapt/json_fields.hpp"
+#include "os/open_file.hpp"
 #include "os/output_file.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/util/byte_size.hpp"
 
 namespace smartarrays::adapt {
 
 namespace detail {
 
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw_error(ErrorCode::os_error, "cannot read " + util::quoted(path));
-  // Reads at most one byte past the cap, so an endless stream (/dev/zero, a pipe) ends in an error.
+std::string read_text_file(const std::string& path, os::InputKind kind) {
+  // Through the one open of every path: a NUL refused, a FIFO (a stream kind's `<(...)`) waited on
+  // with Ctrl-C ending the wait as an interruption, the reason named when it cannot be opened.
+  const os::InputFile file = os::InputFile::open(path, kind);
+  // Reads at most one block past the cap, so an endless stream (/dev/zero, a pipe) ends in an error.
   std::string text;
   char block[64 * 1024];
-  while (in.read(block, sizeof block) || in.gcount() > 0) {
-    text.append(block, static_cast<std::size_t>(in.gcount()));
+  while (true) {
+    const ssize_t n = ::read(file.descriptor(), block, sizeof block);
+    if (n < 0 && errno == EINTR) {
+      runtime::check_interrupt(true);
+      continue;
+    }
+    if (n < 0) os::fail_on_path("read", path, errno);
+    if (n == 0) return text;
+    text.append(block, static_cast<std::size_t>(n));
     if (text.size() > profile_file_limit) {
       throw_error(ErrorCode::invalid_argument, util::quoted(path) + " is larger than " +
                                                    util::format_bytes(profile_file_limit) +
                                                    "; a profile is a few kilobytes of JSON");
     }
   }
-  if (in.bad()) throw_error(ErrorCode::os_error, "cannot read " + util::quoted(path));
-  return text;
 }
 
 void write_text_file(const std::string& path, const std::string& text) {

@@ -5,7 +5,9 @@
 #include <mutex>
 #include <sstream>
 
+#include "adapt/json_fields.hpp"
 #include "smartarrays/adapt/calibrate.hpp"
+#include "smartarrays/adapt/machine_profile.hpp"
 #include "smartarrays/codec/kernels.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/machine_facts.hpp"
@@ -53,7 +55,8 @@ std::optional<MachineProfile> load_cached_profile() {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return std::nullopt;
   try {
-    return read_machine_profile(path);
+    // A regular file only: a FIFO in the cache is refused at once, not waited on by every auto choice.
+    return parse_machine_profile(detail::read_text_file(path, os::InputKind::regular), path);
   } catch (const Error& e) {
     throw Error(e.code(), std::string("the cached machine profile is damaged: ") + e.message() +
                               "; run 'smartarrays calibrate' to measure this machine again and replace it");

@@ -1,13 +1,19 @@
 // Tests `smartarrays advise` and `smartarrays calibrate` on the command line: the JSON keys tools
 // rely on, the text sections, and bad flags exiting 2 naming the flag.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <string>
 
 #include "adapt/profiles.hpp"
+#include "smartarrays/adapt/calibrate.hpp"
 #include "smartarrays/adapt/machine_profile.hpp"
 #include "support/graph_fixtures.hpp"
 #include "support/run_cli.hpp"
@@ -86,6 +92,43 @@ TEST(AdviseCli, AMachineFileWithABadFieldIsRefusedNamingIt) {
       test::run_cli("advise --workload aggregate --length 10 --machine " + path, test_file(".err"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("model.read_gbs: missing"), std::string::npos) << r.err;
+}
+
+// Profiles are read through the one open of every path: the reason a file cannot be opened is
+// named (it said only "cannot read"), a FIFO given as --profile is waited on until Ctrl-C, which
+// exits 130 (it was exit 1, "cannot read"), and a FIFO in the cache's place is refused at once
+// (every auto choice waited on it for a writer).
+TEST(AdviseCli, ProfilesAreOpenedAsEveryPathIs) {
+  const test::CliRun missing = test::run_cli("advise --profile " + test_file("-missing.json"), test_file(".err"));
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("-missing.json': No such file or directory"), std::string::npos) << missing.err;
+
+  const std::string fifo = test_file("-profile.fifo");
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto begun = std::chrono::steady_clock::now();
+  const test::InterruptedRun waited = test::interrupt_cli({"advise", "--profile", fifo}, test_file(".fifo.err"), [&] {
+    return std::chrono::steady_clock::now() - begun > std::chrono::seconds(1);  // the open is waiting by then
+  });
+  ASSERT_TRUE(waited.status.has_value()) << "still waiting a minute after SIGINT";
+  EXPECT_TRUE(WIFEXITED(*waited.status) && WEXITSTATUS(*waited.status) == 130) << *waited.status << " " << waited.err;
+  EXPECT_NE(waited.err.find("smartarrays: advise: interrupted"), std::string::npos) << waited.err;
+
+  const std::string cache = test_file("-fifo-cache");
+  ::setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+  const std::string cached = cached_profile_path();
+  ::unsetenv("XDG_CACHE_HOME");
+  std::filesystem::create_directories(std::filesystem::path(cached).parent_path());
+  std::filesystem::remove(cached);
+  ASSERT_EQ(::mkfifo(cached.c_str(), 0600), 0);
+  const test::CliRun refused = test::run_cli("advise --workload aggregate --length 10", test_file(".cache.err"),
+                                             "XDG_CACHE_HOME=" + cache + " timeout 60");
+  EXPECT_EQ(refused.exit_code, 1) << refused.err;
+  EXPECT_NE(refused.err.find("the cached machine profile is damaged: '" + cached + "' is not a regular file"),
+            std::string::npos)
+      << refused.err;
+  std::filesystem::remove_all(cache);
+  std::filesystem::remove(fifo);
 }
 
 // The placements "adaptive choice (...): a=p,b=q; bits ..." names on stderr, by array.
