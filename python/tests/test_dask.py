@@ -137,6 +137,8 @@ def test_bad_arguments(client: Client) -> None:
             sad.graph_parts(_graph(), parts=parts)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="got a list holding int"):
         sad.pagerank([1, 2, 3])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="graph must be a Graph or a .sg path, got int"):
+        sad.graph_parts(3)  # type: ignore[arg-type]
 
 
 def _graph() -> sa.Graph:
@@ -211,8 +213,9 @@ def test_a_bad_graph_file_is_reported_with_the_core_message(client: Client, tmp_
     bad.write_bytes(
         np.array([0], np.uint8).tobytes() + np.array([2, 2, 0, 1, 2], np.int64).tobytes() + np.array([1, 7], np.int32).tobytes()
     )
-    with pytest.raises(ValueError, match=r"bad.sg: byte offset 45: vertex id 7 is not below n = 2"):
-        sad.pagerank(bad, parts=2)
+    for path in (bad, bytes(bad)):  # a bytes path is a path, not a list of parts
+        with pytest.raises(ValueError, match=r"bad.sg: byte offset 45: vertex id 7 is not below n = 2"):
+            sad.pagerank(path, parts=2)
     with pytest.raises(OSError, match="missing.sg"):
         sad.pagerank(tmp_path / "missing.sg")
     with pytest.raises(ValueError, match="damping"):

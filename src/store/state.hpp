@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "smartarrays/error.hpp"
+#include "smartarrays/os/mapped_file.hpp"
 #include "smartarrays/store/store.hpp"
 #include "smartarrays/util/text.hpp"
 #include "store/format.hpp"
@@ -56,6 +57,12 @@ ObjectEntry plan_object(const Object& object, const AddBlock& add_block);
 /// failure (invalid_argument when the arrays do not form a graph).
 graph::CsrGraph graph_of(const ObjectEntry& object, const std::function<SmartArray(std::size_t)>& array_of,
                          std::string_view what, runtime::ThreadPool& pool);
+
+/// The graph of object in the store file mapped by file, whose catalogue is catalogue: mapped, or
+/// each array loaded into placement's options for it; checked as graph_of checks ("store: graph ...").
+graph::CsrGraph open_graph_object(const Catalogue& catalogue, const ObjectEntry& object, Mode mode,
+                                  const std::shared_ptr<const os::MappedFile>& file, const graph::GraphLayout& placement,
+                                  runtime::ThreadPool& pool);
 }  // namespace detail
 
 }  // namespace smartarrays::store

@@ -75,14 +75,6 @@ void check_mapped_placement(Mode mode, const ArrayOptions& placement) {
   }
 }
 
-// The graph of object, its arrays each opened with placement[array].
-graph::CsrGraph open_graph_object(const detail::Catalogue& catalogue, const ObjectEntry& object, Mode mode,
-                                  const std::shared_ptr<const os::MappedFile>& file, const graph::GraphLayout& placement,
-                                  runtime::ThreadPool& pool) {
-  return detail::graph_of(
-      object, [&](std::size_t k) { return open_block(catalogue, object, k, mode, file, placement.arrays[k], pool); },
-      "store", pool);
-}
 
 constexpr util::NameTable<Mode, 2> mode_names{"store mode", {{{Mode::map, "map"}, {Mode::load, "load"}}}};
 
@@ -133,7 +125,7 @@ Store Store::open(const std::string& path, Mode mode, const ArrayOptions& placem
     if (object.kind == detail::object_kind_array) {
       entry.array.emplace(open_block(catalogue, object, 0, mode, file, placement, pool));
     } else {
-      entry.graph = std::make_unique<graph::CsrGraph>(open_graph_object(catalogue, object, mode, file, layout, pool));
+      entry.graph = std::make_unique<graph::CsrGraph>(detail::open_graph_object(catalogue, object, mode, file, layout, pool));
     }
     state->entries.push_back(std::move(entry));
   }
@@ -162,7 +154,15 @@ graph::CsrGraph Store::open_graph(const std::string& path, std::string_view name
     throw_error(ErrorCode::invalid_argument, where + " holds " + std::to_string(graphs) +
                                                  " graphs; name the one to open" + (graphs == 0 ? " (it has none)" : ""));
   }
-  return open_graph_object(catalogue, *found, mode, file, placement, pool);
+  return detail::open_graph_object(catalogue, *found, mode, file, placement, pool);
+}
+
+graph::CsrGraph detail::open_graph_object(const Catalogue& catalogue, const ObjectEntry& object, Mode mode,
+                                          const std::shared_ptr<const os::MappedFile>& file,
+                                          const graph::GraphLayout& placement, runtime::ThreadPool& pool) {
+  return graph_of(
+      object, [&](std::size_t k) { return open_block(catalogue, object, k, mode, file, placement.arrays[k], pool); },
+      "store", pool);
 }
 
 graph::CsrGraph detail::graph_of(const ObjectEntry& object, const std::function<SmartArray(std::size_t)>& array_of,

@@ -1,16 +1,19 @@
 // Owns verifying stores: every block's checksum and zero padding (the padding word and the unused
 // values of the last chunk), and on request the CSR invariants of every graph.
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "smartarrays/codec/kernels.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/mapped_file.hpp"
+#include "smartarrays/runtime/thread_pool.hpp"
 #include "smartarrays/store/store.hpp"
 #include "smartarrays/util/text.hpp"
 #include "os/crc32c.hpp"
 #include "store/format.hpp"
+#include "store/state.hpp"
 
 namespace smartarrays::store {
 namespace {
@@ -47,10 +50,11 @@ std::string check_block(const BlockEntry& block, const std::uint8_t* bytes) {
 
 VerifyReport verify(const std::string& path, bool deep) {
   VerifyReport report;
-  const os::MappedFile file = os::MappedFile::open(path);
-  const detail::Catalogue catalogue = detail::read_catalogue(file.data(), file.size());
+  // Shared: the deep check's mapped graphs view this mapping.
+  const auto file = std::make_shared<const os::MappedFile>(os::MappedFile::open(path));
+  const detail::Catalogue catalogue = detail::read_catalogue(file->data(), file->size());
   report.objects = catalogue.objects.size();
-  report.uncommitted_bytes = file.size() - catalogue.committed_bytes;
+  report.uncommitted_bytes = file->size() - catalogue.committed_bytes;
   bool blocks_ok = true;
   for (const detail::ObjectEntry& object : catalogue.objects) {
     const std::size_t slots = object.kind == detail::object_kind_array ? 1 : detail::graph_blocks;
@@ -61,7 +65,7 @@ VerifyReport verify(const std::string& path, bool deep) {
       const BlockEntry& block = catalogue.blocks[object.blocks[k]];
       ++report.blocks;
       report.bytes_checked += block.byte_length;
-      const std::string problem = check_block(block, file.data() + block.offset);
+      const std::string problem = check_block(block, file->data() + block.offset);
       if (!problem.empty()) {
         blocks_ok = false;
         report.problems.push_back(name + (slots > 1 ? std::string(" array ") + detail::graph_slot_name(k) : "") +
@@ -75,7 +79,7 @@ VerifyReport verify(const std::string& path, bool deep) {
     std::optional<graph::CsrGraph> opened;
     try {
       // Opening checks the bounds (Store::open would stop at the first graph that fails them).
-      opened.emplace(Store::open_graph(path, object.name, Mode::map));
+      opened.emplace(detail::open_graph_object(catalogue, object, Mode::map, file, {}, runtime::default_pool()));
     } catch (const Error& e) {
       if (e.code() == ErrorCode::cancelled) throw;
       report.problems.push_back(e.what());
