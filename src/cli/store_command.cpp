@@ -213,8 +213,27 @@ void check_append(AppendFlags& f) {
   f.load.inputs = {f.files[1]};
   graph_cli::finish_load_flags(f.load);
   if (f.load.mode) throw UsageError("--mode/--load: append copies the input's arrays into the store either way");
-  if (f.name.empty()) f.name = std::filesystem::path(f.files[1]).stem().string();
-  if (f.name.empty()) throw UsageError("--name: INPUT " + util::quoted(f.files[1]) + " gives no name; give one");
+  const bool named = !f.name.empty();
+  if (!named) f.name = std::filesystem::path(f.files[1]).stem().string();
+  if (!store::is_object_name(f.name)) {
+    throw UsageError("--name: " + (named ? "" : "INPUT " + util::quoted(f.files[1]) + " gives the name ") +
+                     util::quoted(f.name) + ", which cannot name a store object (1..1024 bytes, no control byte)" +
+                     (named ? "" : "; give one"));
+  }
+  // What append would refuse after INPUT is read and built (no store at STORE, a name it holds)
+  // is refused here, from the store's directory alone.
+  store::StoreInfo held;
+  try {
+    held = store::describe(f.files[0]);
+  } catch (const Error& e) {
+    throw UsageError(std::string("STORE: ") + e.what() + " (append adds to a store; 'graph convert INPUT STORE.sa' makes one)");
+  }
+  for (const store::ObjectInfo& o : held.objects) {
+    if (o.name == f.name) {
+      throw UsageError("--name: " + util::quoted(f.files[0]) + " already holds an object named " + util::quoted(f.name) +
+                       (named ? "" : " (INPUT's name without extension)") + "; give another");
+    }
+  }
 }
 
 int append(const AppendFlags& f) {

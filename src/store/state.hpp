@@ -39,8 +39,8 @@ struct Store::State {
 };
 
 namespace detail {
-/// Checks objects before any byte is written: names of 1..1024 bytes without NUL, unique and not
-/// in existing, each an array or a graph. Throws Error(invalid_argument) naming the object.
+/// Checks objects before any byte is written: each an array or a graph, named as is_object_name
+/// accepts, unique and not in existing. Throws Error(invalid_argument) naming the object.
 void check_objects(const std::vector<Object>& objects, const Catalogue& existing);
 
 /// Where a writer puts one array: the block index it assigns (the array named as in messages).

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/mapped_file.hpp"
@@ -61,15 +62,18 @@ ObjectEntry detail::plan_object(const Object& object, const AddBlock& add_block)
   return entry;
 }
 
+bool is_object_name(std::string_view name) {
+  // Names are shown and typed (store list, --name): no control bytes; UTF-8 is kept as it is.
+  return !name.empty() && name.size() <= detail::max_name_bytes && std::none_of(name.begin(), name.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) == 0x7f;
+  });
+}
+
 void detail::check_objects(const std::vector<Object>& objects, const Catalogue& existing) {
   std::set<std::string> names;
   for (const ObjectEntry& o : existing.objects) names.insert(o.name);
   for (const Object& object : objects) {
-    // Names are shown and typed (store list, --name): no control bytes; UTF-8 is kept as it is.
-    const bool control = std::any_of(object.name.begin(), object.name.end(), [](char c) {
-      return static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) == 0x7f;
-    });
-    if (object.name.empty() || object.name.size() > detail::max_name_bytes || control) {
+    if (!is_object_name(object.name)) {
       throw_error(ErrorCode::invalid_argument, "store: object name " + util::quoted(object.name) + " must have 1.." +
                                                    std::to_string(detail::max_name_bytes) +
                                                    " bytes and no control byte (below 0x20, or 0x7f)");

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -153,12 +154,49 @@ TEST(StoreCli, ListInfoVerifyAndAppend) {
   EXPECT_TRUE(has(ambiguous.err, "holds 2 graphs")) << ambiguous.err;
   EXPECT_EQ(cli(dir, "graph info " + sa + " --object copy").exit_code, 0);
   const CliRun again = cli(dir, "store append " + sa + " " + test::graph_data("tiny.el") + " --name copy");
-  EXPECT_EQ(again.exit_code, 1);
-  EXPECT_TRUE(has(again.err, "already exists")) << again.err;
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_TRUE(has(again.err, "--name: '" + sa + "' already holds an object named 'copy'; give another")) << again.err;
   // An empty name is a bad command line, not the default name in disguise.
   const CliRun empty = cli(dir, "store append " + sa + " " + test::graph_data("tiny.el") + " --name ''");
   EXPECT_EQ(empty.exit_code, 2);
   EXPECT_TRUE(has(empty.err, "--name: expected a name, got ''")) << empty.err;
+}
+
+// What append would refuse once INPUT is read and built is refused first, naming the flag: INPUT
+// here is /dev/zero, whose reading would fail on its own ("the line is longer than ...").
+TEST(StoreCli, AppendChecksTheStoreAndTheNameBeforeReadingInput) {
+  const test::ScratchDir dir;
+  const std::string sa = tiny_store(dir);
+  const auto append = [&](const std::string& store, const std::string& flags) {
+    return cli(dir, "store append " + store + " /dev/zero --format el --quiet " + flags);
+  };
+  const CliRun control = append(sa, "--name \"$(printf 'a\\033b')\"");
+  EXPECT_EQ(control.exit_code, 2);
+  EXPECT_TRUE(has(control.err, "--name: 'a\\x1bb', which cannot name a store object (1..1024 bytes, no control byte)"))
+      << control.err;
+  const CliRun long_name = append(sa, "--name " + std::string(1025, 'n'));
+  EXPECT_EQ(long_name.exit_code, 2);
+  EXPECT_TRUE(has(long_name.err, "which cannot name a store object")) << long_name.err;
+  EXPECT_EQ(append(sa, "--name " + std::string(1024, 'n')).exit_code, 1) << "a name at the limit passes; /dev/zero fails";
+  const CliRun taken = append(sa, "--name graph");
+  EXPECT_EQ(taken.exit_code, 2);
+  EXPECT_TRUE(has(taken.err, "--name: '" + sa + "' already holds an object named 'graph'")) << taken.err;
+  const CliRun missing = append(dir.file("none.sa"), "--name n");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_TRUE(has(missing.err, "STORE: cannot open '" + dir.file("none.sa") + "': No such file or directory")) << missing.err;
+  std::filesystem::copy_file(test::graph_data("tiny.el"), dir.file("text.el"));
+  const CliRun not_store = append(dir.file("text.el"), "--name n");
+  EXPECT_EQ(not_store.exit_code, 2);
+  EXPECT_TRUE(has(not_store.err, "STORE: store: not a smartarrays store")) << not_store.err;
+  // The default name, INPUT's stem, is held to the same rule.
+  std::filesystem::copy_file(test::graph_data("tiny.el"), dir.file("x\001y.el"));
+  const CliRun stem = cli(dir, "store append " + sa + " \"$(printf '" + dir.file("x\\001y.el") + "')\" --quiet");
+  EXPECT_EQ(stem.exit_code, 2);
+  EXPECT_TRUE(has(stem.err, "gives the name 'x\\x01y', which cannot name a store object")) << stem.err;
+  // With everything right, /dev/zero is read and refused as before.
+  const CliRun read = append(sa, "--name fresh");
+  EXPECT_EQ(read.exit_code, 1);
+  EXPECT_TRUE(has(read.err, "the line is longer than")) << read.err;
 }
 
 TEST(StoreCli, VerifyFindsACorruptBlock) {

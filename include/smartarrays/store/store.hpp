@@ -18,6 +18,9 @@
 
 namespace smartarrays::store {
 
+/// True when name can name an object in a store: 1..1024 bytes, no control byte (below 0x20, or 0x7f).
+SMARTARRAYS_API bool is_object_name(std::string_view name);
+
 /// How Store::open makes arrays of the file's blocks.
 enum class Mode {
   map,   ///< read-only views over the file's pages: no copy; a graph's offsets and ids are read once (bounds)
