@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "smartarrays/error.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::adapt {
 
@@ -174,6 +175,15 @@ Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, con
           load.memory_s += misses * f[j] * latency * scale.memory / (t * m.memory_parallelism);
         }
       }
+    }
+    // Costs beyond a double's range would give a rate of 0, a loop of 0 s and the fastest candidate
+    // of all: such a workload is refused, naming the array.
+    if (!std::all_of(p.nodes.begin(), p.nodes.end(),
+                     [](const NodeLoad& l) { return std::isfinite(l.compute_s) && std::isfinite(l.memory_s); })) {
+      std::ostringstream why;
+      why << std::setprecision(3) << "workload array " << util::quoted(a.name) << ": " << a.hints.passes << " passes over "
+          << a.length << " values are more accesses than the model can time";
+      throw_error(ErrorCode::invalid_argument, why.str());
     }
     if (c.placement == Placement::replicated && m.memory_node_count() > 1) p.init_seconds += replication_seconds(m, size);
   }

@@ -181,7 +181,15 @@ AdviseResult advise(const AdviseFlags& f) {
       }
     }
   }
-  if (f.measure) workload = measure::measure_workload(workload);
+  if (f.measure) {
+    // Measuring holds the workload's arrays at their natural widths: refused before anything is
+    // built when they exceed the machine's memory.
+    double needed = 0;
+    for (const adapt::ArrayUse& a : workload.arrays) needed += static_cast<double>(a.length) * a.natural_bits / 8;
+    check_machine_memory(f.profile.empty() ? "--length" : "--profile",
+                         "measuring the workload holds its arrays at their natural widths:", needed);
+    workload = measure::measure_workload(workload);
+  }
   if (!f.write_profile.empty()) adapt::write_workload_profile(workload, f.write_profile);
   const auto start = std::chrono::steady_clock::now();
   r.decision = adapt::decide(r.machine, workload);
@@ -274,7 +282,7 @@ void add_advise_flags(CLI::App& app, AdviseFlags& f) {
   add_value(app, "--threads", "T", f.threads, whole_number<unsigned>(1, 4096),
             "worker threads (default: decided, the fewest predicted within 2% of the fastest count)");
   add_value<std::uint64_t>(app, "--edges", "E", f.edges, parse_count, "edges of the graph (degree, pagerank)");
-  add_value(app, "--iterations", "I", f.iterations, whole_number<unsigned>(1, 1000000),
+  add_value(app, "--iterations", "I", f.iterations, whole_number<unsigned>(1, measure::max_measured_iterations),
             "PageRank iterations (default 15)");
   add_value<std::string>(app, "--hints", "LIST", f.hints, text_value,
                          "access hints of the decided arrays: read_only=true|false, pattern=sequential|random|indexed,\n"

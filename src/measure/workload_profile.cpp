@@ -2,9 +2,12 @@
 #include "measure/workload_profile.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
+#include <iomanip>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 #include "smartarrays/adapt/calibrate.hpp"
 #include "smartarrays/algo/aggregate.hpp"
@@ -120,7 +123,7 @@ double run_once(const adapt::WorkloadProfile& w, double scale, const std::option
   }
   algo::PageRankOptions pr;
   pr.tolerance = 0;
-  pr.max_iterations = std::max(1u, static_cast<unsigned>(w.arrays[0].hints.passes));
+  pr.max_iterations = static_cast<unsigned>(w.arrays[0].hints.passes);
   pr.contributions = interleaved(0);
   return typical_seconds(trials, evictor, [&] { algo::pagerank(g.rbegin(), g.redge(), g.begin(), pr, pool); });
 }
@@ -130,6 +133,16 @@ double run_once(const adapt::WorkloadProfile& w, double scale, const std::option
 adapt::WorkloadProfile measure_workload(adapt::WorkloadProfile profile, const Trials& trials) {
   if (profile.workload != "aggregate" && profile.workload != "degree" && profile.workload != "pagerank") {
     throw_error(ErrorCode::invalid_argument, "only the aggregate, degree and pagerank workloads can be measured");
+  }
+  if (profile.workload == "pagerank") {
+    // Its passes are the iterations the measurement runs, as many as `advise --iterations` takes.
+    const double iterations = profile.arrays.at(0).hints.passes;
+    if (!(iterations >= 1 && iterations <= max_measured_iterations) || iterations != std::floor(iterations)) {
+      std::ostringstream why;
+      why << std::setprecision(17) << "workload: arrays[0].passes: a pagerank workload runs its passes as iterations when "
+          << "measured: expected a whole number from 1 to " << max_measured_iterations << ", got " << iterations;
+      throw_error(ErrorCode::invalid_argument, why.str());
+    }
   }
   runtime::ThreadPool pool(runtime::PoolOptions{profile.threads});
   adapt::WorkloadMeasurement m;

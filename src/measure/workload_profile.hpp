@@ -9,10 +9,14 @@
 
 namespace smartarrays::measure {
 
+/// The most PageRank iterations a pagerank profile's passes may ask a measurement to run (as
+/// `advise --iterations` takes).
+inline constexpr unsigned max_measured_iterations = 1000000;
+
 /// profile (from adapt::aggregate_workload, degree_workload or pagerank_workload) with `measured`
 /// filled by running it on this machine with profile.threads workers (0 = the default count).
 /// Graphs are uniform random graphs of the profile's vertices and edges. Throws Error for a
-/// workload it cannot run ("array").
+/// workload it cannot run ("array"), or a pagerank one whose passes are not 1..max_measured_iterations.
 adapt::WorkloadProfile measure_workload(adapt::WorkloadProfile profile, const Trials& trials = {1, 3});
 
 }  // namespace smartarrays::measure

@@ -15,6 +15,7 @@
 #include "adapt/profiles.hpp"
 #include "smartarrays/adapt/calibrate.hpp"
 #include "smartarrays/adapt/machine_profile.hpp"
+#include "smartarrays/adapt/workload.hpp"
 #include "support/graph_fixtures.hpp"
 #include "support/run_cli.hpp"
 
@@ -78,6 +79,35 @@ TEST(AdviseCli, BadFlagsExitTwoNamingTheFlag) {
   r = test::run_cli("advise --workload aggregate --length 10 --machine /nonexistent.json", err);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("/nonexistent.json"), std::string::npos) << r.err;
+}
+
+// --measure builds the workload's arrays: more than the machine's memory is refused before
+// anything is built, naming where the sizes came from; a pagerank profile's passes must be an
+// iteration count.
+TEST(AdviseCli, MeasureChecksTheWorkloadBeforeRunningIt) {
+  const std::string err = test_file(".err");
+  test::CliRun r = test::run_cli("advise --workload aggregate --length 1024G --measure", err);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--length: measuring the workload holds its arrays at their natural widths: at least 17592186044416 bytes, "
+                       "more than the machine's"),
+            std::string::npos)
+      << r.err;
+  const std::string big = test_file("-big.json");
+  adapt::write_workload_profile(adapt::aggregate_workload(std::uint64_t{1} << 44, 64, 1), big);
+  r = test::run_cli("advise --profile " + big + " --measure", err);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--profile: measuring the workload"), std::string::npos) << r.err;
+  adapt::WorkloadProfile pagerank = adapt::pagerank_workload(1024, 16384, 1, 15);
+  for (adapt::ArrayUse& a : pagerank.arrays) a.hints.passes = 1e20;
+  const std::string forever = test_file("-forever.json");
+  adapt::write_workload_profile(pagerank, forever);
+  r = test::run_cli("advise --profile " + forever + " --measure", err);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("arrays[0].passes: a pagerank workload runs its passes as iterations"), std::string::npos) << r.err;
+  r = test::run_cli("advise --workload aggregate --length 1M --hints passes=1e305", err);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("1e+305 passes over 1048576 values are more accesses than the model can time"), std::string::npos)
+      << r.err;
 }
 
 TEST(AdviseCli, AMachineFileWithABadFieldIsRefusedNamingIt) {

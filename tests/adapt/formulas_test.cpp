@@ -3,6 +3,7 @@
 
 #include "adapt/profiles.hpp"
 #include "smartarrays/error.hpp"
+#include "smartarrays/adapt/decision.hpp"
 #include "smartarrays/adapt/model.hpp"
 
 namespace smartarrays::adapt {
@@ -148,6 +149,24 @@ TEST(Predict, TwoMeasuredRunsRecoverTheWorkloadsOwnOverlap) {
   EXPECT_EQ(none.compressed, 1);
   EXPECT_EQ(none.memory, 1);
   EXPECT_LT(none.serial_fraction, 0);
+}
+
+// Passes so many that an array's cost leaves a double's range would predict 0 s (a rate of 0), the
+// fastest candidate of all: refused naming the array, while the largest that stays finite predicts.
+TEST(Predict, RefusesAWorkloadBeyondWhatItCanTime) {
+  const MachineProfile m = test::machine(1, 2, 10, 10, 1e9);
+  const std::vector<ArrayConfig> natural{ArrayConfig{Placement::os_default, 0, 64, false}};
+  const WorkloadProfile big = array_workload(1 << 20, 64, AccessHints{true, AccessPattern::sequential, 1e290, 2});
+  EXPECT_GT(predict(m, big, natural).seconds, 1e270);
+  const WorkloadProfile absurd = array_workload(1 << 20, 64, AccessHints{true, AccessPattern::sequential, 1e305, 2});
+  try {
+    predict(m, absurd, natural);
+    FAIL() << "predicted " << predict(m, absurd, natural).seconds << " s";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_STREQ(e.what(), "workload array 'array': 1e+305 passes over 1048576 values are more accesses than the model can time");
+  }
+  EXPECT_THROW(decide(m, absurd), Error);
 }
 
 TEST(Predict, RejectsAConfigurationCountThatDiffers) {

@@ -2,6 +2,8 @@
 // and the result reads back as JSON (no timing asserts).
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "measure/workload_profile.hpp"
 #include "smartarrays/error.hpp"
 
@@ -34,6 +36,23 @@ TEST(MeasureWorkload, NothingToCompressMeasuresNoCompressedCost) {
 
 TEST(MeasureWorkload, RefusesAWorkloadItCannotRun) {
   EXPECT_THROW(measure_workload(adapt::array_workload(10, 4, AccessHints{})), Error);
+}
+
+// A pagerank profile's passes are the iterations its measurement runs: a whole number up to
+// max_measured_iterations, refused before anything is built (1e20 was cast to unsigned, undefined
+// behaviour; 5e9 ran for hours).
+TEST(MeasureWorkload, RefusesPageRankPassesThatAreNoIterationCount) {
+  for (const double passes : {1e20, 5e9, max_measured_iterations + 1.0, 2.5, 0.5}) {
+    adapt::WorkloadProfile w = adapt::pagerank_workload(1 << 12, 1 << 15, 1, 2);
+    for (adapt::ArrayUse& a : w.arrays) a.hints.passes = passes;
+    try {
+      measure_workload(w, Trials{0, 1});
+      FAIL() << passes;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+      EXPECT_NE(std::string(e.what()).find("expected a whole number from 1 to 1000000"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace
