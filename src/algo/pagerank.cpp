@@ -436,12 +436,22 @@ PageRankPartTotals add_totals(PageRankPartTotals a, const PageRankPartTotals& b)
 
 }  // namespace
 
+// Refuses two score buffers that share memory: a written buffer overlapping one the iteration reads
+// elsewhere (or writes) would change what other threads read mid-iteration.
+void require_apart(std::span<const double> a, const char* a_name, std::span<const double> b, const char* b_name) {
+  if (a.empty() || b.empty()) return;
+  if (a.data() < b.data() + b.size() && b.data() < a.data() + a.size()) {
+    throw_error(ErrorCode::invalid_argument, std::string(a_name) + " and " + b_name + " overlap");
+  }
+}
+
 PageRankPartTotals pagerank_part_start(const SmartArray& begin, std::uint64_t vertices, std::span<double> ranks,
                                        std::span<double> contributions, runtime::ThreadPool& pool) {
   const std::uint64_t count = vertices_of(begin, "pagerank part");
   check_part_length("ranks", ranks.size(), count);
   check_part_length("contributions", contributions.size(), count);
   if (count > vertices) check_part_length("begin", begin.length(), vertices + 1);
+  require_apart(ranks, "ranks", contributions, "contributions");
   const double initial = vertices == 0 ? 0.0 : 1.0 / static_cast<double>(vertices);
   std::fill(ranks.begin(), ranks.end(), initial);
   PageRankPartTotals totals = pool.parallel_reduce(
@@ -452,15 +462,6 @@ PageRankPartTotals pagerank_part_start(const SmartArray& begin, std::uint64_t ve
   return totals;
 }
 
-// Refuses two score buffers that share memory: a written buffer overlapping one the iteration reads
-// elsewhere (or writes) would change what other threads read mid-iteration.
-void require_apart(std::span<const double> a, const char* a_name, std::span<const double> b, const char* b_name) {
-  if (a.empty() || b.empty()) return;
-  if (a.data() < b.data() + b.size() && b.data() < a.data() + a.size()) {
-    throw_error(ErrorCode::invalid_argument, std::string(a_name) + " and " + b_name + " overlap");
-  }
-}
-
 PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray& redge, const SmartArray& begin,
                                       std::span<const double> contributions, std::span<const double> ranks,
                                       double dangling, const PageRankOptions& options, std::span<double> new_ranks,
@@ -468,6 +469,10 @@ PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray
   validate(options);
   if (options.scores != ScorePrecision::f64) {
     throw_error(ErrorCode::invalid_argument, "pagerank part: scores must be f64 (distributed ranks are doubles)");
+  }
+  if (!std::isfinite(dangling) || !(dangling >= 0)) {
+    throw_error(ErrorCode::invalid_argument,
+                "pagerank part: dangling must be the dangling vertices' rank, a finite number >= 0, got " + util::number_text(dangling));
   }
   const std::uint64_t count = vertices_of(begin, "pagerank part");
   check_part_length("rbegin", rbegin.length(), count + 1);

@@ -136,6 +136,9 @@ algo::PageRankOptions pagerank_options(const sa_pagerank_options* o) {
   options.max_iterations = given.max_iterations;
   options.dangling = static_cast<algo::DanglingRule>(enum_field(given.dangling, SA_DANGLING_UNIFORM, "o->dangling"));
   options.scores = static_cast<algo::ScorePrecision>(enum_field(given.scores, SA_SCORES_F32, "o->scores"));
+  if (given.reserved != 0) {
+    throw_error(ErrorCode::invalid_argument, "o->reserved must be 0 (sa_pagerank_options_init), got " + std::to_string(given.reserved));
+  }
   return options;
 }
 

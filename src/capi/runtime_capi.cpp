@@ -1,5 +1,6 @@
 // Owns the C ABI of the parallel runtime: external-thread loops (sa_loop_*) and the default pool's
 // size; argument checks and translation to runtime:: only.
+#include <cstdint>
 #include <new>
 
 #include "capi/guard.hpp"
@@ -44,11 +45,14 @@ sa_status sa_loop_next(sa_loop* loop, int32_t node, uint64_t* lo, uint64_t* hi) 
     require(loop, "loop");
     require(lo, "lo");
     require(hi, "hi");
-    if (!loop->loop.next(lo, hi, node)) {
-      *lo = 0;
-      *hi = 0;
+    // Through locals: a cancelled loop fails with the caller's outputs untouched.
+    std::uint64_t first = 0, end = 0;
+    if (!loop->loop.next(&first, &end, node)) {
       loop->loop.rethrow_if_stopped();
+      first = end = 0;
     }
+    *lo = first;
+    *hi = end;
   });
 }
 

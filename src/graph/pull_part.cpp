@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -161,6 +162,18 @@ PullPart read_sg_pull_part(const std::string& path, std::uint64_t first, std::ui
   const std::uint64_t in_at = in_offsets_at(header);
   const std::vector<std::uint64_t> in = file.offsets(in_at + first * 8, count, header.edges);
   const std::vector<std::uint64_t> out = file.offsets(sg_header_bytes + first * 8, count, header.edges);
+  // The file's offsets run from 0 to m, as the whole-file reader requires: a part holding vertex 0
+  // or vertex n checks its end, so no edge falls outside the parts that cover the file.
+  for (const auto& [offsets, at, which] : {std::tuple{&in, in_at, header.directed ? "in" : "out"},
+                                           std::tuple{&out, sg_header_bytes, "out"}}) {
+    if (first == 0 && offsets->front() != 0) {
+      file.fail(at, std::string(which) + " offset of vertex 0 is " + std::to_string(offsets->front()) + " (expected 0)");
+    }
+    if (first + count == n && offsets->back() != header.edges) {
+      file.fail(at + n * 8, "the last " + std::string(which) + " offset is " + std::to_string(offsets->back()) +
+                                " but the header says " + std::to_string(header.edges) + " edges");
+    }
+  }
   const std::uint64_t lo = in.front();
   const std::uint64_t ids_at = in_at + (n + 1) * 8 + lo * 4;
   SmartArray sources = filled(in.back() - lo, codec::min_bits(n > 0 ? n - 1 : 0), [&](std::uint64_t a, std::uint64_t b,

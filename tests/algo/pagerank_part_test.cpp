@@ -114,6 +114,16 @@ TEST(PageRankPart, MismatchedLengthsAndBadOptionsAreRefused) {
   test::expect_error([&] { pagerank_part_step(p.rbegin, p.redge, p.begin, nine, ten, 0, options, ten, ten); },
                      {"begin holds 11 values, expected 10"});
   test::expect_error([&] { pagerank_part_start(p.begin, 10, nine, ten); }, {"ranks holds 9"});
+  // One buffer as both outputs held the contributions, not the ranks, and reported success.
+  test::expect_error([&] { pagerank_part_start(p.begin, 10, ten, ten); }, {"ranks and contributions overlap"});
+  std::vector<double> twenty(20);
+  test::expect_error([&] { pagerank_part_start(p.begin, 10, {twenty.data(), 10}, {twenty.data() + 9, 10}); },
+                     {"ranks and contributions overlap"});
+  std::vector<double> other(10);
+  for (const double dangling : {std::nan(""), -1.0, -HUGE_VAL, HUGE_VAL}) {
+    test::expect_error([&] { pagerank_part_step(p.rbegin, p.redge, p.begin, shares, ten, dangling, options, ten, other); },
+                       {"pagerank part: dangling must be the dangling vertices' rank, a finite number >= 0, got "});
+  }
   test::expect_error([&] { pagerank_part_start(SmartArray::from_values(std::vector<std::uint64_t>{}, {}), 10, {}, {}); },
                      {"pagerank part: begin holds no offsets"});
   options.damping = 2;

@@ -3,6 +3,7 @@
 // 1e-12; bad arguments fail with the function's name and the core's words.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -150,6 +151,13 @@ TEST(PullPartCapi, GraphStepsCheckTheirBuffers) {
                  "sa_graph_pagerank_start", "g is NULL");
   expect_failure(sa_graph_pagerank_start(g.p, all.data(), all.data(), n, nullptr), SA_EINVAL, "sa_graph_pagerank_start",
                  "dangling_vertices is NULL");
+  // One buffer for both outputs left the contributions in it and returned SA_OK.
+  expect_failure(sa_graph_pagerank_start(g.p, all.data(), all.data(), n, &dangling), SA_EINVAL, "sa_graph_pagerank_start",
+                 "ranks and contributions overlap");
+  for (const double bad : {std::nan(""), -HUGE_VAL, -0.5}) {
+    expect_failure(sa_graph_pagerank_step(g.p, nullptr, all.data(), n, other.data(), bad, other.data(), third.data(), n, &d, &left),
+                   SA_EINVAL, "sa_graph_pagerank_step", "dangling must be the dangling vertices' rank, a finite number >= 0");
+  }
   expect_failure(sa_graph_pagerank_step(g.p, nullptr, all.data(), n - 1, all.data(), 0, other.data(), third.data(), n, &d, &left),
                  SA_EINVAL, "sa_graph_pagerank_step", "contributions holds");
   expect_failure(sa_graph_pagerank_step(g.p, nullptr, all.data(), n, all.data(), 0, nullptr, third.data(), n, &d, &left),
@@ -159,6 +167,10 @@ TEST(PullPartCapi, GraphStepsCheckTheirBuffers) {
   o.scores = SA_SCORES_F32;
   expect_failure(sa_graph_pagerank_step(g.p, &o, all.data(), n, all.data(), 0, other.data(), third.data(), n, &d, &left),
                  SA_EINVAL, "sa_graph_pagerank_step", "scores must be f64");
+  o.reserved = 5;
+  expect_failure(sa_graph_pagerank_step(g.p, &o, all.data(), n, all.data(), 0, other.data(), third.data(), n, &d, &left),
+                 SA_EINVAL, "sa_graph_pagerank_step", "o->reserved must be 0 (sa_pagerank_options_init), got 5");
+  o.reserved = 0;
   int32_t bad_rule = 7;
   std::memcpy(&o.dangling, &bad_rule, sizeof bad_rule);
   o.scores = SA_SCORES_F64;

@@ -93,6 +93,21 @@ TEST(PullPart, MalformedSgFilesNameTheByteOffset) {
   test::expect_error([&] { read_sg_pull_part(bad_id, 0, 2); }, {"id.sg: byte offset 45: ", "vertex id 7 is not below n = 2"});
   const std::string bad_offset = dir.write("off.sg", SgBytes().flag(0).i64(2).i64(2).i64s({0, 3, 2}).i32s({1, 0}).bytes);
   test::expect_error([&] { read_sg_pull_part(bad_offset, 0, 2); }, {"off.sg: byte offset 25: ", "offset 3"});
+  // Offsets that do not start at 0 or end at m: the parts holding vertex 0 or vertex n refuse them
+  // (offsets from 1 left edge 0 outside every part: a rank computed without it), parts between do not see them.
+  // Directed, n = 4, m = 3: 0 -> 1, 1 -> 2, 2 -> 3, the in-offsets from 1.
+  const std::string from_one =
+      dir.write("from1.sg", SgBytes().flag(1).i64(3).i64(4).i64s({0, 1, 2, 3, 3}).i32s({1, 2, 3}).i64s({1, 1, 2, 3, 3}).i32s({0, 1, 2}).bytes);
+  test::expect_error([&] { read_sg_pull_part(from_one, 0, 4); }, {"from1.sg: byte offset 69: ", "in offset of vertex 0 is 1 (expected 0)"});
+  test::expect_error([&] { read_sg_pull_part(from_one, 0, 1); }, {"in offset of vertex 0 is 1 (expected 0)"});
+  EXPECT_EQ(read_sg_pull_part(from_one, 1, 2).first, 1u);
+  const std::string out_from_one =
+      dir.write("out1.sg", SgBytes().flag(1).i64(3).i64(4).i64s({1, 1, 2, 3, 3}).i32s({1, 2, 3}).i64s({0, 0, 1, 2, 3}).i32s({0, 1, 2}).bytes);
+  test::expect_error([&] { read_sg_pull_part(out_from_one, 0, 2); }, {"out1.sg: byte offset 17: ", "out offset of vertex 0 is 1 (expected 0)"});
+  const std::string short_end =
+      dir.write("end.sg", SgBytes().flag(1).i64(3).i64(4).i64s({0, 1, 2, 3, 3}).i32s({1, 2, 3}).i64s({0, 0, 1, 2, 2}).i32s({0, 1, 2}).bytes);
+  test::expect_error([&] { read_sg_pull_part(short_end, 3, 1); }, {"end.sg: byte offset 101: ", "the last in offset is 2 but the header says 3 edges"});
+  EXPECT_EQ(read_sg_pull_part(short_end, 0, 3).first, 0u);
   const std::string short_file = dir.write("short.sg", SgBytes().flag(0).i64(2).i64(2).i64s({0, 1, 2}).i32s({1}).bytes);
   test::expect_error([&] { read_sg_header(short_file); }, {"short.sg", "not what its header"});
   const std::string flag = dir.write("flag.sg", SgBytes().flag(5).i64(0).i64(0).i64s({0}).bytes);

@@ -119,7 +119,7 @@ struct PageRankPartTotals {
 /// begin[k+1] - begin[k]; graph::PullPart::begin): ranks 1/vertices and contributions = rank /
 /// out-degree (0 for dangling vertices) into ranks and contributions (count each). The run's first
 /// dangling rank is the dangling vertices of every part times 1/vertices. Throws
-/// Error(invalid_argument) for mismatched lengths or an empty begin.
+/// Error(invalid_argument) for mismatched lengths, ranks and contributions that overlap, or an empty begin.
 SMARTARRAYS_API PageRankPartTotals pagerank_part_start(const SmartArray& begin, std::uint64_t vertices,
                                                        std::span<double> ranks, std::span<double> contributions,
                                                        runtime::ThreadPool& pool = runtime::default_pool());
@@ -132,7 +132,7 @@ SMARTARRAYS_API PageRankPartTotals pagerank_part_start(const SmartArray& begin, 
 /// pagerank() computes them. new_ranks may be ranks itself (updated in place); on the whole graph
 /// (count = vertices) new_contributions may be contributions itself (rewritten after the pull, as
 /// pagerank() does); every other pair of buffers must not overlap. Throws Error(invalid_argument)
-/// for mismatched lengths, overlapping buffers or bad options.
+/// for mismatched lengths, overlapping buffers, bad options or a dangling rank not finite and >= 0.
 SMARTARRAYS_API PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray& redge,
                                                       const SmartArray& begin, std::span<const double> contributions,
                                                       std::span<const double> ranks, double dangling,
