@@ -305,6 +305,11 @@ def test_graph_generators_name_a_bad_number():
         sa.Graph.uniform(8, -1e-300)
     assert sa.Graph.rmat(np.uint8(3), edge_factor=np.int64(2), seed=2**64 - 1).edges == 16
     assert sa.Graph.uniform(np.int16(8), np.float32(2.0)).edges == 16
+    # Beyond the memory limit: refused before any edge is made (the edge list was filled first).
+    with pytest.raises(MemoryError, match="^uniform graph: a graph of 68719476736 vertices and 549755813888 edges needs at least "):
+        sa.Graph.uniform(2**36, 8)
+    with pytest.raises(MemoryError, match="^R-MAT graph: a graph of 68719476736 vertices and 549755813888 edges needs at least "):
+        sa.Graph.rmat(36, edge_factor=8)
 
 
 def test_assignment_and_copies_name_a_bad_index_or_source():

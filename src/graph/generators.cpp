@@ -7,6 +7,7 @@
 #include <string>
 
 #include "smartarrays/error.hpp"
+#include "smartarrays/graph/limits.hpp"
 #include "smartarrays/util/mix64.hpp"
 #include "smartarrays/util/text.hpp"
 
@@ -72,9 +73,12 @@ EdgeList generate_uniform(const UniformOptions& options, runtime::ThreadPool& po
     throw_error(ErrorCode::out_of_memory, "a uniform graph of " + std::to_string(options.vertices) + " vertices and degree " +
                                               util::number_text(options.average_degree) + " has more than 2^40 edges");
   }
+  const auto count = static_cast<std::uint64_t>(std::llround(wanted));
+  // The graph it is generated for must fit before its edge list is made (16 bytes an edge).
+  check_build_memory(options.vertices, count, "uniform graph: ");
   EdgeList list;
   list.vertices = options.vertices;
-  list.edges = allocate_edges(static_cast<std::uint64_t>(std::llround(wanted)));
+  list.edges = allocate_edges(count);
   const std::uint64_t key = mix64(options.seed ^ 0x756e69666f726dull);  // "uniform"
   const std::uint64_t n = options.vertices;
   Edge* edges = list.edges.data();
@@ -100,6 +104,7 @@ EdgeList generate_rmat(const RmatOptions& options, runtime::ThreadPool& pool) {
     throw_error(ErrorCode::out_of_memory, "R-MAT scale " + std::to_string(options.scale) + " with edge factor " +
                                               std::to_string(options.edge_factor) + " has more than 2^40 edges");
   }
+  check_build_memory(n, options.edge_factor * n, "R-MAT graph: ");
   EdgeList list;
   list.vertices = n;
   list.edges = allocate_edges(options.edge_factor * n);

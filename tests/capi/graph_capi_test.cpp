@@ -349,6 +349,10 @@ TEST(GraphCapi, BadInputsAreErrorsNamingThem) {
                  "average degree -1 is not >= 0");
   expect_failure(sa_graph_generate_uniform(uint64_t{1} << 40, 2.5, 1, nullptr, &made), SA_ENOMEM,
                  "sa_graph_generate_uniform", "1099511627776 vertices and degree 2.5 has more than 2^40 edges");
+  expect_failure(sa_graph_generate_uniform(uint64_t{1} << 36, 8, 1, nullptr, &made), SA_ENOMEM, "sa_graph_generate_uniform",
+                 "uniform graph: a graph of 68719476736 vertices and 549755813888 edges needs at least ");
+  expect_failure(sa_graph_generate_rmat(36, 8, 1, nullptr, &made), SA_ENOMEM, "sa_graph_generate_rmat",
+                 "R-MAT graph: a graph of 68719476736 vertices and 549755813888 edges needs at least ");
   const uint64_t src[] = {0, 5}, dst[] = {1, 2};
   expect_failure(sa_graph_from_edges(nullptr, dst, 2, 0, nullptr, &made), SA_EINVAL, "sa_graph_from_edges",
                  "src (with m > 0) is NULL");

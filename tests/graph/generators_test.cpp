@@ -9,6 +9,7 @@
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/generators.hpp"
+#include "support/graph_fixtures.hpp"
 
 namespace smartarrays::graph {
 namespace {
@@ -122,6 +123,21 @@ TEST(Generators, BadOptions) {
   r.scale = 40;
   r.edge_factor = 2;
   EXPECT_THROW(generate_rmat(r), Error);
+}
+
+// A graph beyond the memory limit is refused before its edge list is made (the edge list was
+// filled first: 6 GB against a 2 GiB limit before the build refused it).
+TEST(Generators, AGraphBeyondTheMemoryLimitIsRefusedBeforeAnyEdgeIsMade) {
+  const UniformOptions uniform{.vertices = std::uint64_t{1} << 36, .average_degree = 8, .seed = 1};
+  EXPECT_EQ(test::expect_error([&] { generate_uniform(uniform); },
+                               {"uniform graph: a graph of 68719476736 vertices and 549755813888 edges needs at least "}),
+            ErrorCode::out_of_memory);
+  RmatOptions r;
+  r.scale = 36;
+  r.edge_factor = 8;
+  EXPECT_EQ(test::expect_error([&] { generate_rmat(r); },
+                               {"R-MAT graph: a graph of 68719476736 vertices and 549755813888 edges needs at least "}),
+            ErrorCode::out_of_memory);
 }
 
 }  // namespace

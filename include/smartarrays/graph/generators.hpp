@@ -32,11 +32,13 @@ struct RmatOptions {
   std::uint64_t seed = 1;          ///< the same seed gives the same edges
 };
 
-/// The uniform random edge list, generated in parallel on pool. Throws Error(invalid_argument) for bad options.
+/// The uniform random edge list, generated in parallel on pool. Throws Error(invalid_argument) for bad options,
+/// Error(out_of_memory) before any edge is made when its graph fails check_build_memory (limits.hpp).
 SMARTARRAYS_API EdgeList generate_uniform(const UniformOptions& options,
                                           runtime::ThreadPool& pool = runtime::default_pool());
 
-/// The R-MAT edge list, generated in parallel on pool. Throws Error(invalid_argument) for bad options.
+/// The R-MAT edge list, generated in parallel on pool. Throws Error(invalid_argument) for bad options,
+/// Error(out_of_memory) before any edge is made when its graph fails check_build_memory (limits.hpp).
 SMARTARRAYS_API EdgeList generate_rmat(const RmatOptions& options, runtime::ThreadPool& pool = runtime::default_pool());
 
 }  // namespace smartarrays::graph
