@@ -65,6 +65,13 @@ def test_joins_and_index_match_numpy() -> None:
         index.lookup(probe)
 
 
+def test_join_pairs_beyond_the_memory_limit_are_refused_before_any_is_made() -> None:
+    ones = np.ones(1_000_000, dtype=np.uint64)
+    assert sa.hash_join_count(ones, ones) == 10**12
+    with pytest.raises(MemoryError, match=r"^hash join: 1000000000000 pairs need at least 29\.1 TiB \(32 bytes a pair\)"):
+        sa.hash_join(ones, ones)
+
+
 def test_placements_on_a_fake_topology() -> None:
     sa.set_fake_topology("nodes=2")
     try:

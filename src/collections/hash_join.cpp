@@ -2,15 +2,36 @@
 // and the pair-emitting probe (per-task pair lists, put in order by a counting sort).
 #include "smartarrays/collections/hash_join.hpp"
 
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "collections/task_ranges.hpp"
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/collections/hash_table.hpp"
+#include "smartarrays/error.hpp"
+#include "smartarrays/os/memory_limit.hpp"
 #include "smartarrays/runtime/interrupt.hpp"
+#include "smartarrays/util/byte_size.hpp"
+#include "smartarrays/util/checked.hpp"
 
 namespace smartarrays::collections {
+
+namespace {
+
+// Refuses, before any pair is made, a join whose pairs cannot be held: each is held twice while they
+// are put in order (a task's list, then the left and right vectors), 32 bytes, within the memory limit.
+void check_pairs_memory(std::uint64_t pairs) {
+  const std::uint64_t bytes = util::checked_mul(pairs, 32, "the memory of the hash join's pairs");
+  const os::MemoryLimit& limit = os::memory_limit();
+  if (bytes > limit.bytes) {
+    throw_error(ErrorCode::out_of_memory, "hash join: " + std::to_string(pairs) + " pairs need at least " +
+                                              util::format_bytes(bytes) + " (32 bytes a pair); the memory limit is " +
+                                              util::format_bytes(limit.bytes) + " (" + limit.source + ")");
+  }
+}
+
+}  // namespace
 
 std::uint64_t hash_join_count(const SmartArray& left, const SmartArray& right, const ArrayOptions& table_options,
                               runtime::ThreadPool& pool) {
@@ -25,6 +46,7 @@ JoinPairs hash_join_pairs(const SmartArray& left, const SmartArray& right, const
   const bool build_left = left.length() <= right.length();
   const SmartArray& probe = build_left ? right : left;
   const HashTable table = HashTable::build(build_left ? left : right, table_options, true, pool);
+  check_pairs_memory(table.count_matches(probe, pool));
   const detail::TaskRanges ranges = detail::task_ranges(probe, pool);
   std::vector<std::vector<Pair>> found(ranges.count);
   detail::for_each_task(ranges, pool, [&](std::uint64_t t) {

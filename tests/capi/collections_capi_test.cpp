@@ -78,6 +78,10 @@ TEST(CollectionsCApi, JoinsAndIndex) {
   EXPECT_EQ(decode(rights), (std::vector<uint64_t>{0, 4, 2, 0, 4, 3}));
   sa_array_free(lefts);
   sa_array_free(rights);
+  sa_array* ones = make(std::vector<uint64_t>(1000000, 1));
+  expect_failure(sa_hash_join_pairs(ones, ones, nullptr, &lefts, &rights), SA_ENOMEM, "sa_hash_join_pairs",
+                 "hash join: 1000000000000 pairs need at least 29.1 TiB (32 bytes a pair)");
+  sa_array_free(ones);
 
   sa_index* index = nullptr;
   ASSERT_EQ(sa_index_build(build, nullptr, &index), SA_OK);

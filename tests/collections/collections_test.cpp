@@ -232,6 +232,21 @@ TEST(HashJoin, MatchesTheReference) {
   expect_joins_match(random_keys(9000, std::uint64_t{1} << 40, 5), random_keys(9000, std::uint64_t{1} << 40, 5));
 }
 
+// 10^12 pairs of one key: counted, then refused before any pair is made (they were gathered until
+// memory ran out).
+TEST(HashJoin, PairsBeyondTheMemoryLimitAreRefusedBeforeAnyIsMade) {
+  const SmartArray ones = array_of(std::vector<std::uint64_t>(1000000, 1));
+  EXPECT_EQ(hash_join_count(ones, ones), 1000000000000u);
+  try {
+    hash_join_pairs(ones, ones);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::out_of_memory);
+    EXPECT_EQ(std::string(e.what()).rfind("hash join: 1000000000000 pairs need at least 29.1 TiB (32 bytes a pair); the memory limit is ", 0), 0u)
+        << e.what();
+  }
+}
+
 TEST(HashTable, FindsRowsAndReportsMemory) {
   const std::vector<std::uint64_t> keys = {10, 20, 10, 30, 10};
   const HashTable table = HashTable::build(array_of(keys));

@@ -22,8 +22,9 @@ SMARTARRAYS_API std::uint64_t hash_join_count(const SmartArray& left, const Smar
                                               const ArrayOptions& table_options = {},
                                               runtime::ThreadPool& pool = runtime::default_pool());
 
-/// The pairs themselves (in the fewest bits, placed as table_options says); throws
-/// Error(out_of_memory) when they cannot be held.
+/// The pairs themselves (in the fewest bits, placed as table_options says); counts them first and
+/// throws Error(out_of_memory) before any is made when they (32 bytes each while put in order)
+/// exceed os::memory_limit(), or later when they cannot be held.
 SMARTARRAYS_API JoinPairs hash_join_pairs(const SmartArray& left, const SmartArray& right,
                                           const ArrayOptions& table_options = {},
                                           runtime::ThreadPool& pool = runtime::default_pool());
