@@ -124,7 +124,10 @@ def real_number(value: object, name: str) -> float:
     The core checks the range, so every surface rejects the same values with the same words."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{name} must be a finite number, got an int of {int(value).bit_length()} bits") from None
 
 
 def smart_array(value: object, name: str) -> SmartArray:

@@ -186,6 +186,15 @@ class SmartCollection:
         return f"SmartCollection(length={len(self)}, blocks={len(self._blocks)})"
 
 
+def _client(client: object) -> Client:
+    """client, or the current one (get_client) for None; TypeError for anything but a Client."""
+    if client is None:
+        return get_client()
+    if not isinstance(client, Client):
+        raise TypeError(f"client must be a distributed.Client or None, got {type(client).__name__}")
+    return client
+
+
 def from_dask_array(
     x: da.Array,
     bits: int | Literal["auto", "min"] = "auto",
@@ -207,7 +216,7 @@ def from_dask_array(
     bits_arg(bits)
     word(placement, "placement")
     node_list(nodes)
-    client = client if client is not None else get_client()
+    client = _client(client)
     name = _name("encode")
     tasks = [
         delayed(_encode)(block, bits, placement, nodes, dask_key_name=(name, i))
@@ -381,28 +390,32 @@ def _ranges(vertices: int, parts: int) -> list[tuple[int, int]]:
 
 
 def graph_parts(graph: GraphInput, parts: int | None = None, client: Client | None = None) -> list[Future]:
-    """graph cut into parts (default: one per worker) of consecutive vertices, each a GraphPart held
-    by a worker: a Graph is cut on the client and each part sent to one worker; a .sg file is read by
-    the workers, each reading only its part's byte ranges (a bad file raises the core's message)."""
-    client = client if client is not None else get_client()
+    """graph cut into parts (default: one per worker, at most one per vertex) of consecutive vertices,
+    each a GraphPart held by a worker: a Graph is cut on the client and each part sent to one worker;
+    a .sg file is read by the workers, each reading only its part's byte ranges (a bad file raises
+    the core's message)."""
+    client = _client(client)
     workers = list(client.scheduler_info()["workers"])
-    count = len(workers) if parts is None else parts
-    if not is_integer(count):
-        raise TypeError(f"parts must be an int or None, got {type(count).__name__} {count!r}")
-    if count < 1:
-        raise ValueError(f"parts must be an integer >= 1, got {parts!r}")
-    count = int(count)
+    if parts is not None:
+        if not is_integer(parts):
+            raise TypeError(f"parts must be an int or None, got {type(parts).__name__} {parts!r}")
+        if parts < 1:
+            raise ValueError(f"parts must be an integer >= 1, got {parts!r}")
     name = _name("graph-part")
     if not isinstance(graph, (Graph, str, bytes, os.PathLike)):
         raise TypeError(f"graph must be a Graph or a .sg path, got {type(graph).__name__}")
     path = b"" if isinstance(graph, Graph) else path_arg(graph, "graph")
     vertices = graph.vertices if isinstance(graph, Graph) else _core._sg_header(path)[2]
-    if count > max(vertices, 1):
-        raise ValueError(f"parts must be at most the {vertices} vertices, got {count}")
+    most = max(vertices, 1)
+    count = min(max(len(workers), 1), most) if parts is None else int(parts)
+    if count > most:
+        raise ValueError(f"parts must be at most {most} for a graph of {vertices} vertices, got {count}")
     if isinstance(graph, Graph):
         ranges = _ranges(graph.vertices, count)
+        # hash=False: a key of its own per scatter. Dask would name equal parts (the same graph cut
+        # twice) by their content, and releasing one call's parts then lost the other call's.
         return [
-            client.scatter(_graph_part(graph, first, n), workers=[workers[k % len(workers)]] if workers else None)
+            client.scatter(_graph_part(graph, first, n), workers=[workers[k % len(workers)]] if workers else None, hash=False)
             for k, (first, n) in enumerate(ranges)
         ]
     return [
@@ -426,7 +439,7 @@ def pagerank(
     tol, damping, max_iterations = pagerank_args(tol, damping, max_iterations)
     dangling = word(dangling, "dangling")
     _core._pagerank_check(tol, damping, max_iterations, dangling)
-    client = client if client is not None else get_client()
+    client = _client(client)
     held = list(graph) if isinstance(graph, Sequence) and not isinstance(graph, (str, bytes)) else graph_parts(graph, parts, client)
     for part in held:
         if not isinstance(part, Future):

@@ -219,7 +219,7 @@ class Graph:
 
     def array(self, name: GraphArrayName) -> _core.SmartArray:
         """One of the graph's arrays as a SmartArray (it keeps the graph's memory alive)."""
-        return self._native.array(name)
+        return self._native.array(word(name, "name"))
 
     def close(self) -> None:
         """Releases the graph's memory once no array taken from it is in use; idempotent."""

@@ -20,7 +20,7 @@ from typing import Any, Union
 import numpy as np
 
 from . import _core
-from ._args import is_integer, word
+from ._args import flag, is_integer, real_number, word
 
 __all__ = ["RunResult", "TuneResult", "grid", "run"]
 
@@ -112,7 +112,7 @@ def _seconds(value: float | None, name: str) -> float:
         return 0.0
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{name} must be a number of seconds or None, got {type(value).__name__} {value!r}")
-    return float(value)
+    return real_number(value, name)
 
 
 def _int32(value: int) -> int:
@@ -238,7 +238,7 @@ def grid(
         for count in thread_list:
             if isinstance(count, bool) or not isinstance(count, int):
                 raise TypeError(f"threads: expected ints, got {type(count).__name__} {count!r}")
-            if count < 1:
+            if not 1 <= count <= 4096:
                 raise ValueError(f"threads: expected thread counts from 1 to 4096, got {count}")
     text, has_best, line = _core._tune_grid(
         _command(command),
@@ -250,10 +250,10 @@ def grid(
         _int32(repetitions),
         _int32(warmup),
         metric or "",
-        bool(maximize),
+        flag(maximize, "maximize"),
         _seconds(budget, "budget"),
         _seconds(timeout, "timeout"),
-        bool(cpu_time),
+        flag(cpu_time, "cpu_time"),
         seed,
         progress,
     )

@@ -165,7 +165,8 @@ nb::object gather_array(const SharedArray& array, nb::handle key) {
     throw nb::type_error("SmartArray indices must be integers, slices or 1-D integer arrays");
   }
   if (kind == "u" && nb::cast<std::size_t>(indices.attr("itemsize")) == 8) {
-    indices = numpy().attr("ascontiguousarray")(indices);
+    // In native byte order: a big-endian '>u8' array is not a uint64 ndarray to the binding.
+    indices = numpy().attr("ascontiguousarray")(indices, "dtype"_a = "uint64");
     const auto u = nb::cast<nb::ndarray<const std::uint64_t, nb::ndim<1>, nb::c_contig>>(indices);
     return nb::cast(gather(array, u.data(), size));
   }
@@ -246,6 +247,11 @@ struct BufferExport {
 
 int get_buffer(PyObject* self, Py_buffer* view, int flags) noexcept {
   view->obj = nullptr;
+  // SmartArray.__new__ alone makes an instance no constructor filled: no array to share.
+  if (!nb::inst_ready(self)) {
+    PyErr_SetString(PyExc_TypeError, "a SmartArray not made by the library has no memory to share");
+    return -1;
+  }
   const ArrayHandle* handle = nb::inst_ptr<ArrayHandle>(self);
   if (handle->closed()) {
     PyErr_SetString(PyExc_ValueError, ArrayHandle::closed_message());
@@ -377,10 +383,16 @@ ArrayOptions make_options(unsigned bits, std::string_view placement, std::vector
 
 U64Array decode_to_numpy(const SmartArray& array, std::uint64_t start, std::uint64_t count) {
   U64Array out = new_numpy_array(count);
-  {
-    nb::gil_scoped_release release;
-    array.decode(start, count, out.data());
-  }
+  // In blocks of 16 Mi values with Ctrl-C taken between them: gigabytes decode for seconds.
+  constexpr std::uint64_t block = std::uint64_t{1} << 24;
+  std::uint64_t* const data = out.data();
+  interruptible([&] {
+    for (std::uint64_t done = 0; done < count; done += block) {
+      runtime::check_interrupt();
+      array.decode(start + done, std::min(block, count - done), data + done);
+    }
+    return count;
+  });
   return out;
 }
 
@@ -549,7 +561,7 @@ void bind_reads(nb::class_<ArrayHandle>& cls) {
             }
             return out;
           },
-          "start"_a.none(), "out"_a,
+          "start"_a.none(), "out"_a.none(),
           nb::sig("def unpack(self, start: int, out: numpy.typing.NDArray[numpy.uint64]) -> "
                   "numpy.typing.NDArray[numpy.uint64]"),
           "Decodes values [start, start + len(out)) into out (GIL released); returns out.")

@@ -26,6 +26,12 @@ struct PlacedBuffer {
 
 // The buffer protocol: the region's bytes, writable (numpy.ndarray(buffer=...) makes the typed view).
 int get_buffer(PyObject* self, Py_buffer* view, int flags) noexcept {
+  view->obj = nullptr;
+  // PlacedBuffer.__new__ alone makes an instance no constructor filled: no region to share.
+  if (!nb::inst_ready(self)) {
+    PyErr_SetString(PyExc_TypeError, "a PlacedBuffer not made by smartarrays.allocate_buffer has no memory to share");
+    return -1;
+  }
   const PlacedBuffer* buffer = nb::inst_ptr<PlacedBuffer>(self);
   return PyBuffer_FillInfo(view, self, buffer->region.data(), static_cast<Py_ssize_t>(buffer->region.size()), 0, flags);
 }

@@ -155,6 +155,25 @@ def test_pagerank_equals_the_local_one(client: Client, parts: int, dangling: str
     np.testing.assert_allclose(run.ranks, local, rtol=0, atol=1e-12)
 
 
+def test_parts_default_to_one_per_worker_at_most_one_per_vertex(client: Client) -> None:
+    # One vertex and two workers: one part (the default once asked for two and named "parts").
+    tiny = sa.Graph.from_edges([0], [0])
+    np.testing.assert_allclose(sad.pagerank(tiny).ranks, tiny.pagerank(), rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="^parts must be at most 1 for a graph of 1 vertices, got 2$"):
+        sad.graph_parts(tiny, parts=2)
+    with pytest.raises(TypeError, match="^client must be a distributed.Client or None, got str$"):
+        sad.pagerank(tiny, client="scheduler:8786")  # type: ignore[arg-type]
+
+
+def test_the_same_graph_cut_again_keeps_each_runs_parts(client: Client) -> None:
+    # Equal parts scattered by two calls got one content-named key: releasing the first call's
+    # parts lost the second's ("lost dependencies").
+    g = _graph()
+    local = g.pagerank(tol=1e-6)
+    for _ in range(4):
+        np.testing.assert_allclose(sad.pagerank(g, tol=1e-6, parts=2).ranks, local, rtol=0, atol=1e-12)
+
+
 def test_parts_cut_once_serve_many_runs(client: Client) -> None:
     g = _graph()
     held = sad.graph_parts(g, parts=2)
@@ -222,7 +241,7 @@ def test_a_bad_graph_file_is_reported_with_the_core_message(client: Client, tmp_
         sad.pagerank(_graph(), damping=1.5)
     with pytest.raises(ValueError, match="parts"):
         sad.pagerank(_graph(), parts=0)
-    with pytest.raises(ValueError, match="at most the 512 vertices"):
+    with pytest.raises(ValueError, match="at most 512 for a graph of 512 vertices"):
         sad.graph_parts(_graph(), parts=10**9)
 
 

@@ -143,6 +143,30 @@ def test_hostile_frames_are_refused() -> None:
         _core._graph_from_frames([(1, 1, np.frombuffer(bytes(16), dtype=np.uint8))], True)
 
 
+def test_malformed_headers_are_value_errors_naming_what_is_wrong() -> None:
+    # A header from the wire with missing keys, wrong types or frame counts that do not add up gave
+    # KeyError, IndexError or the binding's signature dump.
+    from smartarrays._dask_serialize import _array_from, _graph_from, _store_from
+
+    frame = np.zeros(16, dtype=np.uint8)
+    with pytest.raises(ValueError, match="^malformed SmartArray in a Dask message: its header has no 'bits'$"):
+        _array_from({"length": 1}, [frame])
+    with pytest.raises(ValueError, match="^malformed SmartArray in a Dask message: an array's length and bits must be ints >= 0, got -1 and 7$"):
+        _array_from({"length": -1, "bits": 7}, [frame])
+    with pytest.raises(ValueError, match="^malformed SmartArray in a Dask message: 1 frame expected, 0 came$"):
+        _array_from({"length": 1, "bits": 7}, [])
+    with pytest.raises(ValueError, match="^malformed Graph in a Dask message: its header has no 'arrays'$"):
+        _graph_from({}, [])
+    with pytest.raises(ValueError, match="^malformed Graph in a Dask message: expected a .length, bits. pair per array"):
+        _graph_from({"arrays": [1, 2], "directed": True}, [frame, frame])
+    with pytest.raises(ValueError, match="directed must be a bool, got 'yes'"):
+        _graph_from({"arrays": [[1, 1], [0, 1]], "directed": "yes"}, [frame, frame])
+    with pytest.raises(ValueError, match="^malformed Store in a Dask message: expected \\[name, 'array' or 'graph', frame count, header\\]"):
+        _store_from({"objects": [["a", "table", 1, {}]]}, [frame])
+    with pytest.raises(ValueError, match="frame count"):
+        _store_from({"objects": [["a", "array", 2, {"length": 1, "bits": 7}]]}, [frame])
+
+
 def test_dask_counts_the_packed_bytes() -> None:
     from dask.sizeof import sizeof
 

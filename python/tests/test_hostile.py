@@ -303,3 +303,91 @@ def test_bytes_and_non_utf8_paths_name_the_file_on_disk(tmp_path: Path):
     for call in (lambda: sa.open(3), lambda: sa.save(None, sa.array([1])), lambda: sa.Graph.load(["x.el"])):
         with pytest.raises(TypeError, match=r"^path must be a path \(str, bytes or os.PathLike\), got "):
             call()
+
+
+def test_instances_no_constructor_filled_share_no_memory():
+    # PlacedBuffer.__new__ alone exported a buffer of uninitialised memory; numpy read it (SIGSEGV).
+    for cls in (sa.PlacedBuffer, sa.SmartArray):
+        with pytest.raises(TypeError, match="has no memory to share"):
+            memoryview(cls.__new__(cls))
+
+
+def test_a_big_endian_index_array_gathers_like_numpy():
+    import numpy as np
+
+    a = sa.array(np.arange(10, dtype=np.uint64))
+    for dtype in (">u8", ">i8", "<u4", ">u2"):
+        assert a[np.array([1, 9], dtype=dtype)].tolist() == [1, 9], dtype
+
+
+def test_wrong_types_and_names_get_their_own_message_not_a_signature_dump(tmp_path: Path):
+    import numpy as np
+
+    a = sa.array(np.arange(10, dtype=np.uint64))
+    g = sa.Graph.from_edges([0, 1], [1, 0])
+    for bad in (None, 0, 1.5):
+        with pytest.raises(TypeError, match="^name must be a str, got "):
+            g.array(bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="^out must be a writable, C-contiguous, 1-D numpy uint64 array$"):
+        a.unpack(0, None)  # type: ignore[arg-type]
+    name = os.fsdecode(b"\xff")  # what os.listdir gives for a name that is not UTF-8
+    with pytest.raises(ValueError, match="is not valid UTF-8"):
+        sa.save(tmp_path / "x.sa", {name: a})
+    with open(tmp_path / "x.bin", "wb") as out, pytest.raises(ValueError, match="is not valid UTF-8"):
+        sa.send(out, {name: a})
+
+
+def test_a_tampered_pickle_is_a_value_error():
+    import pickle
+
+    import numpy as np
+
+    from smartarrays.store import _rebuild_array, _rebuild_graph
+
+    words = pickle.PickleBuffer(np.zeros(2, dtype=np.uint64))
+    with pytest.raises(ValueError, match="^malformed SmartArray pickle: an array's length and bits must be ints >= 0, got -1 and 7$"):
+        _rebuild_array(-1, 7, words)
+    with pytest.raises(ValueError, match="got 3 and None"):
+        _rebuild_array(3, None, words)  # type: ignore[arg-type]
+    arrays = [(1, 1, words), (0, 1, words), (1, 1, words), (0, 1, words)]
+    with pytest.raises(ValueError, match="^malformed Graph pickle: directed must be a bool, got None$"):
+        _rebuild_graph(None, arrays)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="^malformed Graph pickle: expected a .length, bits, words. triple per array"):
+        _rebuild_graph(True, [(1, 1)])  # type: ignore[list-item]
+
+
+def test_numbers_beyond_a_float_are_value_errors():
+    import smartarrays.tune as tune
+
+    g = sa.Graph.from_edges([0, 1], [1, 0])
+    calls = {
+        "hints['passes']": lambda: sa.array([1, 2], hints={"passes": 2**1100}),
+        "average_degree": lambda: sa.Graph.uniform(10, average_degree=2**1100),
+        "tol": lambda: g.pagerank(tol=2**1100),
+        "timeout": lambda: tune.run("true", timeout=2**1100),
+    }
+    for name, call in calls.items():
+        with pytest.raises(ValueError, match=rf"^{re.escape(name)} must be a finite number, got an int of 1101 bits$"):
+            call()
+
+
+def test_tune_flags_take_only_booleans_and_thread_counts_their_range():
+    import smartarrays.tune as tune
+
+    grid = {"allocators": [], "policies": [], "pinnings": [], "thp": [], "repetitions": 1, "warmup": 0}
+    for flag_name in ("cpu_time", "maximize"):
+        with pytest.raises(TypeError, match=f"^{flag_name} must be True or False, got str 'no'$"):
+            tune.grid("true", **grid, **{flag_name: "no"})
+    for threads in (5000, 2**70):
+        with pytest.raises(ValueError, match=f"^threads: expected thread counts from 1 to 4096, got {threads}$"):
+            tune.grid("true", **grid, threads=[threads])
+
+
+def test_cpu_and_node_lists_name_the_bad_item():
+    import smartarrays.tune as tune
+
+    with pytest.raises(ValueError, match="'-1' in cpu list '-1' is not a number or a range N-M"):
+        tune.run("true", cpus=[-1])
+    with pytest.raises(ValueError, match="memory policy 'bind=0,-3': '-3' in node list '0,-3' is not a number"):
+        tune.run("true", policy="bind=0,-3")
+

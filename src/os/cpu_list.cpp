@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <string>
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/text.hpp"
@@ -20,19 +21,21 @@ std::string_view trim(std::string_view s) {
   return s.substr(first, last - first + 1);
 }
 
-int parse_cpu(std::string_view item, std::string_view text) {
+// The number bound of item (N, or one end of N-M) in the list text named noun.
+int parse_cpu(std::string_view bound, std::string_view item, std::string_view text, std::string_view noun) {
   int cpu = -1;
-  const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), cpu);
-  if (item.empty() || ec != std::errc() || end != item.data() + item.size() || cpu < 0 || cpu >= kMaxCpu) {
-    throw_error(ErrorCode::invalid_argument, util::quoted(item) + " in cpu list " + util::quoted(text) +
-                                                 " is not a CPU number (0.." + std::to_string(kMaxCpu - 1) + ")");
+  const auto [end, ec] = std::from_chars(bound.data(), bound.data() + bound.size(), cpu);
+  if (bound.empty() || ec != std::errc() || end != bound.data() + bound.size() || cpu < 0 || cpu >= kMaxCpu) {
+    throw_error(ErrorCode::invalid_argument, util::quoted(item) + " in " + std::string(noun) + " " + util::quoted(text) +
+                                                 " is not a number or a range N-M of numbers from 0 to " +
+                                                 std::to_string(kMaxCpu - 1));
   }
   return cpu;
 }
 
 }  // namespace
 
-std::vector<int> parse_cpu_list(std::string_view text) {
+std::vector<int> parse_cpu_list(std::string_view text, std::string_view noun) {
   const std::string_view list = trim(text);
   std::vector<int> cpus;
   if (list.empty()) return cpus;
@@ -41,14 +44,14 @@ std::vector<int> parse_cpu_list(std::string_view text) {
     const std::size_t comma = std::min(list.find(',', pos), list.size());
     const std::string_view item = list.substr(pos, comma - pos);
     if (item.empty()) {
-      throw_error(ErrorCode::invalid_argument, "empty item in cpu list " + util::quoted(list));
+      throw_error(ErrorCode::invalid_argument, "empty item in " + std::string(noun) + " " + util::quoted(list));
     }
     const std::size_t dash = item.find('-');
-    const int first = parse_cpu(item.substr(0, dash), list);
-    const int last = dash == std::string_view::npos ? first : parse_cpu(item.substr(dash + 1), list);
+    const int first = parse_cpu(item.substr(0, dash), item, list, noun);
+    const int last = dash == std::string_view::npos ? first : parse_cpu(item.substr(dash + 1), item, list, noun);
     if (last < first) {
       throw_error(ErrorCode::invalid_argument,
-                  "range " + util::quoted(item) + " in cpu list " + util::quoted(list) + " is reversed");
+                  "range " + util::quoted(item) + " in " + std::string(noun) + " " + util::quoted(list) + " is reversed");
     }
     for (int cpu = first; cpu <= last; ++cpu) cpus.push_back(cpu);
     pos = comma + 1;

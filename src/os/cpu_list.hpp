@@ -8,9 +8,10 @@
 
 namespace smartarrays::os {
 
-/// Parses a CPU list; "" (or only whitespace) is the empty list. Throws Error(invalid_argument)
-/// naming the bad item. The result is ascending without duplicates.
-std::vector<int> parse_cpu_list(std::string_view text);
+/// Parses a CPU list (or a node list, in the same syntax, named noun in messages); "" (or only
+/// whitespace) is the empty list. Throws Error(invalid_argument) naming the bad item. The result is
+/// ascending without duplicates.
+std::vector<int> parse_cpu_list(std::string_view text, std::string_view noun = "cpu list");
 
 /// Formats ascending CPUs as a CPU list with ranges ("0-3,8"); "" for no CPUs.
 std::string format_cpu_list(const std::vector<int>& cpus);

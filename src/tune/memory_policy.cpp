@@ -40,9 +40,9 @@ MemoryPolicy parse_memory_policy(std::string_view text) {
     bad_policy(text, std::string(policy_names.name(policy.kind)) + " takes no nodes");
   }
   try {
-    policy.nodes = os::parse_cpu_list(text.substr(equals + 1));
+    policy.nodes = os::parse_cpu_list(text.substr(equals + 1), "node list");
   } catch (const Error& e) {
-    bad_policy(text, std::string("bad node list: ") + e.what());
+    bad_policy(text, e.what());
   }
   if (policy.nodes.empty()) bad_policy(text, "the node list is empty");
   if (policy.kind == PolicyKind::preferred && policy.nodes.size() != 1) bad_policy(text, "preferred takes one node");

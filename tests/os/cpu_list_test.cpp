@@ -23,7 +23,8 @@ TEST(CpuList, SortsAndDeduplicates) { EXPECT_EQ(parse_cpu_list("3,1-2,2"), (std:
 TEST(CpuList, RejectsMalformedItemsNamingThem) {
   const std::pair<const char*, const char*> cases[] = {
       {"a", "'a'"},         {"1,,2", "empty item"}, {"1,", "empty item"},  {"3-1", "'3-1'"},
-      {"0-", "''"},         {"-1", "''"},           {"1-2-3", "'2-3'"},    {"1 2", "'1 2'"},
+      {"0-", "'0-'"},       {"-1", "'-1' in cpu list '-1' is not a number or a range N-M"},
+      {"1-2-3", "'1-2-3'"}, {"1 2", "'1 2'"},
       {"99999999", "'99999999'"},
   };
   for (const auto& [text, named] : cases) {
@@ -34,6 +35,15 @@ TEST(CpuList, RejectsMalformedItemsNamingThem) {
       EXPECT_EQ(e.code(), ErrorCode::invalid_argument) << text;
       EXPECT_NE(std::string(e.what()).find(named), std::string::npos) << text << ": " << e.what();
     }
+  }
+}
+
+TEST(CpuList, ANodeListIsNamedAsOne) {
+  try {
+    parse_cpu_list("0,-3", "node list");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "'-3' in node list '0,-3' is not a number or a range N-M of numbers from 0 to 65535");
   }
 }
 
