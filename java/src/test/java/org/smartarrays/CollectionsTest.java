@@ -32,6 +32,19 @@ class CollectionsTest {
   }
 
   @Test
+  void joinPairsBeyondTheMemoryLimitAreRefusedBeforeAnyIsMade() {
+    long[] ones = new long[1_000_000];
+    java.util.Arrays.fill(ones, 1);
+    try (SmartArray a = SmartArray.fromLongs(ones, DEFAULTS)) {
+      assertEquals(1_000_000_000_000L, Collections.hashJoinCount(a, a, DEFAULTS));
+      SmartArrayException e = assertThrows(SmartArrayException.class, () -> Collections.hashJoin(a, a, DEFAULTS));
+      assertEquals(SmartArrayException.Reason.OUT_OF_MEMORY, e.reason());
+      assertTrue(e.getMessage().contains("hash join: 1000000000000 pairs need at least 29.1 TiB (32 bytes a pair)"),
+          e.getMessage());
+    }
+  }
+
+  @Test
   void joinsAndIndex() {
     try (SmartArray build = SmartArray.fromLongs(new long[] {5, 7, 5, 0}, DEFAULTS);
          SmartArray probe = SmartArray.fromLongs(new long[] {5, 1, 7, 0, 5}, DEFAULTS)) {

@@ -209,6 +209,13 @@ class GraphTest {
         () -> Graph.rmat(4, 0, 1, options));
     assertNativeFailure(IllegalArgumentException.class, "sa_graph_generate_uniform", "at least one vertex",
         () -> Graph.uniform(0, 4, 1, options));
+    // Beyond the memory limit: refused before any edge is made.
+    SmartArrayException big = assertNativeFailure(SmartArrayException.class, "sa_graph_generate_uniform",
+        "uniform graph: a graph of 68719476736 vertices and 549755813888 edges needs at least ",
+        () -> Graph.uniform(1L << 36, 8, 1, options));
+    assertEquals(SmartArrayException.Reason.OUT_OF_MEMORY, big.reason());
+    assertNativeFailure(SmartArrayException.class, "sa_graph_generate_rmat", "R-MAT graph: a graph of 68719476736 vertices",
+        () -> Graph.rmat(36, 8, 1, options));
     assertNativeFailure(IllegalArgumentException.class, "sa_graph_from_edges", "not below the vertex count 3",
         () -> Graph.fromEdges(new long[] {0}, new long[] {5}, 3, options));
     assertThrows(IllegalArgumentException.class, () -> Graph.rmat(-1, 16, 1, options));

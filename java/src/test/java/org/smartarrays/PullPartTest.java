@@ -106,6 +106,16 @@ class PullPartTest {
       IllegalArgumentException sizes = assertThrows(IllegalArgumentException.class,
           () -> part.step(PageRankOptions.defaults(), new double[(int) n], new double[3], 0));
       assertTrue(sizes.getMessage().contains("ranks holds 3 values, expected 4"), sizes.getMessage());
+      // One segment for both outputs held the contributions, not the ranks, and reported success.
+      try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+        java.lang.foreign.MemorySegment both = arena.allocate(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 4);
+        IllegalArgumentException shared = assertThrows(IllegalArgumentException.class, () -> part.start(both, both));
+        assertTrue(shared.getMessage().contains("ranks and contributions overlap"), shared.getMessage());
+      }
+      IllegalArgumentException dangling = assertThrows(IllegalArgumentException.class,
+          () -> part.step(PageRankOptions.defaults(), new double[(int) n], new double[4], Double.NaN));
+      assertTrue(dangling.getMessage().contains("dangling must be the dangling vertices' rank, a finite number >= 0"),
+          dangling.getMessage());
       part.close();
       part.close();
       assertThrows(IllegalStateException.class, part::count);
