@@ -130,6 +130,27 @@ def real_number(value: object, name: str) -> float:
         raise ValueError(f"{name} must be a finite number, got an int of {int(value).bit_length()} bits") from None
 
 
+def shown(value: object) -> str:
+    """value's repr, cut for a message about received bytes."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def received_shape(length: object, bits: object, what: str) -> tuple[int, int]:
+    """A received array's length and bits (a pickle's or a Dask header's) as ints >= 0, the core
+    checking what they mean; ValueError naming what for anything else."""
+    if not (is_integer(length) and is_integer(bits)) or length < 0 or bits < 0:  # type: ignore[operator]
+        raise ValueError(f"malformed {what}: an array's length and bits must be ints >= 0, got {shown(length)} and {shown(bits)}")
+    return int(length), int(bits)  # type: ignore[call-overload]
+
+
+def received_directed(value: object, what: str) -> bool:
+    """A received graph's direction flag; ValueError naming what for anything but a bool."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"malformed {what}: directed must be a bool, got {shown(value)}")
+    return bool(value)
+
+
 def smart_array(value: object, name: str) -> SmartArray:
     """value, which must be a SmartArray; TypeError naming name and what it got otherwise."""
     if not isinstance(value, SmartArray):

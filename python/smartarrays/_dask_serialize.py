@@ -13,10 +13,10 @@ from dask.sizeof import sizeof
 from distributed.protocol import dask_deserialize, dask_serialize
 
 from . import _core
-from ._args import is_integer
+from ._args import is_integer, received_directed, received_shape, shown
 from ._core import SmartArray
 from .graph import Graph
-from .store import Store, _received_directed, _received_shape, _shown
+from .store import Store
 
 Header = dict[str, object]
 Frames = list[memoryview]
@@ -47,7 +47,7 @@ def _field(header: object, key: str, what: str) -> object:
 
 def _array_from(header: Header, frames: Sequence[object]) -> SmartArray:
     what = "SmartArray"
-    length, bits = _received_shape(_field(header, "length", what), _field(header, "bits", what), what + " in a Dask message")
+    length, bits = received_shape(_field(header, "length", what), _field(header, "bits", what), what + " in a Dask message")
     if len(frames) != 1:
         raise ValueError(f"malformed {what} in a Dask message: 1 frame expected, {len(frames)} came")
     return _core._array_from_frame(length, bits, _bytes(frames[0]))
@@ -57,11 +57,11 @@ def _graph_from(header: Header, frames: Sequence[object]) -> Graph:
     what = "Graph in a Dask message"
     arrays = _field(header, "arrays", "Graph")
     if not isinstance(arrays, list) or not all(isinstance(a, (list, tuple)) and len(a) == 2 for a in arrays):
-        raise ValueError(f"malformed {what}: expected a (length, bits) pair per array, got {_shown(arrays)}")
+        raise ValueError(f"malformed {what}: expected a (length, bits) pair per array, got {shown(arrays)}")
     if len(arrays) != len(frames):
         raise ValueError(f"graph header names {len(arrays)} arrays, {len(frames)} frames came")
-    parts = [(*_received_shape(length, bits, what), _bytes(frame)) for (length, bits), frame in zip(arrays, frames)]
-    return Graph(_core._graph_from_frames(parts, _received_directed(_field(header, "directed", "Graph"), what)))
+    parts = [(*received_shape(length, bits, what), _bytes(frame)) for (length, bits), frame in zip(arrays, frames)]
+    return Graph(_core._graph_from_frames(parts, received_directed(_field(header, "directed", "Graph"), what)))
 
 
 _PARTS = {"array": _array_parts, "graph": _graph_parts}
@@ -83,13 +83,13 @@ def _store_from(header: Header, frames: Sequence[object]) -> Store:
     what = "Store in a Dask message"
     objects = _field(header, "objects", "Store")
     if not isinstance(objects, list):
-        raise ValueError(f"malformed {what}: objects must be a list, got {_shown(objects)}")
+        raise ValueError(f"malformed {what}: objects must be a list, got {shown(objects)}")
     opened: list[tuple[str, str, object]] = []
     start = 0
     for entry in objects:
         if not (isinstance(entry, (list, tuple)) and len(entry) == 4 and isinstance(entry[0], str) and entry[1] in _FROM
                 and is_integer(entry[2]) and 0 <= entry[2] <= len(frames) - start):
-            raise ValueError(f"malformed {what}: expected [name, 'array' or 'graph', frame count, header], got {_shown(entry)}")
+            raise ValueError(f"malformed {what}: expected [name, 'array' or 'graph', frame count, header], got {shown(entry)}")
         name, kind, count, sub = entry
         obj = _FROM[kind](sub, frames[start : start + count])
         opened.append((name, kind, obj._native if isinstance(obj, Graph) else obj))

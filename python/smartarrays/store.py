@@ -15,7 +15,20 @@ from typing import Literal, Protocol, Union
 import numpy as np
 
 from . import _core
-from ._args import HugePages, Nodes, Placement, flag, huge_pages_arg, is_integer, node_list, path_arg, unsigned_value, word
+from ._args import (
+    HugePages,
+    Nodes,
+    Placement,
+    flag,
+    huge_pages_arg,
+    node_list,
+    path_arg,
+    received_directed,
+    received_shape,
+    shown,
+    unsigned_value,
+    word,
+)
 from ._core import SmartArray
 from .graph import Graph
 
@@ -253,30 +266,9 @@ def _words(buffer: object) -> np.ndarray:
     return np.frombuffer(view, dtype=np.uint64)
 
 
-def _shown(value: object) -> str:
-    """value's repr, cut for a message about received bytes."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _received_shape(length: object, bits: object, what: str) -> tuple[int, int]:
-    """A received array's length and bits (a pickle's or a Dask header's) as ints >= 0, the core
-    checking what they mean; ValueError naming what for anything else."""
-    if not (is_integer(length) and is_integer(bits)) or length < 0 or bits < 0:  # type: ignore[operator]
-        raise ValueError(f"malformed {what}: an array's length and bits must be ints >= 0, got {_shown(length)} and {_shown(bits)}")
-    return int(length), int(bits)  # type: ignore[call-overload]
-
-
-def _received_directed(value: object, what: str) -> bool:
-    """A received graph's direction flag; ValueError naming what for anything but a bool."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"malformed {what}: directed must be a bool, got {_shown(value)}")
-    return bool(value)
-
-
 def _rebuild_array(length: int, bits: int, words: object) -> SmartArray:
     """Unpickles a SmartArray (os_default placement) from its packed words."""
-    length, bits = _received_shape(length, bits, "SmartArray pickle")
+    length, bits = received_shape(length, bits, "SmartArray pickle")
     return _core._array_from_packed(length, bits, _words(words), "os_default", [], "auto")
 
 
@@ -285,9 +277,9 @@ def _rebuild_graph(directed: bool, arrays: list[tuple[int, int, object]]) -> Gra
     before out-degrees were derived from begin, is skipped)."""
     what = "Graph pickle"
     if not isinstance(arrays, (list, tuple)) or not all(isinstance(a, (list, tuple)) and len(a) == 3 for a in arrays):
-        raise ValueError(f"malformed {what}: expected a (length, bits, words) triple per array, got {_shown(arrays)}")
-    parts = [(*_received_shape(n, b, what), _words(w)) for n, b, w in arrays]
-    return Graph(_core._graph_from_packed(parts, _received_directed(directed, what)))
+        raise ValueError(f"malformed {what}: expected a (length, bits, words) triple per array, got {shown(arrays)}")
+    parts = [(*received_shape(n, b, what), _words(w)) for n, b, w in arrays]
+    return Graph(_core._graph_from_packed(parts, received_directed(directed, what)))
 
 
 _GRAPH_ARRAYS = ("begin", "edge", "rbegin", "redge")

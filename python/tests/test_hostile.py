@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import pickle
 import re
 import signal
 import subprocess
@@ -15,9 +16,12 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import smartarrays as sa
+import smartarrays.tune as tune
+from smartarrays.store import _rebuild_array, _rebuild_graph
 
 
 def test_vertex_count_of_2_pow_64_minus_1_is_a_memory_error():
@@ -313,16 +317,12 @@ def test_instances_no_constructor_filled_share_no_memory():
 
 
 def test_a_big_endian_index_array_gathers_like_numpy():
-    import numpy as np
-
     a = sa.array(np.arange(10, dtype=np.uint64))
     for dtype in (">u8", ">i8", "<u4", ">u2"):
         assert a[np.array([1, 9], dtype=dtype)].tolist() == [1, 9], dtype
 
 
 def test_wrong_types_and_names_get_their_own_message_not_a_signature_dump(tmp_path: Path):
-    import numpy as np
-
     a = sa.array(np.arange(10, dtype=np.uint64))
     g = sa.Graph.from_edges([0, 1], [1, 0])
     for bad in (None, 0, 1.5):
@@ -338,12 +338,6 @@ def test_wrong_types_and_names_get_their_own_message_not_a_signature_dump(tmp_pa
 
 
 def test_a_tampered_pickle_is_a_value_error():
-    import pickle
-
-    import numpy as np
-
-    from smartarrays.store import _rebuild_array, _rebuild_graph
-
     words = pickle.PickleBuffer(np.zeros(2, dtype=np.uint64))
     with pytest.raises(ValueError, match="^malformed SmartArray pickle: an array's length and bits must be ints >= 0, got -1 and 7$"):
         _rebuild_array(-1, 7, words)
@@ -357,8 +351,6 @@ def test_a_tampered_pickle_is_a_value_error():
 
 
 def test_numbers_beyond_a_float_are_value_errors():
-    import smartarrays.tune as tune
-
     g = sa.Graph.from_edges([0, 1], [1, 0])
     calls = {
         "hints['passes']": lambda: sa.array([1, 2], hints={"passes": 2**1100}),
@@ -372,8 +364,6 @@ def test_numbers_beyond_a_float_are_value_errors():
 
 
 def test_tune_flags_take_only_booleans_and_thread_counts_their_range():
-    import smartarrays.tune as tune
-
     grid = {"allocators": [], "policies": [], "pinnings": [], "thp": [], "repetitions": 1, "warmup": 0}
     for flag_name in ("cpu_time", "maximize"):
         with pytest.raises(TypeError, match=f"^{flag_name} must be True or False, got str 'no'$"):
@@ -384,8 +374,6 @@ def test_tune_flags_take_only_booleans_and_thread_counts_their_range():
 
 
 def test_cpu_and_node_lists_name_the_bad_item():
-    import smartarrays.tune as tune
-
     with pytest.raises(ValueError, match="'-1' in cpu list '-1' is not a number or a range N-M"):
         tune.run("true", cpus=[-1])
     with pytest.raises(ValueError, match="memory policy 'bind=0,-3': '-3' in node list '0,-3' is not a number"):

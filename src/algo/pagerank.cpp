@@ -434,8 +434,6 @@ PageRankPartTotals add_totals(PageRankPartTotals a, const PageRankPartTotals& b)
   return a;
 }
 
-}  // namespace
-
 // Refuses two score buffers that share memory: a written buffer overlapping one the iteration reads
 // elsewhere (or writes) would change what other threads read mid-iteration.
 void require_apart(std::span<const double> a, const char* a_name, std::span<const double> b, const char* b_name) {
@@ -444,6 +442,8 @@ void require_apart(std::span<const double> a, const char* a_name, std::span<cons
     throw_error(ErrorCode::invalid_argument, std::string(a_name) + " and " + b_name + " overlap");
   }
 }
+
+}  // namespace
 
 PageRankPartTotals pagerank_part_start(const SmartArray& begin, std::uint64_t vertices, std::span<double> ranks,
                                        std::span<double> contributions, runtime::ThreadPool& pool) {

@@ -104,10 +104,12 @@ EdgeList generate_rmat(const RmatOptions& options, runtime::ThreadPool& pool) {
     throw_error(ErrorCode::out_of_memory, "R-MAT scale " + std::to_string(options.scale) + " with edge factor " +
                                               std::to_string(options.edge_factor) + " has more than 2^40 edges");
   }
-  check_build_memory(n, options.edge_factor * n, "R-MAT graph: ");
+  const std::uint64_t count = options.edge_factor * n;
+  // The graph it is generated for must fit before its edge list is made (16 bytes an edge).
+  check_build_memory(n, count, "R-MAT graph: ");
   EdgeList list;
   list.vertices = n;
-  list.edges = allocate_edges(options.edge_factor * n);
+  list.edges = allocate_edges(count);
   // Quadrant choice on 32-bit uniforms: two levels per 64-bit draw.
   const double unit = 4294967296.0;
   const auto t_a = static_cast<std::uint64_t>(options.a * unit);

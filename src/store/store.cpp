@@ -75,7 +75,6 @@ void check_mapped_placement(Mode mode, const ArrayOptions& placement) {
   }
 }
 
-
 constexpr util::NameTable<Mode, 2> mode_names{"store mode", {{{Mode::map, "map"}, {Mode::load, "load"}}}};
 
 // The compact graph format's reader and writer, registered with the graph layer when this layer is linked.
