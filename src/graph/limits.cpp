@@ -17,6 +17,8 @@ namespace {
 // The forward and reverse CSR, offsets and ids, each value 64 bits.
 constexpr std::uint64_t bytes_per_vertex = 2 * sizeof(std::uint64_t);
 constexpr std::uint64_t bytes_per_edge = 2 * sizeof(std::uint64_t);
+// An edge a text reader holds before the build: its source and destination ids.
+constexpr std::uint64_t bytes_per_read_edge = 2 * sizeof(std::uint64_t);
 
 std::string graph_text(std::uint64_t vertices, std::uint64_t edges) {
   return "a graph of " + std::to_string(vertices) + " vertices and " + std::to_string(edges) + " edges";
@@ -52,6 +54,23 @@ void check_build_memory(std::uint64_t vertices, std::uint64_t edges, std::string
   if (bytes > limit.bytes) {
     throw_error(ErrorCode::out_of_memory, std::string(where) + graph_text(vertices, edges) + " needs at least " +
                                               util::format_bytes(bytes) + " to build; the memory limit is " +
+                                              util::format_bytes(limit.bytes) + " (" + limit.source + ")");
+  }
+}
+
+void check_text_lines_memory(std::uint64_t lines, std::string_view where) {
+  const std::string what = "the room for the edges of a file of " + std::to_string(lines) + " lines";
+  std::uint64_t bytes = 0;
+  try {
+    bytes = util::checked_mul(lines, bytes_per_read_edge, what);
+  } catch (const Error& e) {
+    throw Error(e.code(), std::string(where) + e.what());
+  }
+  const os::MemoryLimit& limit = os::memory_limit();
+  if (bytes > limit.bytes) {
+    throw_error(ErrorCode::out_of_memory, std::string(where) + "a file of " + std::to_string(lines) +
+                                              " lines needs at least " + util::format_bytes(bytes) +
+                                              " to read (room for an edge on each line); the memory limit is " +
                                               util::format_bytes(limit.bytes) + " (" + limit.source + ")");
   }
 }

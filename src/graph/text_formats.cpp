@@ -114,7 +114,8 @@ void check_declared_vertices(const detail::LineReader& reader, const Counted& de
 // Called before edges grows to hold one more edge (ids below ids_end): throws Error(out_of_memory)
 // naming the file and line when the grown list (with the old one while it is copied) and the CSR
 // its edges build would exceed os::memory_limit(), so an endless pipe is refused early, not when
-// memory runs out.
+// memory runs out. A regular file's list has room for all its lines and grows only when the file
+// grew while it was read.
 void check_edges_growth(const detail::LineReader& reader, const std::vector<Edge>& edges, std::uint64_t ids_end,
                         std::uint64_t self_loops, bool directed) {
   if (edges.size() < edges.capacity()) return;
@@ -134,6 +135,13 @@ EdgeList parse_edge_list(detail::LineReader& reader) {
   Counted largest;  // the largest id
   std::uint64_t self_loops = 0;
   bool any = false;
+  // A regular file's lines bound its edges: room for one per line is held before any is parsed, so
+  // the list never grows and whether it fits does not depend on the order of the lines (a file that
+  // loads is loaded again when rewritten sorted); a pipe's list grows with what arrives.
+  if (const std::uint64_t lines = reader.count_lines(); lines != 0) {
+    check_text_lines_memory(lines, reader.path() + ": ");
+    list.edges.reserve(lines);
+  }
   for (std::string_view line; reader.next(line);) {
     std::string_view rest = line;
     const std::string_view first = detail::next_field(rest);
@@ -246,7 +254,7 @@ std::optional<std::vector<RangeEdges>> parse_ranges(const os::MappedFile& file, 
   std::uint64_t total_lines = 0;
   for (const std::uint64_t count : lines) total_lines += count;
   try {
-    check_build_memory(0, total_lines);  // comments and blank lines have room too
+    check_text_lines_memory(total_lines);  // comments and blank lines have room too
   } catch (const Error&) {
     return std::nullopt;
   }

@@ -88,6 +88,28 @@ bool LineReader::refill() {
   return true;
 }
 
+std::uint64_t LineReader::count_lines() {
+  if (size_ == 0) return 0;
+  // A separate buffer: next() may hold an unfinished line in buffer_.
+  const std::size_t block = static_cast<std::size_t>(std::min<std::uint64_t>(size_, block_bytes));
+  const auto scratch = std::make_unique_for_overwrite<char[]>(block);
+  std::uint64_t lines = 0, offset = 0;
+  char last = '\n';
+  for (;;) {
+    runtime::check_interrupt();
+    ssize_t got = 0;
+    while ((got = ::pread(fd_, scratch.get(), block, static_cast<off_t>(offset))) < 0 && errno == EINTR) {
+      runtime::check_interrupt();
+    }
+    if (got < 0) throw_error(ErrorCode::os_error, "cannot read " + path_ + ": " + std::strerror(errno));
+    if (got == 0) break;
+    lines += static_cast<std::uint64_t>(std::count(scratch.get(), scratch.get() + got, '\n'));
+    last = scratch[static_cast<std::size_t>(got) - 1];
+    offset += static_cast<std::uint64_t>(got);
+  }
+  return lines + (last == '\n' ? 0 : 1);
+}
+
 bool LineReader::next(std::string_view& line) {
   for (;;) {
     const char* start = buffer_.get() + begin_;

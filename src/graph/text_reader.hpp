@@ -29,6 +29,9 @@ class LineReader {
 
   /// The next line (valid until the next call), false at the end of the file.
   bool next(std::string_view& line);
+  /// The lines of a regular file (its newlines, plus one for a last line without one), read from
+  /// its start without moving the position next() reads from; 0 for a pipe or device.
+  std::uint64_t count_lines();
   /// 1-based number of the last line next() returned.
   std::uint64_t line_number() const noexcept { return line_; }
   /// The file's path.

@@ -269,5 +269,34 @@ TEST(GraphCli, AnEndlessPipeIsRefusedEarlyNamingTheLine) {
       << run.err;
 }
 
+// Whether a file's edges fit in memory does not depend on the order of its lines: a file that loads
+// within the limit loads again when its largest id comes first (as in the sorted .el the reader's
+// own writer makes), and a file whose lines alone do not fit is refused before one is parsed.
+TEST(GraphCli, TheMemoryCheckOfAnEdgeListDoesNotDependOnTheOrderOfItsLines) {
+  const test::ScratchDir dir;
+  // 600 directed edges and 130334 vertices: the graph needs 2,094,960 bytes of the 2 MiB limit, but
+  // a growing list held while it is copied, with a CSR sized by the largest id, needs more.
+  std::string small_ids;
+  for (int k = 0; k < 599; ++k) small_ids += std::to_string(k % 97) + " " + std::to_string((k * 7) % 89) + "\n";
+  const std::string largest = "130333 5\n";
+  std::ofstream(dir.file("late.el")) << small_ids << largest;
+  std::ofstream(dir.file("early.el")) << largest << small_ids;
+  const std::string limit = "SMARTARRAYS_MEMORY_LIMIT_MB=2";
+  for (const char* name : {"late.el", "early.el"}) {
+    const CliRun run = test::run_cli("graph info " + dir.file(name) + " --quiet", dir.file("stderr.txt"), limit);
+    EXPECT_EQ(run.exit_code, 0) << name << ": " << run.err;
+    EXPECT_NE(run.out.find("130334 vertices, 600 edges, directed"), std::string::npos) << name << ": " << run.out;
+  }
+  std::string many;
+  for (int k = 0; k < 140000; ++k) many += "1 2\n";
+  std::ofstream(dir.file("many.el")) << many;
+  const CliRun run = test::run_cli("graph info " + dir.file("many.el") + " --quiet", dir.file("stderr.txt"), limit);
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("many.el: a file of 140000 lines needs at least 2.1 MiB to read (room for an edge on each "
+                         "line); the memory limit is 2 MiB (SMARTARRAYS_MEMORY_LIMIT_MB)"),
+            std::string::npos)
+      << run.err;
+}
+
 }  // namespace
 }  // namespace smartarrays::graph
