@@ -59,7 +59,7 @@ void check_build_memory(std::uint64_t vertices, std::uint64_t edges, std::string
 }
 
 void check_text_lines_memory(std::uint64_t lines, std::string_view where) {
-  const std::string what = "the room for the edges of a file of " + std::to_string(lines) + " lines";
+  const std::string what = "the room for the edges of " + std::to_string(lines) + " lines";
   std::uint64_t bytes = 0;
   try {
     bytes = util::checked_mul(lines, bytes_per_read_edge, what);
@@ -68,9 +68,8 @@ void check_text_lines_memory(std::uint64_t lines, std::string_view where) {
   }
   const os::MemoryLimit& limit = os::memory_limit();
   if (bytes > limit.bytes) {
-    throw_error(ErrorCode::out_of_memory, std::string(where) + "a file of " + std::to_string(lines) +
-                                              " lines needs at least " + util::format_bytes(bytes) +
-                                              " to read (room for an edge on each line); the memory limit is " +
+    throw_error(ErrorCode::out_of_memory, std::string(where) + std::to_string(lines) + " lines of edges need at least " +
+                                              util::format_bytes(bytes) + " to read (room for an edge on each); the memory limit is " +
                                               util::format_bytes(limit.bytes) + " (" + limit.source + ")");
   }
 }

@@ -135,10 +135,10 @@ EdgeList parse_edge_list(detail::LineReader& reader) {
   Counted largest;  // the largest id
   std::uint64_t self_loops = 0;
   bool any = false;
-  // A regular file's lines bound its edges: room for one per line is held before any is parsed, so
-  // the list never grows and whether it fits does not depend on the order of the lines (a file that
-  // loads is loaded again when rewritten sorted); a pipe's list grows with what arrives.
-  if (const std::uint64_t lines = reader.count_lines(); lines != 0) {
+  // A regular file's data lines bound its edges: room for one per line is held before any is parsed,
+  // so the list never grows and whether it fits does not depend on the order of the lines (a file
+  // that loads is loaded again when rewritten sorted); a pipe's list grows with what arrives.
+  if (const std::uint64_t lines = reader.count_data_lines("#%"); lines != 0) {
     check_text_lines_memory(lines, reader.path() + ": ");
     list.edges.reserve(lines);
   }

@@ -88,13 +88,13 @@ bool LineReader::refill() {
   return true;
 }
 
-std::uint64_t LineReader::count_lines() {
+std::uint64_t LineReader::count_data_lines(std::string_view comment_starts) {
   if (size_ == 0) return 0;
   // A separate buffer: next() may hold an unfinished line in buffer_.
   const std::size_t block = static_cast<std::size_t>(std::min<std::uint64_t>(size_, block_bytes));
   const auto scratch = std::make_unique_for_overwrite<char[]>(block);
   std::uint64_t lines = 0, offset = 0;
-  char last = '\n';
+  bool line_start = true;  // before the first field of a line, perhaps across blocks
   for (;;) {
     runtime::check_interrupt();
     ssize_t got = 0;
@@ -102,12 +102,24 @@ std::uint64_t LineReader::count_lines() {
       runtime::check_interrupt();
     }
     if (got < 0) throw_error(ErrorCode::os_error, "cannot read " + path_ + ": " + std::strerror(errno));
-    if (got == 0) break;
-    lines += static_cast<std::uint64_t>(std::count(scratch.get(), scratch.get() + got, '\n'));
-    last = scratch[static_cast<std::size_t>(got) - 1];
+    if (got == 0) return lines;
     offset += static_cast<std::uint64_t>(got);
+    const char* p = scratch.get();
+    const char* const end = p + got;
+    while (p != end) {
+      if (line_start) {
+        if (*p == '\n' || is_space(*p)) {
+          ++p;
+          continue;
+        }
+        lines += comment_starts.find(*p) == std::string_view::npos ? 1 : 0;
+        line_start = false;
+      }
+      const auto* newline = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+      p = newline == nullptr ? end : newline + 1;
+      line_start = newline != nullptr;
+    }
   }
-  return lines + (last == '\n' ? 0 : 1);
 }
 
 bool LineReader::next(std::string_view& line) {

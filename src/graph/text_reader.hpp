@@ -29,9 +29,10 @@ class LineReader {
 
   /// The next line (valid until the next call), false at the end of the file.
   bool next(std::string_view& line);
-  /// The lines of a regular file (its newlines, plus one for a last line without one), read from
-  /// its start without moving the position next() reads from; 0 for a pipe or device.
-  std::uint64_t count_lines();
+  /// The lines of a regular file that hold a field not starting with a byte of comment_starts
+  /// (neither blank nor comments), read from its start without moving the position next() reads
+  /// from; 0 for a pipe or device.
+  std::uint64_t count_data_lines(std::string_view comment_starts);
   /// 1-based number of the last line next() returned.
   std::uint64_t line_number() const noexcept { return line_; }
   /// The file's path.

@@ -267,6 +267,32 @@ TEST(HostileInput, LinesLongerThanTheCapAreRefusedNamingTheLine) {
                {"long.mtx:2:", "longer than"});
 }
 
+// The serial edge-list reader holds room for one edge per data line before it parses one: blank
+// lines (spaces, "\r\n") and comments, even indented, are not counted, a last line without a newline
+// is, and the count reads the file afresh, across its 8 MiB blocks, leaving the reader at the start.
+TEST(HostileInput, DataLinesAreCountedAcrossBlocksWithoutMovingTheReader) {
+  ScratchDir dir;
+  const ReadOptions options;
+  detail::LineReader small(dir.write("small.el", "# c\n\n   \n\t% x\n1 2\r\n \t3 4\n\r\n5 6"), options);
+  EXPECT_EQ(small.count_data_lines("#%"), 3u);
+  EXPECT_EQ(small.count_data_lines(""), 5u) << "the comments are data when nothing starts one";
+  std::string_view line;
+  ASSERT_TRUE(small.next(line));
+  EXPECT_EQ(line, "# c");
+  EXPECT_EQ(small.count_data_lines("#%"), 3u) << "counted from the start, wherever next() stands";
+  EXPECT_EQ(detail::LineReader(dir.write("empty.el", ""), options).count_data_lines("#%"), 0u);
+  // 8 MiB of "1 2\n", then a line whose leading spaces straddle the block end, or a comment starting the next block.
+  std::string edges;
+  edges.reserve((std::size_t{8} << 20) + 16);
+  for (std::size_t k = 0; k < (std::size_t{2} << 20); ++k) edges += "1 2\n";
+  const std::string straddle = edges.substr(0, edges.size() - 4) + "      7 8\n";
+  EXPECT_EQ(detail::LineReader(dir.write("straddle.el", straddle), options).count_data_lines("#%"), std::uint64_t{2} << 20);
+  const std::string comment = edges + "# c\n5 6";
+  EXPECT_EQ(detail::LineReader(dir.write("comment.el", comment), options).count_data_lines("#%"),
+            (std::uint64_t{2} << 20) + 1);
+  EXPECT_EQ(read_edge_list(dir.file("comment.el")).edges.size(), (std::size_t{2} << 20) + 1);
+}
+
 TEST(HostileInput, DevZeroIsRefusedAtTheLineCap) {
   SourceOptions el;
   el.format = GraphFormat::edge_list;

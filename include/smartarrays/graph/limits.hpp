@@ -41,9 +41,9 @@ SMARTARRAYS_API std::uint64_t csr_build_bytes(std::uint64_t vertices, std::uint6
 /// prefixes the message (e.g. "FILE:LINE: ").
 SMARTARRAYS_API void check_build_memory(std::uint64_t vertices, std::uint64_t edges, std::string_view where = {});
 
-/// Throws Error(out_of_memory) "<where>a file of N lines needs at least B to read (room for an edge on
-/// each line); the memory limit is L (<source>)" when 16 bytes per line exceed os::memory_limit():
-/// a text reader that knows its file's lines holds room for that many edges before it parses one.
+/// Throws Error(out_of_memory) "<where>N lines of edges need at least B to read (room for an edge
+/// on each); the memory limit is L (<source>)" when 16 bytes per line exceed os::memory_limit(): a
+/// text reader that knows how many lines its file holds has room for their edges before it parses one.
 SMARTARRAYS_API void check_text_lines_memory(std::uint64_t lines, std::string_view where = {});
 
 /// Throws Error(out_of_memory) "<where>a graph of V vertices and E edges needs at least B to load;
