@@ -209,14 +209,44 @@ bool parse_edge_range(const char* p, const char* end, RangeEdges& r) {
   return true;
 }
 
-// The lines of [p, end): its newlines, plus one for a last line without one.
-std::uint64_t count_lines(const char* p, const char* end) {
-  if (p == end) return 0;
-  return static_cast<std::uint64_t>(std::count(p, end, '\n')) + (end[-1] == '\n' ? 0 : 1);
-}
-
 // The mapped file's bytes.
 const char* text_of(const os::MappedFile& file) { return reinterpret_cast<const char*>(file.data()); }
+
+// The bytes a scan of a mapped file reads before it releases them (and looks for an interrupt), so
+// a range of one long line is never resident whole.
+constexpr std::uint64_t scan_slice_bytes = std::uint64_t{8} << 20;
+
+// The bytes from at to the end of its slice (slices start at multiples of scan_slice_bytes, so each
+// release is of whole pages), or to end when that comes first.
+std::uint64_t bytes_to_slice_end(std::uint64_t at, std::uint64_t end) {
+  return std::min((at / scan_slice_bytes + 1) * scan_slice_bytes, end) - at;
+}
+
+// The lines of bytes [begin, end) of file: its newlines, plus one for a last line without one.
+std::uint64_t count_lines(const os::MappedFile& file, std::uint64_t begin, std::uint64_t end) {
+  const char* data = text_of(file);
+  std::uint64_t lines = 0;
+  for (std::uint64_t at = begin; at < end; at += bytes_to_slice_end(at, end)) {
+    runtime::check_interrupt();
+    const std::uint64_t bytes = bytes_to_slice_end(at, end);
+    lines += static_cast<std::uint64_t>(std::count(data + at, data + at + bytes, '\n'));
+    file.release_pages(at, bytes);
+  }
+  return lines + (begin != end && data[end - 1] != '\n' ? 1 : 0);
+}
+
+// The offset after the first newline of file at or past from, or the file's size when none is.
+std::uint64_t line_start_after(const os::MappedFile& file, std::uint64_t from) {
+  const char* data = text_of(file);
+  for (std::uint64_t at = from; at < file.size(); at += bytes_to_slice_end(at, file.size())) {
+    runtime::check_interrupt();
+    const std::uint64_t bytes = bytes_to_slice_end(at, file.size());
+    const auto* newline = static_cast<const char*>(std::memchr(data + at, '\n', bytes));
+    if (newline != nullptr) return static_cast<std::uint64_t>(newline - data) + 1;
+    file.release_pages(at, bytes);
+  }
+  return file.size();
+}
 
 // Cuts bytes [first, size) of file into line-aligned ranges of about 4 MiB, at least four per
 // worker, and parses them in parallel with parse(begin, end, part), each range's edges kept in its
@@ -232,10 +262,11 @@ std::optional<std::vector<RangeEdges>> parse_ranges(const os::MappedFile& file, 
   const std::uint64_t ranges = std::max<std::uint64_t>(pool.size() * 4, bytes >> 22);
   std::vector<std::uint64_t> starts(ranges + 1, size);
   starts[0] = first;
-  for (std::uint64_t k = 1; k < ranges; ++k) {
-    const std::uint64_t nominal = first + bytes / ranges * k;
-    const auto* newline = static_cast<const char*>(std::memchr(data + nominal - 1, '\n', size - nominal + 1));
-    starts[k] = std::max(starts[k - 1], newline != nullptr ? static_cast<std::uint64_t>(newline - data) + 1 : size);
+  // Each range starts after the first newline at or past its nominal start, searched from no earlier
+  // than the previous range's start, so the searches cover the file once even when lines are long
+  // (a file without a newline is one range, found in one pass, not one pass per range).
+  for (std::uint64_t k = 1; k < ranges && starts[k - 1] < size; ++k) {
+    starts[k] = line_start_after(file, std::max({first + bytes / ranges * k, starts[k - 1], std::uint64_t{1}}) - 1);
   }
   std::vector<RangeEdges> parts(ranges);
   runtime::LoopOptions one_each;
@@ -246,8 +277,7 @@ std::optional<std::vector<RangeEdges>> parse_ranges(const os::MappedFile& file, 
       0, ranges,
       [&](std::uint64_t lo, std::uint64_t hi) {
         for (std::uint64_t k = lo; k < hi; ++k) {
-          lines[k] = count_lines(data + starts[k], data + starts[k + 1]);
-          file.release_pages(starts[k], starts[k + 1] - starts[k]);
+          lines[k] = count_lines(file, starts[k], starts[k + 1]);
         }
       },
       one_each);
@@ -315,7 +345,11 @@ std::optional<detail::EdgeBlocks> parse_edge_list_parallel(const os::MappedFile&
 // The next line of [p, end) (without "\r\n"), advancing p; false at the end or for a line over the cap.
 bool next_line(const char*& p, const char* end, std::string_view& line) {
   if (p >= end) return false;
-  const auto* newline = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+  // A line within the cap ends within its bytes, a "\r" and the newline: no search past them.
+  const auto left = static_cast<std::size_t>(end - p);
+  const std::size_t reach = std::min(left, max_line_bytes + 2);
+  const auto* newline = static_cast<const char*>(std::memchr(p, '\n', reach));
+  if (newline == nullptr && reach < left) return false;
   const char* line_end = newline != nullptr ? newline : end;
   line = std::string_view(p, static_cast<std::size_t>(line_end - p));
   p = newline != nullptr ? newline + 1 : end;

@@ -25,6 +25,7 @@
 #include "support/file_size_limit.hpp"
 #include "support/graph_fixtures.hpp"
 #include "support/run_cli.hpp"
+#include "support/sanitizers.hpp"
 
 namespace smartarrays::graph {
 namespace {
@@ -265,6 +266,28 @@ TEST(HostileInput, LinesLongerThanTheCapAreRefusedNamingTheLine) {
                          ErrorCode::invalid_argument, {"none.el:1:", "longer than 1048576 bytes"});
   expect_error([&] { read_matrix_market(dir.write("long.mtx", mtx_header + std::string(max_line_bytes + 1, '%'))); },
                {"long.mtx:2:", "longer than"});
+}
+
+// A large file of one long line (a sparse file of zeros) is one range for the parallel reader: it is
+// found in one pass, not one per range, scanned a slice at a time so it is never resident whole,
+// and refused at the line cap.
+TEST(HostileInput, AFileWithoutNewlinesIsRefusedAtTheLineCapWithoutBeingResident) {
+  const auto refused = [](auto&& f, std::initializer_list<const char*> needles) {
+#if defined(SMARTARRAYS_TEST_TSAN)
+    // ThreadSanitizer's shadow of every byte read makes resident memory another measure.
+    EXPECT_EQ(expect_error(f, needles), ErrorCode::invalid_argument);
+#else
+    expect_refused_cheaply(f, ErrorCode::invalid_argument, needles);
+#endif
+  };
+  ScratchDir dir;
+  const std::uint64_t size = std::uint64_t{128} << 20;
+  const std::string el = dir.write("flat.el", "");
+  std::filesystem::resize_file(el, size);
+  refused([&] { open_and_build(el); }, {"flat.el:1:", "longer than 1048576 bytes"});
+  const std::string mtx = dir.write("flat.mtx", mtx_header + "2 2 1\n");
+  std::filesystem::resize_file(mtx, size);
+  refused([&] { open_and_build(mtx); }, {"flat.mtx:3:", "longer than 1048576 bytes"});
 }
 
 // The serial edge-list reader holds room for one edge per data line before it parses one: blank

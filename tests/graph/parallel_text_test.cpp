@@ -52,7 +52,10 @@ TEST(ParallelEdgeList, GivesTheSerialReadersListForEveryThreadCount) {
       dir.write("crlf.el", plain_lines(20000, "\r\n")),
       dir.write("last.el", plain_lines(3000, "\n") + "5 6"),  // no newline at the end
       dir.write("undirected.el", "# Nodes: 5000 Edges: 4000\n" + plain_lines(4000, "\n") + "# Undirected graph: x\n"),
-      dir.write("empty.el", "# nothing but comments\n\n")};
+      dir.write("empty.el", "# nothing but comments\n\n"),
+      // Comment lines longer than a range: several nominal range starts fall in one line.
+      dir.write("long-lines.el", "# " + std::string(900000, 'x') + "\n" + plain_lines(3000, "\n") + "%" +
+                                     std::string(1000000, ' ') + "\n" + plain_lines(100, "\n") + "#" + std::string(800000, '#'))};
   for (const std::string& path : files) {
     const EdgeList serial = read_edge_list(path);
     for (std::size_t threads : {1u, 2u, 3u}) {
