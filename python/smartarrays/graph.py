@@ -212,6 +212,14 @@ class Graph:
             *pagerank_args(tol, damping, max_iterations), word(dangling, "dangling"), word(scores, "scores")
         )
 
+    def save(
+        self, path: str | bytes | os.PathLike[str], *, format: Literal["el", "mtx", "sg", "compact"] | None = None
+    ) -> None:
+        """Writes the graph to path as an edge list (.el/.txt), Matrix Market (.mtx), GAP (.sg) or compact
+        store (.sa) file, the format named or taken from the name; load() reads it back as the same graph.
+        The file is written whole or not at all: on an error or Ctrl-C the old file is kept."""
+        self._native.save(path_arg(path), "" if format is None else word(format, "format"))
+
     def memory(self) -> GraphMemory:
         """Bytes, bits, placement and replicas of each array, and the total."""
         lines, total = self._native.memory()

@@ -80,6 +80,16 @@ GraphHandle uniform(std::uint64_t vertices, double average_degree, std::uint64_t
   return build_graph(build, [&] { return graph::GraphSource::uniform(generator); });
 }
 
+void save(const GraphHandle& self, const nb::bytes& path, std::string_view format) {
+  const GraphHandle::Shared g = self.get();
+  const std::string file = path_of(path);
+  const graph::GraphFormat chosen = format.empty() ? graph::format_of_path(file) : graph::parse_graph_format(format);
+  interruptible([&] {
+    graph::save_graph(*g, file, chosen);
+    return 0;
+  });
+}
+
 U64Array degree_centrality(const GraphHandle& self) {
   const GraphHandle::Shared g = self.get();
   const SmartArray degrees =
@@ -156,7 +166,10 @@ void bind_graph(nb::module_& m) {
            "PageRank of every vertex (pull, Jacobi; GIL released, Ctrl-C interrupts).")
       .def("memory", &memory,
            "Per-array (name, length, bits, placement, replicas, bytes, shared_with) lines and the total bytes.")
-      .def("array", &array, "name"_a, "One of the graph's arrays (begin, edge, rbegin, redge) as a SmartArray.");
+      .def("array", &array, "name"_a, "One of the graph's arrays (begin, edge, rbegin, redge) as a SmartArray.")
+      .def("save", &save, "path"_a, "format"_a,
+           "Writes the graph as an edge list, Matrix Market, GAP .sg or compact .sa file (format '' = from the name; "
+           "GIL released, Ctrl-C interrupts, the old file kept on failure).");
 
   m.def("_graph_from_edges", &from_edges, "src"_a.noconvert(), "dst"_a.noconvert(), "vertices"_a, "directed"_a, "build"_a,
         "A graph from edge arrays src[i] -> dst[i] (vertices 0 = the largest id + 1).");

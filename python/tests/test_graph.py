@@ -172,6 +172,42 @@ def test_files_load_like_the_same_edges(test_data: Path):
     assert not symmetric.directed and symmetric.vertices == 4
 
 
+@pytest.mark.parametrize("directed", [True, False])
+def test_every_format_saved_loads_back_as_the_same_graph(tmp_path: Path, directed):
+    # Repeated edges, self-loops, isolated vertices in the middle and at the end.
+    g = sa.Graph.from_edges([0, 0, 2, 2, 5, 5, 7, 0], [1, 1, 2, 5, 0, 7, 7, 0], vertices=11, directed=directed)
+    named = {"el": "g.txt", "mtx": "g.mtx", "sg": "g.sg", "compact": "g.sa"}
+    for format, name in named.items():
+        for path, given in ((tmp_path / f"by-name-{name}", None), (tmp_path / f"{format}.given", format)):
+            g.save(path, format=given)
+            back = sa.Graph.load(path, format=format)
+            assert (back.vertices, back.edges, back.directed) == (11, g.edges, directed), path
+            for array in ("begin", "edge", "rbegin", "redge"):
+                np.testing.assert_array_equal(back.array(array).to_numpy(), g.array(array).to_numpy())
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [f"by-name-{n}" for n in named.values()] + [f"{f}.given" for f in named]
+    ), "no staged file is left behind"
+
+
+def test_save_errors_keep_the_old_file(tmp_path: Path):
+    g = sa.Graph.from_edges([0], [1])
+    old = tmp_path / "old.el"
+    old.write_text("keep me\n")
+    with pytest.raises(ValueError, match="unknown graph format 'dot'"):
+        g.save(old, format="dot")
+    with pytest.raises(ValueError, match="extension"):
+        g.save(tmp_path / "g.xyz")
+    with pytest.raises(OSError, match="missing"):
+        g.save(tmp_path / "missing" / "g.el")
+    with pytest.raises(TypeError, match="path"):
+        g.save(3)
+    assert old.read_text() == "keep me\n"
+    g.close()
+    with pytest.raises(ValueError, match="closed"):
+        g.save(old)
+    assert old.read_text() == "keep me\n"
+
+
 def test_generators_are_deterministic():
     a, b = sa.Graph.rmat(10, seed=5), sa.Graph.rmat(10, seed=5)
     assert (a.vertices, a.edges) == (1024, 16 * 1024)

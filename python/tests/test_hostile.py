@@ -1,7 +1,7 @@
 """Hostile input through the package: vertex counts near 2**64 and files that declare more
 than they hold (or other than they hold) give Python errors naming the problem, never a crash; a
-save that fills the disk keeps the old file; Ctrl-C (SIGINT) interrupts a graph load, PageRank, and
-a store stream whose peer stopped reading or sending, with KeyboardInterrupt; a worker thread that
+save that fills the disk keeps the old file; Ctrl-C (SIGINT) interrupts a graph load, PageRank, a
+graph save to a FIFO and a store stream whose peer stopped reading or sending, with KeyboardInterrupt; a worker thread that
 cannot start is named by its index."""
 
 from __future__ import annotations
@@ -172,6 +172,32 @@ def test_ctrl_c_interrupts_pagerank():
     out, err = interrupt_when_ready(PAGERANK_CHILD, within=60, what="PageRank")
     assert out.startswith("interrupted after "), (out, err)
     assert float(out.split()[2]) < 30, out
+
+
+FIFO_CHILD = """
+import os, sys, time
+import smartarrays as sa
+g = sa.Graph.rmat(12)
+reader = os.open(sys.argv[2], os.O_RDONLY | os.O_NONBLOCK)  # a reader that never reads
+print("ready", flush=True)
+start = time.monotonic()
+try:
+    g.save(sys.argv[2], format=sys.argv[1])
+except KeyboardInterrupt:
+    print(f"interrupted after {time.monotonic() - start:.3f} s", flush=True)
+    sys.exit(0)
+print("finished", flush=True)
+"""
+
+
+@pytest.mark.parametrize("format", ["el", "mtx", "sg"])
+def test_ctrl_c_interrupts_a_graph_save_to_a_fifo_whose_reader_stopped(format: str, tmp_path: Path):
+    # The save fills the pipe and waits in write(2): the signal cuts the write short, and the write
+    # then asks the interrupt check instead of waiting again (before, it waited for the reader forever).
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    out, err = interrupt_when_ready(FIFO_CHILD, format, str(fifo), within=30, what=f"a .{format} save to a FIFO")
+    assert out.startswith("interrupted after "), (out, err)
 
 
 STREAM_CHILD = """

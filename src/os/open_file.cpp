@@ -1,10 +1,12 @@
-// Owns opening a path: the NUL check, the interrupted open, and a reader's descriptor (open_file.hpp).
+// Owns opening a path: the NUL check, the interrupted open, the check that decides whether a call
+// cut short by a signal stops, and a reader's descriptor (open_file.hpp).
 #include "os/open_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -13,6 +15,12 @@
 #include "smartarrays/util/text.hpp"
 
 namespace smartarrays::os {
+
+namespace {
+
+std::atomic<SignalStopCheck> signal_stop_check{nullptr};
+
+}  // namespace
 
 void check_path(const std::string& path) {
   if (path.find('\0') != std::string::npos) {
@@ -23,6 +31,15 @@ void check_path(const std::string& path) {
 void fail_on_path(const std::string& what, const std::string& path, int err) {
   throw_error(err == ENOMEM ? ErrorCode::out_of_memory : ErrorCode::os_error,
               "cannot " + what + " " + util::quoted(path, 256) + ": " + std::strerror(err));
+}
+
+void set_signal_stop_check(SignalStopCheck check) noexcept { signal_stop_check.store(check, std::memory_order_release); }
+
+void stop_if_signalled(const std::string& what, const std::string& path) {
+  const SignalStopCheck check = signal_stop_check.load(std::memory_order_acquire);
+  if (check != nullptr && check()) {
+    throw_error(ErrorCode::cancelled, "interrupted while waiting to " + what + " " + util::quoted(path, 256));
+  }
 }
 
 int open_path(const std::string& path, int flags, unsigned mode) {

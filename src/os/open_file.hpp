@@ -21,6 +21,19 @@ void check_path(const std::string& path);
 /// ENOMEM and Error(os_error) otherwise, each naming the path ("cannot open 'PATH': reason").
 int open_path(const std::string& path, int flags, unsigned mode = 0);
 
+/// The check that decides whether a system call cut short by a signal (EINTR) stops or is retried:
+/// the runtime's interrupt check, which every runtime::InterruptScope installs here (this layer is
+/// below the runtime). Until one is installed, such calls are retried.
+using SignalStopCheck = bool (*)();
+
+/// Installs check, process-wide (the check itself looks at the calling thread's interrupt scope).
+void set_signal_stop_check(SignalStopCheck check) noexcept;
+
+/// Called when a system call on path returned EINTR: throws Error(cancelled) "interrupted while
+/// waiting to WHAT 'PATH'" when the installed check asks to stop, else returns so the call is retried
+/// (a write to a pipe or FIFO whose reader stopped reading then ends on Ctrl-C).
+void stop_if_signalled(const std::string& what, const std::string& path);
+
 /// What a reader needs of its file.
 enum class InputKind {
   stream,   ///< read front to back: a pipe, FIFO or device will do

@@ -115,10 +115,13 @@ void File::write(const void* bytes, std::size_t size) const {
   const auto* p = static_cast<const std::uint8_t*>(bytes);
   while (size > 0) {
     const ssize_t n = ::write(fd_, p, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail_on_path("write", path_, n < 0 ? errno : ENOSPC);
-    p += n;
-    size -= static_cast<std::size_t>(n);
+    if (n <= 0 && !(n < 0 && errno == EINTR)) fail_on_path("write", path_, n < 0 ? errno : ENOSPC);
+    const std::size_t written = n > 0 ? static_cast<std::size_t>(n) : 0;
+    p += written;
+    size -= written;
+    // A signal cuts a write to a pipe or FIFO short, or fails it (EINTR) before any byte: Ctrl-C
+    // stops a write whose reader stopped reading here.
+    if (size > 0) stop_if_signalled("write", path_);
   }
 }
 
@@ -126,11 +129,12 @@ void File::write_at(const void* bytes, std::size_t size, std::uint64_t offset) c
   const auto* p = static_cast<const std::uint8_t*>(bytes);
   while (size > 0) {
     const ssize_t n = ::pwrite(fd_, p, size, static_cast<off_t>(offset));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail_on_path("write", path_, n < 0 ? errno : ENOSPC);
-    p += n;
-    size -= static_cast<std::size_t>(n);
-    offset += static_cast<std::uint64_t>(n);
+    if (n <= 0 && !(n < 0 && errno == EINTR)) fail_on_path("write", path_, n < 0 ? errno : ENOSPC);
+    const std::size_t written = n > 0 ? static_cast<std::size_t>(n) : 0;
+    p += written;
+    size -= written;
+    offset += written;
+    if (size > 0) stop_if_signalled("write", path_);
   }
 }
 

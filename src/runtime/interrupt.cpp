@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "os/open_file.hpp"
 #include "smartarrays/error.hpp"
 
 namespace smartarrays::runtime {
@@ -21,6 +22,8 @@ thread_local InterruptScope* current_scope = nullptr;
 
 InterruptScope::InterruptScope(std::function<bool()> check) : check_(std::move(check)), previous_(current_scope) {
   current_scope = this;
+  // The os layer's writes ask this thread's check when a signal cuts them short.
+  os::set_signal_stop_check([] { return interrupt_requested(true); });
 }
 
 InterruptScope::~InterruptScope() { current_scope = previous_; }

@@ -2,8 +2,12 @@
 // count, convert round-trips, pagerank/degree --output hold one value per vertex that matches the
 // library, --json carries its format and runs, and bad command lines or files give exit codes 2/1
 // with messages naming the problem.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -256,6 +260,28 @@ TEST(GraphCli, CtrlCStopsGenerateLeavingNoFile) {
   std::vector<std::string> names;
   for (const auto& entry : std::filesystem::directory_iterator(dir.file(""))) names.push_back(entry.path().filename().string());
   EXPECT_EQ(names, std::vector<std::string>{"stderr.txt"}) << "no output and no staged file";
+}
+
+TEST(GraphCli, AWriteToAFifoWhoseReaderStoppedReadingEndsOnTheFirstCtrlC) {
+  const test::ScratchDir dir;
+  const std::string graph = dir.file("g.sg");
+  ASSERT_EQ(cli(dir, "graph generate --scale 12 --output " + graph + " --quiet").exit_code, 0);
+  const std::string fifo = dir.file("out.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // A reader that never reads: the 600 KB edge list fills the pipe and the write waits.
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  const test::InterruptedRun run =
+      test::interrupt_cli({"graph", "convert", graph, fifo, "--to", "el"}, dir.file("stderr.txt"), [&] {
+        int queued = 0;
+        return ::ioctl(reader, FIONREAD, &queued) == 0 && queued >= 65536;
+      });
+  ::close(reader);
+  EXPECT_TRUE(run.started) << run.err;
+  ASSERT_TRUE(run.status) << "still running a minute after SIGINT";
+  ASSERT_TRUE(WIFEXITED(*run.status)) << "killed by signal " << WTERMSIG(*run.status);
+  EXPECT_EQ(WEXITSTATUS(*run.status), 130);
+  EXPECT_NE(run.err.find("smartarrays: graph convert: interrupted"), std::string::npos) << run.err;
 }
 
 TEST(GraphCli, AnEndlessPipeIsRefusedEarlyNamingTheLine) {

@@ -4,7 +4,8 @@
 // steps of long operations (a reader's blocks), which then stop with Error(cancelled). Every pool
 // loop polls it, so graph loading, generation, building and any algorithm (PageRank) are covered;
 // waiting for a file descriptor (wait_ready) polls it too, so a peer that stops reading or sending
-// cannot keep a stream from being interrupted.
+// cannot keep a stream from being interrupted, and a scope installs it as the os layer's check for a
+// write that a signal cut short, so a file writer whose pipe or FIFO reader stopped reading ends too.
 #pragma once
 
 #include <chrono>
