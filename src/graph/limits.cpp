@@ -24,6 +24,27 @@ std::string graph_text(std::uint64_t vertices, std::uint64_t edges) {
   return "a graph of " + std::to_string(vertices) + " vertices and " + std::to_string(edges) + " edges";
 }
 
+// f()'s byte count; a count that does not fit in 64 bits is refused with where before its message.
+template <typename F>
+std::uint64_t sized(std::string_view where, F&& f) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    throw Error(e.code(), std::string(where) + e.what());
+  }
+}
+
+// Throws Error(out_of_memory) "<where><needs()> at least B <purpose>; the memory limit is L
+// (<source>)" when bytes exceed os::memory_limit(); needs() ("a graph of ... needs") is formed only then.
+template <typename Needs>
+void check_within_limit(std::uint64_t bytes, std::string_view where, Needs&& needs, std::string_view purpose) {
+  const os::MemoryLimit& limit = os::memory_limit();
+  if (bytes <= limit.bytes) return;
+  throw_error(ErrorCode::out_of_memory, std::string(where) + needs() + " at least " + util::format_bytes(bytes) + " " +
+                                            std::string(purpose) + "; the memory limit is " +
+                                            util::format_bytes(limit.bytes) + " (" + limit.source + ")");
+}
+
 }  // namespace
 
 std::uint64_t declared_vertex_limit(std::uint64_t file_bytes, std::uint64_t ids_end) noexcept {
@@ -44,43 +65,20 @@ std::uint64_t csr_build_bytes(std::uint64_t vertices, std::uint64_t edges) {
 }
 
 void check_build_memory(std::uint64_t vertices, std::uint64_t edges, std::string_view where) {
-  std::uint64_t bytes = 0;
-  try {
-    bytes = csr_build_bytes(vertices, edges);
-  } catch (const Error& e) {
-    throw Error(e.code(), std::string(where) + e.what());
-  }
-  const os::MemoryLimit& limit = os::memory_limit();
-  if (bytes > limit.bytes) {
-    throw_error(ErrorCode::out_of_memory, std::string(where) + graph_text(vertices, edges) + " needs at least " +
-                                              util::format_bytes(bytes) + " to build; the memory limit is " +
-                                              util::format_bytes(limit.bytes) + " (" + limit.source + ")");
-  }
+  const std::uint64_t bytes = sized(where, [&] { return csr_build_bytes(vertices, edges); });
+  check_within_limit(bytes, where, [&] { return graph_text(vertices, edges) + " needs"; }, "to build");
 }
 
 void check_text_lines_memory(std::uint64_t lines, std::string_view where) {
-  const std::string what = "the room for the edges of " + std::to_string(lines) + " lines";
-  std::uint64_t bytes = 0;
-  try {
-    bytes = util::checked_mul(lines, bytes_per_read_edge, what);
-  } catch (const Error& e) {
-    throw Error(e.code(), std::string(where) + e.what());
-  }
-  const os::MemoryLimit& limit = os::memory_limit();
-  if (bytes > limit.bytes) {
-    throw_error(ErrorCode::out_of_memory, std::string(where) + std::to_string(lines) + " lines of edges need at least " +
-                                              util::format_bytes(bytes) + " to read (room for an edge on each); the memory limit is " +
-                                              util::format_bytes(limit.bytes) + " (" + limit.source + ")");
-  }
+  const std::uint64_t bytes = sized(where, [&] {
+    return util::checked_mul(lines, bytes_per_read_edge, "the room for the edges of " + std::to_string(lines) + " lines");
+  });
+  check_within_limit(bytes, where, [&] { return std::to_string(lines) + " lines of edges need"; },
+                     "to read (room for an edge on each)");
 }
 
 void check_load_memory(std::uint64_t bytes, std::uint64_t vertices, std::uint64_t edges, std::string_view where) {
-  const os::MemoryLimit& limit = os::memory_limit();
-  if (bytes > limit.bytes) {
-    throw_error(ErrorCode::out_of_memory, std::string(where) + graph_text(vertices, edges) + " needs at least " +
-                                              util::format_bytes(bytes) + " to load; the memory limit is " +
-                                              util::format_bytes(limit.bytes) + " (" + limit.source + ")");
-  }
+  check_within_limit(bytes, where, [&] { return graph_text(vertices, edges) + " needs"; }, "to load");
 }
 
 }  // namespace smartarrays::graph

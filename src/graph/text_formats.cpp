@@ -216,36 +216,39 @@ const char* text_of(const os::MappedFile& file) { return reinterpret_cast<const 
 // a range of one long line is never resident whole.
 constexpr std::uint64_t scan_slice_bytes = std::uint64_t{8} << 20;
 
-// The bytes from at to the end of its slice (slices start at multiples of scan_slice_bytes, so each
-// release is of whole pages), or to end when that comes first.
-std::uint64_t bytes_to_slice_end(std::uint64_t at, std::uint64_t end) {
-  return std::min((at / scan_slice_bytes + 1) * scan_slice_bytes, end) - at;
+// Calls scan(p, bytes) on the slices of bytes [from, to) of file in order (slices start at multiples
+// of scan_slice_bytes, so each release is of whole pages), each released once scanned, with an
+// interrupt check before each; stops, leaving that slice resident, at the first scan that returns false.
+template <typename Scan>
+void scan_slices(const os::MappedFile& file, std::uint64_t from, std::uint64_t to, Scan&& scan) {
+  for (std::uint64_t at = from; at < to;) {
+    runtime::check_interrupt();
+    const std::uint64_t bytes = std::min((at / scan_slice_bytes + 1) * scan_slice_bytes, to) - at;
+    if (!scan(text_of(file) + at, bytes)) return;
+    file.release_pages(at, bytes);
+    at += bytes;
+  }
 }
 
 // The lines of bytes [begin, end) of file: its newlines, plus one for a last line without one.
 std::uint64_t count_lines(const os::MappedFile& file, std::uint64_t begin, std::uint64_t end) {
-  const char* data = text_of(file);
   std::uint64_t lines = 0;
-  for (std::uint64_t at = begin; at < end; at += bytes_to_slice_end(at, end)) {
-    runtime::check_interrupt();
-    const std::uint64_t bytes = bytes_to_slice_end(at, end);
-    lines += static_cast<std::uint64_t>(std::count(data + at, data + at + bytes, '\n'));
-    file.release_pages(at, bytes);
-  }
-  return lines + (begin != end && data[end - 1] != '\n' ? 1 : 0);
+  scan_slices(file, begin, end, [&lines](const char* p, std::uint64_t bytes) {
+    lines += static_cast<std::uint64_t>(std::count(p, p + bytes, '\n'));
+    return true;
+  });
+  return lines + (begin != end && text_of(file)[end - 1] != '\n' ? 1 : 0);
 }
 
 // The offset after the first newline of file at or past from, or the file's size when none is.
 std::uint64_t line_start_after(const os::MappedFile& file, std::uint64_t from) {
-  const char* data = text_of(file);
-  for (std::uint64_t at = from; at < file.size(); at += bytes_to_slice_end(at, file.size())) {
-    runtime::check_interrupt();
-    const std::uint64_t bytes = bytes_to_slice_end(at, file.size());
-    const auto* newline = static_cast<const char*>(std::memchr(data + at, '\n', bytes));
-    if (newline != nullptr) return static_cast<std::uint64_t>(newline - data) + 1;
-    file.release_pages(at, bytes);
-  }
-  return file.size();
+  std::uint64_t start = file.size();
+  scan_slices(file, from, file.size(), [&](const char* p, std::uint64_t bytes) {
+    const auto* newline = static_cast<const char*>(std::memchr(p, '\n', bytes));
+    if (newline != nullptr) start = static_cast<std::uint64_t>(newline - text_of(file)) + 1;
+    return newline == nullptr;
+  });
+  return start;
 }
 
 // Cuts bytes [first, size) of file into line-aligned ranges of about 4 MiB, at least four per

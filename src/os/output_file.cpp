@@ -101,6 +101,25 @@ void sync_folder(const std::string& target, const std::string& path) {
   if (rc != 0) fail_on_path("sync the folder of", path, err);
 }
 
+// Writes size bytes through put(p, n, done), one write(2) or pwrite(2) of n bytes from p after done
+// bytes, until all are written; throws naming path when a call fails.
+template <typename Put>
+void write_all(const std::string& path, const void* bytes, std::size_t size, Put&& put) {
+  const auto* p = static_cast<const std::uint8_t*>(bytes);
+  std::uint64_t done = 0;
+  while (size > 0) {
+    const ssize_t n = put(p, size, done);
+    if (n <= 0 && !(n < 0 && errno == EINTR)) fail_on_path("write", path, n < 0 ? errno : ENOSPC);
+    const std::size_t written = n > 0 ? static_cast<std::size_t>(n) : 0;
+    p += written;
+    size -= written;
+    done += written;
+    // A signal cuts a write to a pipe or FIFO short, or fails it (EINTR) before any byte: Ctrl-C
+    // stops a write whose reader stopped reading here.
+    if (size > 0) stop_if_signalled("write", path);
+  }
+}
+
 }  // namespace
 
 File::File(const std::string& path, int flags, unsigned mode) : path_(path), fd_(open_path(path, flags, mode)) {}
@@ -112,30 +131,13 @@ File::~File() {
 }
 
 void File::write(const void* bytes, std::size_t size) const {
-  const auto* p = static_cast<const std::uint8_t*>(bytes);
-  while (size > 0) {
-    const ssize_t n = ::write(fd_, p, size);
-    if (n <= 0 && !(n < 0 && errno == EINTR)) fail_on_path("write", path_, n < 0 ? errno : ENOSPC);
-    const std::size_t written = n > 0 ? static_cast<std::size_t>(n) : 0;
-    p += written;
-    size -= written;
-    // A signal cuts a write to a pipe or FIFO short, or fails it (EINTR) before any byte: Ctrl-C
-    // stops a write whose reader stopped reading here.
-    if (size > 0) stop_if_signalled("write", path_);
-  }
+  write_all(path_, bytes, size, [this](const std::uint8_t* p, std::size_t n, std::uint64_t) { return ::write(fd_, p, n); });
 }
 
 void File::write_at(const void* bytes, std::size_t size, std::uint64_t offset) const {
-  const auto* p = static_cast<const std::uint8_t*>(bytes);
-  while (size > 0) {
-    const ssize_t n = ::pwrite(fd_, p, size, static_cast<off_t>(offset));
-    if (n <= 0 && !(n < 0 && errno == EINTR)) fail_on_path("write", path_, n < 0 ? errno : ENOSPC);
-    const std::size_t written = n > 0 ? static_cast<std::size_t>(n) : 0;
-    p += written;
-    size -= written;
-    offset += written;
-    if (size > 0) stop_if_signalled("write", path_);
-  }
+  write_all(path_, bytes, size, [this, offset](const std::uint8_t* p, std::size_t n, std::uint64_t done) {
+    return ::pwrite(fd_, p, n, static_cast<off_t>(offset + done));
+  });
 }
 
 void File::sync() const {
