@@ -129,7 +129,7 @@ class Graph:
         **options: Unpack[GraphOptions],
     ) -> Graph:
         """A graph read from an edge list (.el/.txt), Matrix Market (.mtx) or GAP (.sg) file."""
-        return cls(_core._graph_load(path_arg(path), "" if format is None else word(format, "format"), _build("load", variant, options)))
+        return cls(_core._graph_load(path_arg(path), None if format is None else word(format, "format"), _build("load", variant, options)))
 
     @classmethod
     def rmat(
@@ -218,7 +218,7 @@ class Graph:
         """Writes the graph to path as an edge list (.el/.txt), Matrix Market (.mtx), GAP (.sg) or compact
         store (.sa) file, the format named or taken from the name; load() reads it back as the same graph.
         The file is written whole or not at all: on an error or Ctrl-C the old file is kept."""
-        self._native.save(path_arg(path), "" if format is None else word(format, "format"))
+        self._native.save(path_arg(path), None if format is None else word(format, "format"))
 
     def memory(self) -> GraphMemory:
         """Bytes, bits, placement and replicas of each array, and the total."""

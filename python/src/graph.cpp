@@ -4,12 +4,14 @@
 // PageRank) returning numpy arrays; every read, build and analytic runs with the GIL released and
 // is interruptible by Ctrl-C.
 // The package's Graph class (smartarrays/graph.py) normalises arguments and wraps this handle.
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <tuple>
@@ -58,9 +60,9 @@ GraphHandle from_edges(const U64In& src, const U64In& dst, std::uint64_t vertice
   });
 }
 
-GraphHandle load(const nb::bytes& path, std::string_view format, const GraphBuild& build) {
+GraphHandle load(const nb::bytes& path, const std::optional<std::string>& format, const GraphBuild& build) {
   graph::SourceOptions source;
-  if (!format.empty()) source.format = graph::parse_graph_format(format);
+  if (format) source.format = graph::parse_graph_format(*format);
   return build_graph(build, [&] { return graph::GraphSource::open(path_of(path), source); });
 }
 
@@ -80,10 +82,10 @@ GraphHandle uniform(std::uint64_t vertices, double average_degree, std::uint64_t
   return build_graph(build, [&] { return graph::GraphSource::uniform(generator); });
 }
 
-void save(const GraphHandle& self, const nb::bytes& path, std::string_view format) {
+void save(const GraphHandle& self, const nb::bytes& path, const std::optional<std::string>& format) {
   const GraphHandle::Shared g = self.get();
   const std::string file = path_of(path);
-  const graph::GraphFormat chosen = format.empty() ? graph::format_of_path(file) : graph::parse_graph_format(format);
+  const graph::GraphFormat chosen = format ? graph::parse_graph_format(*format) : graph::format_of_path(file);
   interruptible([&] {
     graph::save_graph(*g, file, chosen);
     return 0;
@@ -168,13 +170,13 @@ void bind_graph(nb::module_& m) {
            "Per-array (name, length, bits, placement, replicas, bytes, shared_with) lines and the total bytes.")
       .def("array", &array, "name"_a, "One of the graph's arrays (begin, edge, rbegin, redge) as a SmartArray.")
       .def("save", &save, "path"_a, "format"_a,
-           "Writes the graph as an edge list, Matrix Market, GAP .sg or compact .sa file (format '' = from the name; "
+           "Writes the graph as an edge list, Matrix Market, GAP .sg or compact .sa file (format None = from the name; "
            "GIL released, Ctrl-C interrupts, the old file kept on failure).");
 
   m.def("_graph_from_edges", &from_edges, "src"_a.noconvert(), "dst"_a.noconvert(), "vertices"_a, "directed"_a, "build"_a,
         "A graph from edge arrays src[i] -> dst[i] (vertices 0 = the largest id + 1).");
   m.def("_graph_load", &load, "path"_a, "format"_a, "build"_a,
-        "A graph read from an edge list, Matrix Market or GAP .sg file (format '' = from the name).");
+        "A graph read from an edge list, Matrix Market or GAP .sg file (format None = from the name).");
   m.def("_graph_rmat", &rmat, "scale"_a, "edge_factor"_a, "seed"_a, "build"_a, "An R-MAT graph with the Graph500 parameters.");
   m.def("_graph_uniform", &uniform, "vertices"_a, "average_degree"_a, "seed"_a, "build"_a, "A uniform random graph.");
 }

@@ -195,6 +195,8 @@ def test_save_errors_keep_the_old_file(tmp_path: Path):
     old.write_text("keep me\n")
     with pytest.raises(ValueError, match="unknown graph format 'dot'"):
         g.save(old, format="dot")
+    with pytest.raises(ValueError, match="unknown graph format ''"):
+        g.save(old, format="")  # as the C ABI and Java: None, not "", takes the format from the name
     with pytest.raises(ValueError, match="extension"):
         g.save(tmp_path / "g.xyz")
     with pytest.raises(OSError, match="missing"):
@@ -262,6 +264,8 @@ def test_graph_errors(tmp_path: Path):
         sa.Graph.load(bad)
     with pytest.raises(ValueError, match="extension"):
         sa.Graph.load(tmp_path / "graph.xyz")
+    with pytest.raises(ValueError, match="unknown graph format ''"):
+        sa.Graph.load(bad, format="")
     with pytest.raises(ValueError, match="unknown variant 'W'"):
         sa.Graph.from_edges([0], [1], "W")
     with pytest.raises(ValueError, match="src has 2 ids but dst has 1"):
