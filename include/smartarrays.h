@@ -29,7 +29,7 @@ typedef int32_t sa_status;
 #define SA_ENOMEM 3       /**< memory refused by the kernel, or a size that cannot be represented */
 #define SA_EOS 4          /**< a system call failed for another reason (e.g. mbind refused) */
 #define SA_EUNSUPPORTED 5 /**< valid request this build or machine cannot serve */
-#define SA_ECANCELLED 6   /**< a parallel loop was cancelled */
+#define SA_ECANCELLED 6   /**< a parallel loop was cancelled, or the caller's interrupt check stopped a long call */
 #define SA_EINTERNAL 7    /**< a bug in the library: an invariant did not hold */
 
 /** The library version, "MAJOR.MINOR.PATCH"; a static string. */
@@ -588,6 +588,21 @@ SMARTARRAYS_API sa_status sa_hash_set_count_contained(const sa_hash_set *set, co
     (NULL allowed when max is 0), and the number of workers into *count. The Java binding starts one Java
     worker per entry, pinned to that node, so Java loops are placed like the native ones. */
 SMARTARRAYS_API sa_status sa_runtime_worker_nodes(int32_t *nodes, uint32_t max, uint32_t *count);
+
+/* ---- Interrupting long calls ------------------------------------------------------------------
+   (runtime layer; implemented in src/capi/interrupt.cpp) A long call (loading, generating or saving a
+   graph, PageRank, building a collection, writing or streaming a store, any parallel loop) polls the
+   calling thread's check between blocks and while it waits for workers, about every 20 ms, and stops
+   with SA_ECANCELLED ("interrupted") once the check returns non-zero, releasing what it made. */
+
+/** A caller's check: non-zero asks the long call that polls it to stop. It runs on the thread that made
+    the call, never on a worker, and must not call into smartarrays (such a call fails with SA_EINVAL). */
+typedef int (*sa_interrupt_check)(void *context);
+
+/** Installs check, called with context, for the calling thread's later calls; NULL removes it. One check
+    per thread: a new one replaces the old. A C program stops its long calls on Ctrl-C with a check that
+    reads the flag its SIGINT handler sets; the Java binding installs one that reports Thread.interrupt(). */
+SMARTARRAYS_API sa_status sa_set_interrupt_check(sa_interrupt_check check, void *context);
 
 #ifdef __cplusplus
 }

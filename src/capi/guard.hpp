@@ -9,6 +9,7 @@
 
 #include "smartarrays.h"
 #include "smartarrays/error.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
 
 namespace smartarrays::capi {
 
@@ -26,11 +27,46 @@ inline void require(const void* pointer, const char* name) {
   if (pointer == nullptr) throw_error(ErrorCode::invalid_argument, std::string(name) + " is NULL");
 }
 
-/// Runs body; turns whatever it throws into a status and a message, so no exception crosses the ABI.
+/// The calling thread's sa_set_interrupt_check check (check NULL when it has none), and whether it is
+/// running now.
+struct CallerInterruptCheck {
+  sa_interrupt_check check = nullptr;
+  void* context = nullptr;
+  bool running = false;
+};
+
+/// The calling thread's check, as sa_set_interrupt_check last installed it (src/capi/interrupt.cpp).
+const CallerInterruptCheck& caller_interrupt_check() noexcept;
+
+/// Calls the thread's check, marked running meanwhile (src/capi/interrupt.cpp).
+bool caller_asks_to_stop(CallerInterruptCheck caller);
+
+/// Runs body under the calling thread's interrupt check when it has one, so every long call polls it;
+/// a cancellation that check asked for is reported as "interrupted", whichever loop or reader saw it.
+/// A call from inside the check is refused: the call it polls from holds the thread (and may wait for
+/// its workers), so a nested call would recurse into the check or wait for itself.
+template <typename Body>
+void run_under_caller_check(Body& body) {
+  const CallerInterruptCheck caller = caller_interrupt_check();
+  if (caller.running) {
+    throw_error(ErrorCode::invalid_argument, "called from an interrupt check, which must not call into smartarrays");
+  }
+  if (caller.check == nullptr) return body();
+  const runtime::InterruptScope scope([caller] { return caller_asks_to_stop(caller); });
+  try {
+    body();
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::cancelled || !scope.interrupted()) throw;
+    throw_error(ErrorCode::cancelled, "interrupted");
+  }
+}
+
+/// Runs body (under the caller's interrupt check); turns whatever it throws into a status and a
+/// message, so no exception crosses the ABI.
 template <typename Body>
 sa_status guarded(const char* function, Body&& body) noexcept {
   try {
-    body();
+    run_under_caller_check(body);
     return SA_OK;
   } catch (const Error& e) {
     return record_failure(function, status_of(e.code()), "", e.message());

@@ -1,8 +1,9 @@
 // Owns the downcall handles of the C ABI (include/smartarrays.h) and the translation of an
 // sa_status into a Java exception. Short, bounded calls are critical (no thread-state transition);
-// those handed heap segments are critical with heap access, which is legal because no entry point
+// those handed heap segments are critical with heap access, which is legal because no critical call
 // calls back into Java. Calls that may run long (allocation, whole-array sums, page queries,
-// pinning) are ordinary downcalls so they never hold up a safepoint.
+// pinning, graphs, stores) are ordinary downcalls so they never hold up a safepoint, and run with
+// the library's interrupt check installed: its one upcall reports Thread.interrupt().
 package org.smartarrays;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
@@ -18,6 +19,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
@@ -79,11 +82,54 @@ final class Native {
   static final Linker.Option[] CRITICAL = {Linker.Option.critical(false)};
   private static final Linker.Option[] CRITICAL_HEAP = {Linker.Option.critical(true)};
 
+  /** Installs, then removes, the calling thread's interrupt check (sa_set_interrupt_check), as ()void calls. */
+  private static final MethodHandle INSTALL_INTERRUPT_CHECK;
+  private static final MethodHandle REMOVE_INTERRUPT_CHECK;
+
+  static {
+    MethodHandle set = downcall("sa_set_interrupt_check", CRITICAL, status(ADDRESS, ADDRESS));
+    INSTALL_INTERRUPT_CHECK = MethodHandles.dropReturn(MethodHandles.insertArguments(set, 0, interruptCheck(), MemorySegment.NULL));
+    REMOVE_INTERRUPT_CHECK =
+        MethodHandles.dropReturn(MethodHandles.insertArguments(set, 0, MemorySegment.NULL, MemorySegment.NULL));
+  }
+
+  /** The interrupt check the library polls during a long call: 1 once the calling Java thread is interrupted. */
+  private static int interrupted(MemorySegment context) {
+    return Thread.currentThread().isInterrupted() ? 1 : 0;
+  }
+
+  @SuppressWarnings("restricted") // the one upcall: the library's interrupt check
+  private static MemorySegment interruptCheck() {
+    try {
+      MethodHandle check = MethodHandles.lookup().findStatic(
+          Native.class, "interrupted", MethodType.methodType(int.class, MemorySegment.class));
+      return LINKER.upcallStub(check, FunctionDescriptor.of(JAVA_INT, ADDRESS), Arena.global());
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   @SuppressWarnings("restricted") // linking downcalls is this class's job
-  static MethodHandle bind(String name, Linker.Option[] options, FunctionDescriptor descriptor) {
+  private static MethodHandle downcall(String name, Linker.Option[] options, FunctionDescriptor descriptor) {
     MemorySegment symbol = LIBRARY.find(name).orElseThrow(
         () -> new UnsatisfiedLinkError("libsmartarrays.so lacks " + name + " (a library older than this jar?)"));
     return LINKER.downcallHandle(symbol, descriptor, options);
+  }
+
+  /**
+   * The downcall of name. An ordinary (possibly long) call runs with the interrupt check installed on its
+   * thread and removed after it, so Thread.interrupt() stops it (SmartArrayException, Reason.CANCELLED, the
+   * thread's interrupt status kept); a critical call never has it, since it must not call back into Java.
+   */
+  static MethodHandle bind(String name, Linker.Option[] options, FunctionDescriptor descriptor) {
+    MethodHandle call = downcall(name, options, descriptor);
+    if (options != ORDINARY) return call;
+    Class<?> result = call.type().returnType();
+    MethodHandle cleanup = result == void.class
+        ? MethodHandles.dropArguments(REMOVE_INTERRUPT_CHECK, 0, Throwable.class)
+        : MethodHandles.foldArguments(
+            MethodHandles.dropArguments(MethodHandles.identity(result), 0, Throwable.class), REMOVE_INTERRUPT_CHECK);
+    return MethodHandles.tryFinally(MethodHandles.foldArguments(call, INSTALL_INTERRUPT_CHECK), cleanup);
   }
 
   static FunctionDescriptor status(MemoryLayout... arguments) {

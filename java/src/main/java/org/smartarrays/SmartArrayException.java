@@ -13,7 +13,7 @@ public final class SmartArrayException extends RuntimeException {
     OS_ERROR(4),
     /** SA_EUNSUPPORTED: a valid request this build or machine cannot serve. */
     UNSUPPORTED(5),
-    /** SA_ECANCELLED: a parallel loop was cancelled. */
+    /** SA_ECANCELLED: a parallel loop was cancelled, or Thread.interrupt() stopped a long call. */
     CANCELLED(6),
     /** SA_EINTERNAL, or a code this binding does not know: a bug in the library. */
     INTERNAL(7);
