@@ -1,5 +1,5 @@
 // Checks that Thread.interrupt() stops the binding's long calls through the C ABI's interrupt check:
-// PageRank and generation end with SmartArrayException(CANCELLED) "interrupted" and the thread keeps
+// PageRank (on a platform or a virtual thread) and generation end with SmartArrayException(CANCELLED) "interrupted" and the thread keeps
 // its interrupt status; once the status is cleared the same calls give the same results; critical
 // (short) calls of an interrupted thread are unaffected, and other threads' calls never see it.
 package org.smartarrays;
@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class InterruptTest {
   // A PageRank that would run for minutes: no tolerance stops it before its iteration cap.
@@ -32,13 +34,14 @@ class InterruptTest {
     assertEquals(function + ": interrupted", e.getMessage());
   }
 
-  @Test
-  void anInterruptStopsALongPageRankOnItsThreadWhichKeepsItsInterruptStatus() throws Exception {
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void anInterruptStopsALongPageRankOnItsThreadWhichKeepsItsInterruptStatus(boolean virtual) throws Exception {
     try (Graph g = Graph.rmat(16, 8, 7, GraphOptions.defaults())) {
       AtomicReference<Throwable> thrown = new AtomicReference<>();
       AtomicBoolean statusKept = new AtomicBoolean();
       CountDownLatch started = new CountDownLatch(1);
-      Thread worker = new Thread(() -> {
+      Thread worker = (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).unstarted(() -> {
         started.countDown();
         try {
           g.pagerank(ENDLESS);
