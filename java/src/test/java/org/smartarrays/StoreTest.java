@@ -8,6 +8,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -132,6 +133,50 @@ class StoreTest {
     SmartArrayException closed = assertThrows(SmartArrayException.class, () -> Store.receive(fds[0], null, 0));
     assertTrue(closed.getMessage().contains("the peer closed the stream after 0 of 16 bytes"), closed.getMessage());
     close(fds[0]);
+  }
+
+  // Runs call on a thread, interrupts it after 200 ms and returns what it threw (null if nothing);
+  // a call still running 60 s after the interrupt fails the test.
+  private static Throwable interruptedAfterAWhile(Runnable call) throws InterruptedException {
+    java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+    Thread t = new Thread(() -> {
+      try {
+        call.run();
+      } catch (Throwable e) {
+        thrown.set(e);
+      }
+    });
+    t.start();
+    Thread.sleep(200);
+    t.interrupt();
+    t.join(60_000);
+    assertFalse(t.isAlive(), "still waiting for its peer 60 s after Thread.interrupt()");
+    return thrown.get();
+  }
+
+  private static void assertInterrupted(Throwable thrown, String function) {
+    SmartArrayException e = assertInstanceOf(SmartArrayException.class, thrown);
+    assertEquals(SmartArrayException.Reason.CANCELLED, e.reason());
+    assertEquals(function + ": interrupted", e.getMessage());
+  }
+
+  @Test
+  void aSendOrReceiveWhosePeerStoppedEndsOnThreadInterrupt() throws Throwable {
+    int[] fds = pipe();
+    try (SmartArray a = SmartArray.fromLongs(values(1_000_000), ArrayOptions.defaults())) {
+      // Nobody reads: the pipe fills and the sender waits for room.
+      assertInterrupted(interruptedAfterAWhile(() -> Store.send(fds[1], Map.of("a", a))), "sa_store_send");
+      close(fds[0]);
+      close(fds[1]);
+      // Nobody sends (the write end stays open): the receiver waits for bytes.
+      int[] quiet = pipe();
+      try {
+        assertInterrupted(interruptedAfterAWhile(() -> Store.receive(quiet[0], null, 0).close()), "sa_store_recv");
+      } finally {
+        close(quiet[0]);
+        close(quiet[1]);
+      }
+    }
   }
 
   @Test
