@@ -23,14 +23,15 @@ test-python: build python
 	@echo "== Python tests (pytest)"
 	@SMARTARRAYS_CLI=$(abspath $(BUILD))/bin/smartarrays .venv/bin/python -m pytest -q python/tests
 
-# What only the benchmarks need (the compact form's comparisons with pyarrow).
-PYTHON_BENCH_PACKAGES := pyarrow
+# What only the benchmarks need (the compact form's comparisons with pyarrow, hostile input's with DuckDB).
+PYTHON_BENCH_PACKAGES := pyarrow duckdb
 
-bench-python: python
+bench-python: build python
 	@echo "== Python benchmarks"
 	@scripts/python-venv.sh $(PYTHON_BENCH_PACKAGES) >/dev/null
 	@.venv/bin/python python/bench/bench_arrays.py --out $(BUILD)/bench-results
 	@.venv/bin/python python/bench/bench_store.py --out $(BUILD)/bench-results --dir $(BUILD)/bench-store-python
+	@.venv/bin/python python/bench/bench_hostile.py --cli $(BUILD)/bin/smartarrays --out $(BUILD)/bench-results
 
 bench-dask: python
 	@echo "== Dask benchmarks (2 local workers)"
