@@ -145,6 +145,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.size < 1:
         parser.error(f"--size must be at least 1, got {args.size}")
+    if not args.timeout > 0:
+        parser.error(f"--timeout must be a number of seconds above 0, got {args.timeout}")
     if args.cli is not None and not os.access(args.cli, os.X_OK):
         parser.error(f"--cli: '{args.cli}' is not an executable file")
 
