@@ -79,7 +79,7 @@ def last_line(text: str, work: Path) -> str:
 
 def run_measured(argv: list[str], timeout: float, work: Path) -> tuple[str, float, float | None, str]:
     """Runs argv under /usr/bin/time in a session of its own, stderr on stdout, and kills the whole
-    session at the timeout (killing only `time` would leave the reader running). Returns its result
+    session at the timeout or on Ctrl-C (killing only `time` would leave the reader running). Returns its result
     (accepted, refused, timed out, or the signal that ended it), seconds, peak RSS in MB (None after a
     timeout) and its output. /usr/bin/time, not the library's spawner (sa.tune.run): a child forked
     from this Python process counts the parent's resident memory in its peak, `time`'s children do not."""
@@ -93,6 +93,10 @@ def run_measured(argv: list[str], timeout: float, work: Path) -> tuple[str, floa
         os.killpg(child.pid, signal.SIGKILL)
         child.communicate()
         return "timed out", time.monotonic() - start, None, ""
+    except BaseException:  # Ctrl-C: the reader's session does not get the terminal's signal
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+        raise
     seconds = time.monotonic() - start
     # `time` reports a signal that ended the reader as "Command terminated by signal N" and exits 128+N.
     ended_by = re.search(r"Command terminated by signal (\d+)", rss_file.read_text())
