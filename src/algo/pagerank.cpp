@@ -70,10 +70,21 @@ void prefetch(const std::uint64_t* words, std::uint64_t i) {
   __builtin_prefetch(reinterpret_cast<const unsigned char*>(words) + i * sizeof(Score));
 }
 
-template <unsigned B>
+// Thrown when a checked pull finds an in-neighbour id at or past the vertex count.
+[[noreturn]] __attribute__((noinline, cold)) void refuse_id(std::uint64_t e, std::uint64_t id, std::uint64_t n) {
+  throw_error(ErrorCode::invalid_argument, "pagerank: in-neighbour id redge[" + std::to_string(e) + "] = " + std::to_string(id) +
+                                               " is not below the vertex count " + std::to_string(n) +
+                                               " (a mapped file changed after its bounds were checked at open)");
+}
+
+// Checked (arrays over memory others can change, such as a mapped file: SmartArray::read_only) adds a
+// test of every id against the vertex count where it is used, so a file rewritten underneath ends
+// the pull with an Error instead of a read outside the scores.
+template <unsigned B, bool Checked>
 class InEdges {
  public:
-  explicit InEdges(BitsView<B> sources) : sources_(sources), unpack_(codec::kernels(B).unpack) {}
+  InEdges(BitsView<B> sources, std::uint64_t vertices)
+      : sources_(sources), unpack_(codec::kernels(B).unpack), vertices_(vertices) {}
 
   template <typename Score>
   Score sum(std::uint64_t first, std::uint64_t last, const std::uint64_t* shares) {
@@ -85,9 +96,9 @@ class InEdges {
       std::uint64_t e = first;
       for (; e < prefetched; ++e) {
         prefetch<Score>(shares, sources_[e + ahead]);
-        total += score_at<Score>(shares, sources_[e]);
+        total += score_at<Score>(shares, id(e, sources_[e]));
       }
-      for (; e < last; ++e) total += score_at<Score>(shares, sources_[e]);
+      for (; e < last; ++e) total += score_at<Score>(shares, id(e, sources_[e]));
     } else {
       for (std::uint64_t e = first; e < last;) {
         if (e < base_ || e >= end_) load(e);
@@ -118,11 +129,30 @@ class InEdges {
     unpack_(sources_.words(), chunk, count, ids_);
     base_ = chunk * codec::chunk_values;
     end_ = base_ + count * codec::chunk_values;
+    if constexpr (Checked) {
+      // One pass over the window (vectorised), not a test per gather; padding ids are 0.
+      std::uint64_t largest = 0;
+      for (std::uint64_t k = 0; k < count * codec::chunk_values; ++k) largest = std::max(largest, ids_[k]);
+      if (largest >= vertices_) {
+        for (std::uint64_t k = 0;; ++k) {
+          if (ids_[k] >= vertices_) refuse_id(base_ + k, ids_[k], vertices_);
+        }
+      }
+    }
+  }
+
+  // Id of edge e, tested against the vertex count when Checked.
+  std::uint64_t id(std::uint64_t e, std::uint64_t value) const {
+    if constexpr (Checked) {
+      if (value >= vertices_) [[unlikely]] refuse_id(e, value, vertices_);
+    }
+    return value;
   }
 
   BitsView<B> sources_;
   // The dispatched (AVX2 where the CPU has it) unpack of a whole window of chunks in one call.
   void (*unpack_)(const std::uint64_t*, std::uint64_t, std::uint64_t, std::uint64_t*);
+  std::uint64_t vertices_;  // ids must be below it (tested when Checked)
   std::uint64_t base_ = 0;  // first edge of the decoded window
   std::uint64_t end_ = 0;   // one past its last edge
   alignas(64) std::uint64_t ids_[window_chunks * codec::chunk_values];
@@ -184,12 +214,13 @@ std::uint64_t value_of(Score score) {
 // The visitor takes its scalars by value and sums in a local: reached through the captures, they
 // could alias the stores of ranks (doubles, or words), and the compiler would reload them and keep
 // the sum in memory, a store and a load per vertex.
-template <typename Score, typename Store>
-double pull_batch(const SmartArray& redge, const std::uint64_t* offsets, std::uint64_t lo, std::uint64_t hi,
-                  const std::uint64_t* shares, Score teleport, Score damping, const std::uint64_t* rank_words, Store&& store) {
+template <bool Checked, typename Score, typename Store>
+double pull_batch_as(const SmartArray& redge, const std::uint64_t* offsets, std::uint64_t lo, std::uint64_t hi,
+                     std::uint64_t vertices, const std::uint64_t* shares, Score teleport, Score damping,
+                     const std::uint64_t* rank_words, Store& store) {
   double difference = 0;
-  redge.visit([&store, &difference, offsets, lo, hi, shares, teleport, damping, rank_words](auto sources) {
-    InEdges<decltype(sources)::bits> in_edges(sources);
+  redge.visit([&store, &difference, offsets, lo, hi, vertices, shares, teleport, damping, rank_words](auto sources) {
+    InEdges<decltype(sources)::bits, Checked> in_edges(sources, vertices);
     double sum_of_changes = 0;
     for (std::uint64_t v = lo; v < hi; ++v) {
       const Score sum = in_edges.template sum<Score>(offsets[v - lo], offsets[v - lo + 1], shares);
@@ -200,6 +231,35 @@ double pull_batch(const SmartArray& redge, const std::uint64_t* offsets, std::ui
     difference = sum_of_changes;
   });
   return difference;
+}
+
+// Offsets [start, start + count) of rbegin as read_values reads them, but copied into scratch when
+// checked: offsets tested in memory others can change must not be read again after the test.
+const std::uint64_t* read_offsets(const SmartArray& rbegin, bool checked, std::uint64_t start, std::uint64_t count,
+                                  std::uint64_t* scratch) {
+  if (!checked || rbegin.bits() != 64) return detail::read_values(rbegin, start, count, scratch);
+  std::memcpy(scratch, rbegin.local_replica() + start, count * sizeof(std::uint64_t));
+  return scratch;
+}
+
+// The pull over vertices [lo, hi) (see pull_batch_as) over vertices scores. When redge or the offsets
+// are over memory others can change (read_only: a mapped file), the offsets are tested to rise and to
+// stay within redge, and every id against the vertex count, where they are used.
+template <typename Score, typename Store>
+double pull_batch(const SmartArray& redge, bool checked, const std::uint64_t* offsets, std::uint64_t lo, std::uint64_t hi,
+                  std::uint64_t vertices, const std::uint64_t* shares, Score teleport, Score damping,
+                  const std::uint64_t* rank_words, Store&& store) {
+  if (!checked) return pull_batch_as<false>(redge, offsets, lo, hi, vertices, shares, teleport, damping, rank_words, store);
+  for (std::uint64_t v = lo; v < hi; ++v) {
+    if (offsets[v - lo] > offsets[v - lo + 1] || offsets[v - lo + 1] > redge.length()) {
+      throw_error(ErrorCode::invalid_argument, "pagerank: in-edge offsets rbegin[" + std::to_string(v) + "] = " +
+                                                   std::to_string(offsets[v - lo]) + ", rbegin[" + std::to_string(v + 1) +
+                                                   "] = " + std::to_string(offsets[v - lo + 1]) + " fall or pass redge's " +
+                                                   std::to_string(redge.length()) +
+                                                   " ids (a mapped file changed after its bounds were checked at open)");
+    }
+  }
+  return pull_batch_as<true>(redge, offsets, lo, hi, vertices, shares, teleport, damping, rank_words, store);
 }
 
 // The iterations over one score precision, after the arrays of result are allocated.
@@ -336,7 +396,8 @@ void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray
   const double dangling_start = static_cast<double>(static_cast<Score>(initial));
   double dangling = redistribute ? static_cast<double>(dangling_vertices(begin, pool)) * dangling_start : 0;
 
-  const bool offsets_in_place = rbegin.bits() == 64;
+  const bool checked = rbegin.read_only() || redge.read_only();
+  const bool offsets_in_place = rbegin.bits() == 64 && !checked;
   for (unsigned iteration = 1; iteration <= options.max_iterations; ++iteration) {
     const auto start = std::chrono::steady_clock::now();
     const auto teleport = static_cast<Score>(pagerank_teleport(options, n, dangling));
@@ -349,9 +410,9 @@ void iterate(const SmartArray& rbegin, const SmartArray& redge, const SmartArray
           // offsets[v - lo] = rbegin[v] for v in [lo, hi], in place or decoded once for the batch.
           thread_local std::vector<std::uint64_t> scratch;
           if (!offsets_in_place && scratch.size() < hi - lo + 1) scratch.resize(hi - lo + 1);
-          const std::uint64_t* offsets = detail::read_values(rbegin, lo, hi - lo + 1, scratch.data());
+          const std::uint64_t* offsets = read_offsets(rbegin, checked, lo, hi - lo + 1, scratch.data());
           const double batch_difference = pull_batch<Score>(
-              redge, offsets, lo, hi, contributions.local_replica(), teleport, damping, rank_words,
+              redge, checked, offsets, lo, hi, n, contributions.local_replica(), teleport, damping, rank_words,
               [&](std::uint64_t v, Score rank) { out[v - lo] = value_of(rank); });
           double batch_dangling = 0;
           difference.fetch_add(batch_difference, std::memory_order_relaxed);
@@ -497,14 +558,15 @@ PageRankPartTotals pagerank_part_step(const SmartArray& rbegin, const SmartArray
   const double teleport = pagerank_teleport(options, n, dangling);
   const bool redistribute = options.dangling == DanglingRule::uniform;
   const std::vector<runtime::LoopPart> layout = vertex_layout(rbegin, redge, begin);
+  const bool checked = rbegin.read_only() || redge.read_only();
   PageRankPartTotals totals = pool.parallel_reduce(
       0, count, PageRankPartTotals{},
       [&](std::uint64_t lo, std::uint64_t hi) {
         thread_local std::vector<std::uint64_t> scratch;
         if (scratch.size() < hi - lo + 1) scratch.resize(hi - lo + 1);
-        const std::uint64_t* offsets = detail::read_values(rbegin, lo, hi - lo + 1, scratch.data());
+        const std::uint64_t* offsets = read_offsets(rbegin, checked, lo, hi - lo + 1, scratch.data());
         PageRankPartTotals batch;
-        batch.difference = pull_batch<double>(redge, offsets, lo, hi, words_of(contributions), teleport,
+        batch.difference = pull_batch<double>(redge, checked, offsets, lo, hi, n, words_of(contributions), teleport,
                                               options.damping, words_of(ranks),
                                               [&](std::uint64_t v, double rank) { new_ranks[v] = rank; });
         if (!shares_in_place) batch.dangling = share_part(begin, lo, hi, new_ranks, new_contributions).dangling;

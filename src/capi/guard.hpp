@@ -2,6 +2,7 @@
 // every C++ exception into an sa_status, and the NULL-argument checks shared by the entry points.
 #pragma once
 
+#include <cstdint>
 #include <exception>
 #include <new>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "smartarrays.h"
 #include "smartarrays/error.hpp"
+#include "smartarrays/os/mapping_guard.hpp"
 #include "smartarrays/runtime/interrupt.hpp"
 
 namespace smartarrays::capi {
@@ -61,14 +63,25 @@ void run_under_caller_check(Body& body) {
   }
 }
 
-/// Runs body (under the caller's interrupt check); turns whatever it throws into a status and a
-/// message, so no exception crosses the ABI.
+/// Runs body (under the caller's interrupt check); turns whatever it throws, and a fault of a mapped
+/// file cut underneath while it ran, into a status and a message, so no exception crosses the ABI.
 template <typename Body>
 sa_status guarded(const char* function, Body&& body) noexcept {
+  // A read of a mapped file cut underneath during the call (zeros, os/mapping_guard) fails it, and
+  // is the reason given when the zeros made the call fail otherwise.
+  const std::uint64_t faults = os::mapping_faults();
   try {
     run_under_caller_check(body);
+    os::check_mapping_faults(faults);
     return SA_OK;
   } catch (const Error& e) {
+    if (e.code() != ErrorCode::os_error && os::mapping_faults() != faults) {
+      try {
+        os::check_mapping_faults(faults);
+      } catch (const Error& fault) {
+        return record_failure(function, status_of(fault.code()), "", fault.message());
+      }
+    }
     return record_failure(function, status_of(e.code()), "", e.message());
   } catch (const std::bad_alloc& e) {
     return record_failure(function, SA_ENOMEM, "out of memory: ", e.what());

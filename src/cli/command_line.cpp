@@ -15,6 +15,7 @@
 #include "smartarrays/os/memory_limit.hpp"
 #include "smartarrays/os/topology.hpp"
 #include "smartarrays/runtime/thread_pool.hpp"
+#include "smartarrays/store/store.hpp"
 #include "smartarrays/util/text.hpp"
 
 namespace smartarrays::cli {
@@ -73,6 +74,7 @@ void check_settings() {
   runtime::default_thread_count();
   codec::check_isa_setting();
   os::memory_limit();
+  store::lock_wait_seconds();
 }
 
 // While it lives (and on is true), what the command prints to std::cout goes to std::cerr: its

@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "smartarrays/error.hpp"
+#include "smartarrays/os/mapping_guard.hpp"
 #include "smartarrays/os/topology.hpp"
 #include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/util/names.hpp"
@@ -210,10 +211,13 @@ void ThreadPool::State::run_job(std::size_t w, bool polls_interrupt) {
     try {
       Batch batch;
       std::vector<Batch>* traced = trace != nullptr ? &trace->loops.back().by_worker[w] : nullptr;
+      // A batch that read a page of a mapped file cut underneath (zeros, os/mapping_guard) fails the loop.
+      const std::uint64_t faults = os::mapping_faults();
       while (loop->next(batch, context.node)) {
         if (polls_interrupt && interrupt_requested()) loop->cancel();
         if (traced != nullptr) traced->push_back(batch);
         fn(body, batch.lo, batch.hi, context);
+        os::check_mapping_faults(faults);
         ++batches;
         stolen += batch.node != context.node;
         indices += batch.hi - batch.lo;
@@ -310,7 +314,11 @@ void ThreadPool::run_erased(Loop& loop, BatchFn fn, void* body) {
     // loop without stealing keeps for their nodes' workers: each replica of an array).
     loop.mark_unserved_nodes(std::vector<bool>(loop.node_count(), false));
     Batch batch;
-    while (loop.next(batch, outer->node)) fn(body, batch.lo, batch.hi, *outer);
+    const std::uint64_t faults = os::mapping_faults();
+    while (loop.next(batch, outer->node)) {
+      fn(body, batch.lo, batch.hi, *outer);
+      os::check_mapping_faults(faults);
+    }
     loop.rethrow_if_stopped();
     return;
   }

@@ -4,6 +4,7 @@
 #include "store/format.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <set>
@@ -52,54 +53,17 @@ std::string at(std::uint64_t offset) { return " at offset " + std::to_string(off
 
 std::string_view bytes_of(const std::uint8_t* data, std::size_t n) { return {reinterpret_cast<const char*>(data), n}; }
 
-void check_header(const std::uint8_t* data, std::size_t size) {
-  if (size < header_bytes + trailer_bytes) {
-    reject("a file of " + std::to_string(size) + " bytes is too short for a store (header " +
-           std::to_string(header_bytes) + " and trailer " + std::to_string(trailer_bytes) + " bytes)");
-  }
-  if (std::memcmp(data, header_magic, sizeof header_magic) != 0) {
-    reject("not a smartarrays store: magic " + util::quoted(bytes_of(data, 8)) + at(0) + ", expected 'SASTORE\\x00'");
-  }
-  const std::uint32_t order = load_u32(data + 12);
-  if (order == __builtin_bswap32(byte_order_mark)) {
-    reject("the store is big-endian (byte-order mark 0x04030201" + at(12) + "); this reader reads little-endian stores only");
-  }
-  if (order != byte_order_mark) reject("byte-order mark " + hex(order) + at(12) + " is not 0x1020304");
-  const std::uint32_t version = load_u32(data + 8);
-  if (version > format_version) {
-    reject("format version " + std::to_string(version) + at(8) + " is newer than this reader's (" +
-           std::to_string(format_version) + "); upgrade smartarrays to read it");
-  }
-  if (version == 0) reject("format version 0" + at(8) + " does not exist (versions start at 1)");
-  const std::uint64_t flags = load_u64(data + 16);
-  if (flags != 0) reject("unknown header flags " + hex(flags) + at(16) + " (this reader knows none)");
-  const std::uint32_t crc = load_u32(data + 24);
-  const std::uint32_t computed = os::crc32c(data, 24);
-  if (crc != computed) reject("header checksum " + hex(crc) + at(24) + " does not match the header (" + hex(computed) + ")");
-  if (load_u32(data + 28) != 0) reject("reserved header field" + at(28) + " is not zero");
-}
-
-// True when the 32 bytes at offset form a trailer with a valid checksum whose directory ends
-// right before it.
-bool is_trailer(const std::uint8_t* data, std::uint64_t offset) {
-  const std::uint8_t* t = data + offset;
+// True when the 32 bytes at t, which sit at offset in the file, form a trailer with a valid checksum
+// whose directory ends right before it.
+bool is_trailer(const std::uint8_t* t, std::uint64_t offset) {
   if (std::memcmp(t, trailer_magic, sizeof trailer_magic) != 0) return false;
   if (load_u32(t + 28) != os::crc32c(t, 28)) return false;
   std::uint64_t end = 0;
   return !__builtin_add_overflow(load_u64(t + 8), load_u64(t + 16), &end) && end == offset;
 }
 
-// The offset of the trailer in force: the file's last 32 bytes, or after an interrupted append
-// the last earlier committed trailer (trailers sit at multiples of 8).
-std::uint64_t find_trailer(const std::uint8_t* data, std::size_t size) {
-  const std::uint64_t last = size - trailer_bytes;
-  if (is_trailer(data, last)) return last;
-  for (std::uint64_t offset = last / 8 * 8; offset > header_bytes; offset -= 8) {
-    if (offset != last && is_trailer(data, offset)) return offset;
-  }
-  reject("no trailer: the last " + std::to_string(trailer_bytes) + " bytes" + at(last) + " are no valid trailer (magic " +
-         util::quoted(bytes_of(data + last, 8)) + ") and no earlier committed trailer exists; the file was truncated or is not a store");
-}
+// Bytes read at a time when an interrupted append's tail is scanned for the last committed trailer.
+constexpr std::uint64_t trailer_scan_window = std::uint64_t{1} << 20;
 
 // Reads the block descriptors at p (directory_offset + 16), checking each against the file.
 std::vector<BlockEntry> read_blocks(const std::uint8_t* data, std::uint64_t entries_offset, std::uint32_t count,
@@ -242,6 +206,55 @@ std::vector<ObjectEntry> read_objects(const std::uint8_t* data, std::uint64_t of
 
 }  // namespace
 
+void check_header(const std::uint8_t* data, std::uint64_t size) {
+  if (size < header_bytes + trailer_bytes) {
+    reject("a file of " + std::to_string(size) + " bytes is too short for a store (header " +
+           std::to_string(header_bytes) + " and trailer " + std::to_string(trailer_bytes) + " bytes)");
+  }
+  if (std::memcmp(data, header_magic, sizeof header_magic) != 0) {
+    reject("not a smartarrays store: magic " + util::quoted(bytes_of(data, 8)) + at(0) + ", expected 'SASTORE\\x00'");
+  }
+  const std::uint32_t order = load_u32(data + 12);
+  if (order == __builtin_bswap32(byte_order_mark)) {
+    reject("the store is big-endian (byte-order mark 0x04030201" + at(12) + "); this reader reads little-endian stores only");
+  }
+  if (order != byte_order_mark) reject("byte-order mark " + hex(order) + at(12) + " is not 0x1020304");
+  const std::uint32_t version = load_u32(data + 8);
+  if (version > format_version) {
+    reject("format version " + std::to_string(version) + at(8) + " is newer than this reader's (" +
+           std::to_string(format_version) + "); upgrade smartarrays to read it");
+  }
+  if (version == 0) reject("format version 0" + at(8) + " does not exist (versions start at 1)");
+  const std::uint64_t flags = load_u64(data + 16);
+  if (flags != 0) reject("unknown header flags " + hex(flags) + at(16) + " (this reader knows none)");
+  const std::uint32_t crc = load_u32(data + 24);
+  const std::uint32_t computed = os::crc32c(data, 24);
+  if (crc != computed) reject("header checksum " + hex(crc) + at(24) + " does not match the header (" + hex(computed) + ")");
+  if (load_u32(data + 28) != 0) reject("reserved header field" + at(28) + " is not zero");
+}
+
+std::uint64_t committed_end(const ReadAt& read_at, std::uint64_t size) {
+  std::array<std::uint8_t, trailer_bytes> last_bytes{};
+  const std::uint64_t last = size - trailer_bytes;
+  read_at(last, trailer_bytes, last_bytes.data());
+  if (is_trailer(last_bytes.data(), last)) return size;
+  // Trailers sit at multiples of 8 after the header: scan back from the last one a window at a time.
+  std::vector<std::uint8_t> window;
+  for (std::uint64_t high = last / 8 * 8; high > header_bytes;) {
+    const std::uint64_t low = high - header_bytes > trailer_scan_window ? high - trailer_scan_window : header_bytes + 8;
+    window.resize(high - low + trailer_bytes);
+    read_at(low, window.size(), window.data());
+    for (std::uint64_t offset = high;; offset -= 8) {
+      if (offset != last && is_trailer(window.data() + (offset - low), offset)) return offset + trailer_bytes;
+      if (offset == low) break;
+    }
+    high = low - 8;
+  }
+  reject("no trailer: the last " + std::to_string(trailer_bytes) + " bytes" + at(last) + " are no valid trailer (magic " +
+         util::quoted(bytes_of(last_bytes.data(), 8)) + ") and no earlier committed trailer exists; the file was truncated or is not a store");
+}
+
+
 bool block_byte_length(std::uint64_t length, unsigned bits, std::uint64_t& bytes) noexcept {
   const std::uint64_t chunks = length / 64 + (length % 64 != 0 ? 1 : 0);
   if (bits == 0 || chunks >= max_block_words / bits) return false;
@@ -253,8 +266,6 @@ const char* graph_slot_name(std::size_t slot) noexcept {
   static constexpr const char* names[graph_blocks] = {"begin", "edge", "rbegin", "redge", "out_degree"};
   return slot < graph_blocks ? names[slot] : "?";
 }
-
-std::uint32_t file_version(const std::uint8_t* data) noexcept { return load_u32(data + 8); }
 
 const char* object_kind_name(std::uint32_t kind) noexcept {
   return kind == object_kind_array ? "array" : kind == object_kind_graph ? "graph" : "object";
@@ -313,7 +324,9 @@ std::array<std::uint8_t, trailer_bytes> encode_trailer(std::uint64_t directory_o
 
 Catalogue read_catalogue(const std::uint8_t* data, std::size_t size) {
   check_header(data, size);
-  const std::uint64_t trailer = find_trailer(data, size);
+  const std::uint64_t trailer = committed_end([data](std::uint64_t offset, std::size_t n, std::uint8_t* out) {
+    std::memcpy(out, data + offset, n);
+  }, size) - trailer_bytes;
   Catalogue c;
   c.committed_bytes = trailer + trailer_bytes;
   c.directory_offset = load_u64(data + trailer + 8);

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -80,8 +81,6 @@ bool block_byte_length(std::uint64_t length, unsigned bits, std::uint64_t& bytes
 
 /// "begin", "edge", "rbegin", "redge" for a graph's slots 0..3, "out_degree" for slot 4.
 const char* graph_slot_name(std::size_t slot) noexcept;
-/// The format version in the header of a store whose catalogue was read (read_catalogue checked it).
-std::uint32_t file_version(const std::uint8_t* data) noexcept;
 
 /// The 32-byte header of a store of format_version.
 std::array<std::uint8_t, header_bytes> encode_header();
@@ -89,6 +88,18 @@ std::array<std::uint8_t, header_bytes> encode_header();
 std::vector<std::uint8_t> encode_directory(const Catalogue& catalogue);
 /// The trailer of a directory at directory_offset.
 std::array<std::uint8_t, trailer_bytes> encode_trailer(std::uint64_t directory_offset, const std::vector<std::uint8_t>& directory);
+
+/// Checks the 32-byte header at data of a file of size bytes (refusing a file too short for a
+/// header and a trailer); throws Error(invalid_argument) "store: ..." naming the field and offset.
+void check_header(const std::uint8_t* data, std::uint64_t size);
+
+/// Copies the n bytes at offset of the store being read to out (bytes past its end read as zeros).
+using ReadAt = std::function<void(std::uint64_t offset, std::size_t n, std::uint8_t* out)>;
+
+/// The end of the trailer in force of a store of size bytes (at least a header and a trailer), read
+/// through read_at: size when the last 32 bytes are a valid trailer, else the end of the last valid
+/// one before them (an interrupted append). Throws Error(invalid_argument) when there is none.
+std::uint64_t committed_end(const ReadAt& read_at, std::uint64_t size);
 
 /// Reads the header, the trailer in force and the directory of the size bytes at data, checking
 /// every field (the blocks' contents are not read); throws Error(invalid_argument) naming the

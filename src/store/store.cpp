@@ -1,4 +1,4 @@
-// Owns opening stores: the catalogue read from a read-only mapping, then per block either a
+// Owns opening stores: the catalogue of the committed part (store_file.hpp), then per block either a
 // read-only array over the mapping's pages (Mode::map) or a checksummed copy built in parallel
 // into the requested placement (Mode::load); the lookups by name; opening one graph alone, which
 // is the compact graph format's reader that this layer registers with the graph layer.
@@ -18,6 +18,7 @@
 #include "os/crc32c.hpp"
 #include "store/format.hpp"
 #include "store/state.hpp"
+#include "store/store_file.hpp"
 
 namespace smartarrays::store {
 
@@ -112,11 +113,12 @@ Store::~Store() = default;
 
 Store Store::open(const std::string& path, Mode mode, const ArrayOptions& placement, runtime::ThreadPool& pool) {
   check_mapped_placement(mode, placement);
-  auto file = std::make_shared<const os::MappedFile>(os::MappedFile::open(path));
-  const detail::Catalogue catalogue = detail::read_catalogue(file->data(), file->size());
+  const detail::CommittedFile opened = detail::open_committed(path);
+  const std::shared_ptr<const os::MappedFile>& file = opened.mapping;
+  const detail::Catalogue& catalogue = opened.catalogue;
   auto state = std::make_unique<State>();
   state->mode = mode;
-  state->uncommitted_bytes = file->size() - catalogue.committed_bytes;
+  state->uncommitted_bytes = opened.file_bytes - catalogue.committed_bytes;
   graph::GraphLayout layout;
   layout.set_placement(placement);
   for (const ObjectEntry& object : catalogue.objects) {
@@ -134,8 +136,8 @@ Store Store::open(const std::string& path, Mode mode, const ArrayOptions& placem
 graph::CsrGraph Store::open_graph(const std::string& path, std::string_view name, Mode mode,
                                   const graph::GraphLayout& placement, runtime::ThreadPool& pool) {
   for (const ArrayOptions& array : placement.arrays) check_mapped_placement(mode, array);
-  auto file = std::make_shared<const os::MappedFile>(os::MappedFile::open(path));
-  const detail::Catalogue catalogue = detail::read_catalogue(file->data(), file->size());
+  const detail::CommittedFile opened = detail::open_committed(path);
+  const detail::Catalogue& catalogue = opened.catalogue;
   const ObjectEntry* found = nullptr;
   std::size_t graphs = 0;
   for (const ObjectEntry& object : catalogue.objects) {
@@ -153,7 +155,7 @@ graph::CsrGraph Store::open_graph(const std::string& path, std::string_view name
     throw_error(ErrorCode::invalid_argument, where + " holds " + std::to_string(graphs) +
                                                  " graphs; name the one to open" + (graphs == 0 ? " (it has none)" : ""));
   }
-  return detail::open_graph_object(catalogue, *found, mode, file, placement, pool);
+  return detail::open_graph_object(catalogue, *found, mode, opened.mapping, placement, pool);
 }
 
 graph::CsrGraph detail::open_graph_object(const Catalogue& catalogue, const ObjectEntry& object, Mode mode,
@@ -184,14 +186,14 @@ graph::CsrGraph detail::graph_of(const ObjectEntry& object, const std::function<
 }
 
 StoreInfo describe(const std::string& path) {
-  const os::MappedFile file = os::MappedFile::open(path);
-  const detail::Catalogue catalogue = detail::read_catalogue(file.data(), file.size());
+  const detail::CommittedFile opened = detail::open_committed(path);
+  const detail::Catalogue& catalogue = opened.catalogue;
   StoreInfo info;
-  info.version = detail::file_version(file.data());
-  info.file_bytes = file.size();
+  info.version = opened.version;
+  info.file_bytes = opened.file_bytes;
   info.directory_offset = catalogue.directory_offset;
   info.directory_bytes = catalogue.committed_bytes - detail::trailer_bytes - catalogue.directory_offset;
-  info.uncommitted_bytes = file.size() - catalogue.committed_bytes;
+  info.uncommitted_bytes = opened.file_bytes - catalogue.committed_bytes;
   for (const ObjectEntry& object : catalogue.objects) {
     ObjectInfo o;
     o.name = object.name;

@@ -24,7 +24,6 @@
 #include <mutex>
 
 #include "smartarrays/error.hpp"
-#include "smartarrays/os/mapped_file.hpp"
 #include "smartarrays/os/memory_limit.hpp"
 #include "smartarrays/os/memory_region.hpp"
 #include "smartarrays/runtime/interrupt.hpp"
@@ -34,6 +33,7 @@
 #include "os/crc32c.hpp"
 #include "store/format.hpp"
 #include "store/state.hpp"
+#include "store/store_file.hpp"
 
 namespace smartarrays::store {
 namespace {
@@ -398,11 +398,7 @@ void Store::send(int fd, const std::vector<Object>& objects) {
 }
 
 void Store::send_file(int fd, const std::string& path) {
-  std::uint64_t length = 0;
-  {
-    const os::MappedFile mapped = os::MappedFile::open(path);
-    length = detail::read_catalogue(mapped.data(), mapped.size()).committed_bytes;
-  }
+  const std::uint64_t length = detail::open_committed(path).catalogue.committed_bytes;
   const int in = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (in < 0) fail("cannot open " + util::quoted(path, 256), errno);
   const std::unique_ptr<int, void (*)(int*)> closer(new int(in), [](int* f) {

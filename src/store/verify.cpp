@@ -14,6 +14,7 @@
 #include "os/crc32c.hpp"
 #include "store/format.hpp"
 #include "store/state.hpp"
+#include "store/store_file.hpp"
 
 namespace smartarrays::store {
 namespace {
@@ -51,10 +52,11 @@ std::string check_block(const BlockEntry& block, const std::uint8_t* bytes) {
 VerifyReport verify(const std::string& path, bool deep) {
   VerifyReport report;
   // Shared: the deep check's mapped graphs view this mapping.
-  const auto file = std::make_shared<const os::MappedFile>(os::MappedFile::open(path));
-  const detail::Catalogue catalogue = detail::read_catalogue(file->data(), file->size());
+  const detail::CommittedFile committed = detail::open_committed(path);
+  const std::shared_ptr<const os::MappedFile>& file = committed.mapping;
+  const detail::Catalogue& catalogue = committed.catalogue;
   report.objects = catalogue.objects.size();
-  report.uncommitted_bytes = file->size() - catalogue.committed_bytes;
+  report.uncommitted_bytes = committed.file_bytes - catalogue.committed_bytes;
   bool blocks_ok = true;
   for (const detail::ObjectEntry& object : catalogue.objects) {
     const std::size_t slots = object.kind == detail::object_kind_array ? 1 : detail::graph_blocks;

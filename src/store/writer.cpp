@@ -1,8 +1,9 @@
-// Owns writing stores: Store::write (a new file beside the target, synced, then renamed over it)
-// and Store::append (new blocks after the committed part, then a new directory, synced, then the
-// trailer that commits them, synced), so a crash or an interrupt (taken before each MiB of a block)
-// at any moment leaves a readable version; and the check of objects to write or send (names, kinds,
-// duplicates).
+// Owns writing stores: Store::write (a new file beside the target, its room reserved, synced, then
+// renamed over it under the old file's writer lock) and Store::append (under the file's writer lock:
+// its room reserved, new blocks after the committed part, then a new directory, synced, then the
+// trailer that commits them, synced, under the commit lock), so a crash at any moment leaves a
+// readable version and a failure (a full disk, an interrupt taken before each MiB of a block) leaves
+// the committed one; and the check of objects to write or send (names, kinds, duplicates).
 #include <fcntl.h>
 
 #include <algorithm>
@@ -11,7 +12,6 @@
 #include <string_view>
 
 #include "smartarrays/error.hpp"
-#include "smartarrays/os/mapped_file.hpp"
 #include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/store/store.hpp"
 #include "smartarrays/util/text.hpp"
@@ -19,6 +19,7 @@
 #include "os/output_file.hpp"
 #include "store/format.hpp"
 #include "store/state.hpp"
+#include "store/store_file.hpp"
 
 namespace smartarrays::store {
 namespace {
@@ -89,8 +90,24 @@ void detail::check_objects(const std::vector<Object>& objects, const Catalogue& 
 
 namespace {
 
-// Writes array's words and a zero padding word at the next aligned offset after end; returns its entry.
-BlockEntry write_block(const os::File& file, const SmartArray& array, const std::string& name, std::uint64_t& end) {
+// An array to write and the block its words go to.
+struct PendingBlock {
+  const SmartArray* array;
+  std::string name;
+  std::size_t index;  // in the catalogue's blocks
+};
+
+// Where everything an append adds goes: each new block at the next aligned offset after the last,
+// then the directory of the catalogue with them (block CRCs still 0), then the trailer; so the bytes
+// can be reserved before any is written.
+struct Layout {
+  detail::Catalogue catalogue;
+  std::vector<PendingBlock> blocks;
+  std::uint64_t directory_offset = 0;
+  std::uint64_t end = 0;  // after the trailer
+};
+
+BlockEntry plan_block(const SmartArray& array, const std::string& name, std::uint64_t& end) {
   if (array.replicas() == 0) throw_error(ErrorCode::invalid_argument, "store: " + name + " is an emptied (moved-from) array");
   BlockEntry block;
   block.bits = array.bits();
@@ -101,6 +118,27 @@ BlockEntry write_block(const os::File& file, const SmartArray& array, const std:
   const std::uint64_t alignment = block.byte_length >= detail::huge_block_alignment ? detail::huge_block_alignment
                                                                                       : detail::block_alignment;
   block.offset = align_up(end, alignment);
+  end = block.offset + block.byte_length;
+  return block;
+}
+
+Layout plan(Catalogue catalogue, const std::vector<Object>& objects, std::uint64_t end) {
+  Layout layout;
+  for (const Object& object : objects) {
+    catalogue.objects.push_back(detail::plan_object(object, [&](const SmartArray& array, const std::string& name) {
+      catalogue.blocks.push_back(plan_block(array, name, end));
+      layout.blocks.push_back({&array, name, catalogue.blocks.size() - 1});
+      return static_cast<std::uint32_t>(catalogue.blocks.size() - 1);
+    }));
+  }
+  layout.directory_offset = align_up(end, 8);
+  layout.end = layout.directory_offset + detail::encode_directory(catalogue).size() + detail::trailer_bytes;
+  layout.catalogue = std::move(catalogue);
+  return layout;
+}
+
+// Writes array's words and a zero padding word at block's offset; returns the block's CRC.
+std::uint32_t write_block(const os::File& file, const SmartArray& array, const BlockEntry& block) {
   const std::uint64_t stream_bytes = block.byte_length - 8;
   const auto* stream = reinterpret_cast<const std::uint8_t*>(array.replica(0));
   std::uint32_t crc = 0;
@@ -113,27 +151,21 @@ BlockEntry write_block(const os::File& file, const SmartArray& array, const std:
   }
   const std::uint64_t padding = 0;
   file.write_at(&padding, sizeof padding, block.offset + stream_bytes);
-  block.crc = os::crc32c(&padding, sizeof padding, crc);
-  end = block.offset + block.byte_length;
-  return block;
+  return os::crc32c(&padding, sizeof padding, crc);
 }
 
-// Appends objects' blocks from end on, then the directory of catalogue plus them, syncs, writes the
-// trailer and syncs again: the trailer is the commit point.
-void write_objects(const os::File& file, Catalogue catalogue, const std::vector<Object>& objects, std::uint64_t end) {
-  for (const Object& object : objects) {
-    catalogue.objects.push_back(detail::plan_object(object, [&](const SmartArray& array, const std::string& name) {
-      catalogue.blocks.push_back(write_block(file, array, name, end));
-      return static_cast<std::uint32_t>(catalogue.blocks.size() - 1);
-    }));
+// Writes layout's blocks and directory and syncs them, then calls commit(trailer bytes, offset):
+// the trailer is the commit point.
+template <typename Commit>
+void write_layout(const os::File& file, Layout& layout, Commit&& commit) {
+  for (const PendingBlock& pending : layout.blocks) {
+    BlockEntry& block = layout.catalogue.blocks[pending.index];
+    block.crc = write_block(file, *pending.array, block);
   }
-  const std::uint64_t directory_offset = align_up(end, 8);
-  const std::vector<std::uint8_t> directory = detail::encode_directory(catalogue);
-  file.write_at(directory.data(), directory.size(), directory_offset);
+  const std::vector<std::uint8_t> directory = detail::encode_directory(layout.catalogue);
+  file.write_at(directory.data(), directory.size(), layout.directory_offset);
   file.sync();
-  const auto trailer = detail::encode_trailer(directory_offset, directory);
-  file.write_at(trailer.data(), trailer.size(), directory_offset + directory.size());
-  file.sync();
+  commit(detail::encode_trailer(layout.directory_offset, directory), layout.directory_offset + directory.size());
 }
 
 }  // namespace
@@ -142,29 +174,49 @@ void Store::write(const std::string& path, const std::vector<Object>& objects) {
   detail::check_objects(objects, {});
   os::OutputFile staged(path);
   const auto header = detail::encode_header();
+  Layout layout = plan({}, objects, header.size());
+  detail::reserve(staged.file(), 0, layout.end);
   staged.file().write_at(header.data(), header.size(), 0);
-  write_objects(staged.file(), {}, objects, header.size());
+  write_layout(staged.file(), layout, [&](const auto& trailer, std::uint64_t at) {
+    staged.file().write_at(trailer.data(), trailer.size(), at);
+    staged.file().sync();
+  });
+  // The writer lock of the file it replaces: an append to that file under way ends first, and one
+  // waiting for it appends to this file instead.
+  const detail::HeldFile replaced = detail::HeldFile::for_replace(path);
   staged.commit(os::Durability::synced);
 }
 
 void Store::append(const std::string& path, const std::vector<Object>& objects) {
-  const os::File file(path, O_RDWR);
-  Catalogue catalogue;
-  std::uint64_t size = 0;
-  {
-    const os::MappedFile mapped = os::MappedFile::open(path);
-    catalogue = detail::read_catalogue(mapped.data(), mapped.size());
-    size = mapped.size();
+  const detail::HeldFile held = detail::HeldFile::for_append(path);
+  const os::File& file = held.file();
+  const detail::CommittedFile opened = detail::open_committed(path);
+  detail::check_objects(objects, opened.catalogue);
+  const std::uint64_t committed = opened.catalogue.committed_bytes;
+  Layout layout = plan(opened.catalogue, objects, committed);
+  try {
+    // The remains of an interrupted append are dropped, so the new blocks follow the committed part.
+    if (opened.file_bytes > committed) {
+      const os::ByteLock commit = detail::lock_commit(file);
+      file.truncate(committed);
+    }
+    detail::reserve(file, committed, layout.end);
+    write_layout(file, layout, [&](const auto& trailer, std::uint64_t at) {
+      const os::ByteLock commit = detail::lock_commit(file);
+      // An older version's file takes this version's header: the objects appended are written as
+      // this version writes them (a graph without an out_degree block), which an older reader must refuse.
+      if (opened.version != detail::format_version) {
+        const auto header = detail::encode_header();
+        file.write_at(header.data(), header.size(), 0);
+      }
+      file.write_at(trailer.data(), trailer.size(), at);
+      file.sync();
+    });
+  } catch (...) {
+    // A failure (a full disk, an interrupt, a refused write) leaves the file as it was committed.
+    detail::roll_back(file, committed, layout.end);
+    throw;
   }
-  detail::check_objects(objects, catalogue);
-  // The remains of an interrupted append are dropped, so the new blocks follow the committed part.
-  if (size > catalogue.committed_bytes) file.truncate(catalogue.committed_bytes);
-  // An older version's file takes this version's header: the objects appended are written as this
-  // version writes them (a graph without an out_degree block), which an older reader must refuse.
-  const auto header = detail::encode_header();
-  file.write_at(header.data(), header.size(), 0);
-  const std::uint64_t end = catalogue.committed_bytes;
-  write_objects(file, std::move(catalogue), objects, end);
 }
 
 }  // namespace smartarrays::store

@@ -7,9 +7,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "capi/capi_c_checks.h"
 #include "smartarrays.h"
+#include "smartarrays/graph/build.hpp"
+#include "smartarrays/graph/generators.hpp"
 #include "smartarrays/store/store.hpp"
 #include "store/store_support.hpp"
 #include "support/capi_expect.hpp"
@@ -164,6 +167,34 @@ TEST(StoreCApi, AReceiverReusesItsRegionOnceTheLastStoreAndItsArraysAreGone) {
   ::close(fds[0]);
   ::close(fds[1]);
   sa_array_free(a);
+}
+
+// A mapped store cut underneath by another process: the call that reads past the new end fails with
+// SA_EOS naming the file (the guard's zeros never pass for values), where it used to die of SIGBUS.
+TEST(StoreCApi, AMappedStoreTruncatedUnderneathFailsTheCallNamingTheFile) {
+  const ScratchDir dir;
+  const std::string path = dir.file("cut.sa");
+  std::vector<uint64_t> values(300000);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = i;
+  smartarrays::store::Store::write(path, {{"big", smartarrays::SmartArray::from_values(values, {})},
+                                          {"g", smartarrays::graph::build_csr(smartarrays::graph::generate_uniform({.vertices = 20000, .average_degree = 8, .seed = 3}))}});
+  sa_store* s = nullptr;
+  ASSERT_EQ(sa_store_open(path.c_str(), SA_STORE_MAP, nullptr, &s), SA_OK);
+  sa_array* big = nullptr;
+  sa_graph* g = nullptr;
+  ASSERT_EQ(sa_store_array(s, "big", &big), SA_OK);
+  ASSERT_EQ(sa_store_graph(s, "g", &g), SA_OK);
+  ASSERT_EQ(::truncate(path.c_str(), 4096), 0);
+  uint64_t value = 0;
+  expect_failure(sa_array_get(big, values.size() - 1, &value), SA_EOS, "sa_array_get", "was truncated while mapped");
+  uint64_t sum = 0;
+  expect_failure(sa_array_sum(big, &sum), SA_EOS, "sa_array_sum", path.c_str());
+  std::vector<double> ranks(20000);
+  expect_failure(sa_graph_pagerank(g, nullptr, ranks.data(), ranks.size(), nullptr), SA_EOS, "sa_graph_pagerank",
+                 "was truncated while mapped");
+  sa_graph_free(g);
+  sa_array_free(big);
+  sa_store_close(s);
 }
 
 }  // namespace

@@ -192,6 +192,11 @@ struct StoreInfo {
 /// The catalogue of the store at path, checked as open checks it (no block is read). Throws Error like open.
 SMARTARRAYS_API StoreInfo describe(const std::string& path);
 
+/// Seconds a store writer waits for another writer's lock (and a reader for a commit) before it
+/// fails with Error(os_error): SMARTARRAYS_STORE_LOCK_WAIT, 60 by default (docs/settings.md).
+/// Throws Error(invalid_argument) naming the variable when it does not parse.
+SMARTARRAYS_API double lock_wait_seconds();
+
 /// "array" or "graph".
 SMARTARRAYS_API const char* to_string(ObjectKind kind) noexcept;
 /// "map" or "load".

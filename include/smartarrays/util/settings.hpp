@@ -24,7 +24,7 @@ struct Setting {
 };
 
 /// Every SMARTARRAYS_* variable; each is read once, when the library first needs it.
-inline constexpr std::array<Setting, 4> settings{{
+inline constexpr std::array<Setting, 5> settings{{
     {"SMARTARRAYS_THREADS", "a count from 1 to 4096",
      "worker threads of the default runtime (like OMP_NUM_THREADS); default: every usable CPU"},
     {"SMARTARRAYS_TOPOLOGY", "nodes=N, or cpus=LIST;LIST;... (one CPU list per node, may be empty)",
@@ -34,6 +34,9 @@ inline constexpr std::array<Setting, 4> settings{{
     {"SMARTARRAYS_MEMORY_LIMIT_MB", "a count of MiB from 1 to 17592186044416 (2^44)",
      "the memory the library assumes it may use when it refuses a graph too large to build; default: the "
      "smallest of physical memory, the cgroup memory limit, RLIMIT_AS and RLIMIT_DATA"},
+    {"SMARTARRAYS_STORE_LOCK_WAIT", "a count of seconds from 0 to 86400",
+     "how long a store writer waits for another writer of the same file (and a reader for a commit) before it "
+     "fails; default: 60"},
 }};
 
 /// The value of the setting called name, or "" when it is unset or empty; name must be in settings.
