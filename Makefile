@@ -3,7 +3,7 @@
 #   make test   build, then run every test (plain, ASan+UBSan, TSan, emulated-NUMA VM, fuzz smoke)
 #   make bench  build, then run the benchmarks (tables on stdout, JSON in build/bench-results)
 .DEFAULT_GOAL := build
-.PHONY: build demo test test-unit test-asan test-tsan test-vm test-fuzz bench bench-tune fuzz clean check-tools check-test-tools
+.PHONY: build demo test test-unit test-asan test-tsan test-vm test-fuzz bench bench-tune fuzz fuzz-store clean check-tools check-test-tools
 
 # Language bindings and other components add their own targets in mk/*.mk and append their test
 # target to EXTRA_TESTS (run by `make test`) and their benchmark target to EXTRA_BENCHES.
@@ -85,6 +85,12 @@ test-fuzz: check-test-tools
 
 fuzz: check-test-tools
 	@FUZZ_RUNS=$(or $(FUZZ_RUNS),-1) scripts/fuzz.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_HARNESSES)
+
+# The store's hostile suite (docs/compact-format.md): concurrent appends, killed appends, files cut or
+# rewritten under a mapped reader, a full tmpfs; STORE_HOSTILE_ROUNDS rounds of each.
+STORE_HOSTILE_ROUNDS ?= 1000
+fuzz-store: build
+	@python3 fuzz/store_hostile.py --cli $(BUILD)/bin/smartarrays --rounds $(STORE_HOSTILE_ROUNDS) --out $(BUILD)/bench-results
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan

@@ -425,3 +425,44 @@ def test_arrays_and_graphs_cross_multiprocessing() -> None:
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         assert pool.apply(_sum_in_child, (a,)) == a.sum()
         np.testing.assert_array_equal(pool.apply(_ranks_in_child, (g,)), g.pagerank())
+
+
+def _append_many(path: str, prefix: str, count: int) -> None:
+    for i in range(count):
+        sa.append(path, {f"{prefix}-{i}": sa.array(np.arange(100 + i, dtype=np.uint64))})
+
+
+def test_processes_and_threads_appending_to_one_store_lose_nothing(tmp_path: Path) -> None:
+    # Writers exclude each other (docs/compact-format.md, "Writers, readers and locks").
+    path = str(tmp_path / "shared.sa")
+    sa.save(path, {"first": sa.array([1, 2, 3])})
+    context = multiprocessing.get_context("spawn")
+    processes = [context.Process(target=_append_many, args=(path, f"p{p}", 5)) for p in range(3)]
+    threads = [threading.Thread(target=_append_many, args=(path, f"t{t}", 5)) for t in range(2)]
+    for worker in [*processes, *threads]:
+        worker.start()
+    for worker in [*processes, *threads]:
+        worker.join()
+    assert all(p.exitcode == 0 for p in processes)
+    store = sa.open(path)
+    expected = {"first"} | {f"{w}-{i}" for w in ("p0", "p1", "p2", "t0", "t1") for i in range(5)}
+    assert set(store) == expected
+    for name in expected - {"first"}:
+        assert np.array_equal(store[name][:], np.arange(100 + int(name.split("-")[1]), dtype=np.uint64))
+    assert sa.verify(path, deep=True).ok
+
+
+def test_a_mapped_store_cut_underneath_raises_oserror_not_sigbus(tmp_path: Path) -> None:
+    path = tmp_path / "cut.sa"
+    sa.save(path, {"big": sa.array(np.arange(300_000, dtype=np.uint64))})
+    store = sa.open(path)
+    big = store["big"]
+    os.truncate(path, 4096)
+    with pytest.raises(OSError, match="was truncated while mapped"):
+        big[299_000]
+    with pytest.raises(OSError, match="was truncated while mapped"):
+        big.sum()
+    with pytest.raises(OSError, match=str(path)):
+        big[100_000:200_000]
+    with pytest.raises(ValueError, match="store"):
+        sa.open(path, mode="load")

@@ -249,7 +249,8 @@ TEST_F(HostileStore, AnInterruptedGraphLoadIsCancelledNotMalformed) {
 
 // A mapped array's pages are the file's: truncating the file under it makes a read raise SIGBUS,
 // which the mapping guard turns into zeros and an Error naming the file at the library's next check
-// (each parallel batch, each C ABI call), while a loaded store owns its copy and is unaffected.
+// (each checked read of a mapped array, each parallel batch, each C ABI call), while a loaded store
+// owns its copy and is unaffected.
 TEST(StoreTruncatedAfterOpen, MappedReadsFailNamingTheFileLoadedStoresAreUnaffected) {
   ScratchFile file("truncated");
   std::vector<std::uint64_t> values(200'000);
@@ -270,9 +271,11 @@ TEST(StoreTruncatedAfterOpen, MappedReadsFailNamingTheFileLoadedStoresAreUnaffec
       EXPECT_NE(std::string(e.what()).find("was truncated while mapped"), std::string::npos) << e.what();
     }
   };
-  // A serial read of the caller's own reads zeros; the thread's fault count says so.
+  // Each checked read of a mapped array fails at once; a read through a view is the caller's to check.
+  expect_truncated([&] { mapped.array("big").get(values.size() - 2); });
+  expect_truncated([&] { mapped.array("big").sum(100'000, 1000); });
   std::uint64_t faults = os::mapping_faults();
-  EXPECT_EQ(mapped.array("big").get(values.size() - 2), 0u);
+  EXPECT_EQ(mapped.array("big").view<18>().get(120'000), 0u);
   expect_truncated([&] { os::check_mapping_faults(faults); });
   expect_truncated([&] { build::crc32c(mapped.array("big"), 0); });
   // PageRank's first reads are the caller's own (its input checks), which read zeros and fail them;

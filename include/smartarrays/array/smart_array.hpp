@@ -111,8 +111,10 @@ class SMARTARRAYS_API SmartArray {
   const std::uint64_t* local_replica() const noexcept { return replica_words_[local_replica_index()]; }
 
   /// Value i from the local replica; throws Error(out_of_range) "index I out of range for length N".
+  /// A read of a mapped file cut underneath (read_only() arrays) throws Error(os_error) naming the file.
   std::uint64_t get(std::uint64_t i) const {
     if (i >= length_) detail::throw_index_out_of_range(i, length_);
+    if (read_only()) return get_guarded(i);
     return get_unchecked(i);
   }
   /// Value i from the local replica, unchecked (i < length() is the caller's promise).
@@ -212,6 +214,7 @@ class SMARTARRAYS_API SmartArray {
   void check_writable() const;
   void bind_kernels();
   void check_range(std::uint64_t start, std::uint64_t count) const;
+  std::uint64_t get_guarded(std::uint64_t i) const;
   void copy_replica_zero_to_others() noexcept;
   void start_tracking_writes();
   void mark_dirty(std::uint64_t i) noexcept {
