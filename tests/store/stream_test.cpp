@@ -38,31 +38,8 @@ using store::Object;
 using store::ReceiveOptions;
 using store::Receiver;
 using store::Store;
-
-// Two connected file descriptors, closed on destruction unless closed before.
-struct Channel {
-  int fds[2] = {-1, -1};
-  static Channel sockets() {
-    Channel c;
-    EXPECT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, c.fds), 0);
-    return c;
-  }
-  static Channel pipe() {
-    Channel c;
-    EXPECT_EQ(::pipe(c.fds), 0);  // fds[0] reads, fds[1] writes
-    return c;
-  }
-  int reader() const { return fds[0]; }
-  int writer() const { return fds[1]; }
-  void close_end(int k) {
-    if (fds[k] >= 0) ::close(fds[k]);
-    fds[k] = -1;
-  }
-  ~Channel() {
-    close_end(0);
-    close_end(1);
-  }
-};
+using test::Channel;
+using test::receive_bytes;
 
 std::vector<std::uint64_t> sample(std::uint64_t n, unsigned bits) {
   std::vector<std::uint64_t> values(n);
@@ -114,30 +91,6 @@ std::vector<std::uint8_t> stream_of(const std::vector<Object>& objects) {
   std::vector<std::uint8_t> bytes = drain(c.reader());
   sender.join();
   return bytes;
-}
-
-// What receive() makes of bytes written by another thread (which then closes its end).
-Store receive_bytes(const std::vector<std::uint8_t>& bytes, const ReceiveOptions& options = {}) {
-  Channel c = Channel::sockets();
-  std::thread writer([&] {
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      // MSG_NOSIGNAL: a receiver that refuses the stream before reading it closes its end.
-      const ssize_t n = ::send(c.writer(), bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
-      if (n <= 0) break;
-      done += static_cast<std::size_t>(n);
-    }
-    c.close_end(1);
-  });
-  try {
-    Store s = Store::receive(c.reader(), options);
-    writer.join();
-    return s;
-  } catch (...) {
-    c.close_end(0);
-    writer.join();
-    throw;
-  }
 }
 
 std::string error_of(const std::vector<std::uint8_t>& bytes, ErrorCode expected, const ReceiveOptions& options = {}) {
