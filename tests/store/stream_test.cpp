@@ -2,7 +2,7 @@
 // used in place (PageRank on a received graph), a store file sent with sendfile, an open store
 // resent, and hostile streams: another magic, lengths too short or too large, a peer closing
 // mid-stream, a corrupt block, bytes after the trailer, a graph whose ids lie past its vertex count,
-// a sender whose peer closed (an error, not SIGPIPE), a placement that needs copies; a peer that
+// an undirected graph whose slots name four blocks, a sender whose peer closed (an error, not SIGPIPE), a placement that needs copies; a peer that
 // stops reading or sending does not keep an interrupt waiting, non-blocking descriptors wait for
 // their peer, and a received region's memory follows the bytes that came, not the announced length.
 #include <gtest/gtest.h>
@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -225,6 +226,22 @@ TEST(StoreStream, AGraphWithIdsPastItsVertexCountIsRefused) {
   const std::string message = error_of(bytes, ErrorCode::invalid_argument);
   EXPECT_EQ(message.rfind("store stream: graph 'g' (entry at offset ", 0), 0u) << message;
   EXPECT_NE(message.find(test::out_of_bounds_message), std::string::npos) << message;
+}
+
+// The receiver reads the directory with the file reader, so its rule of a graph's slots holds for
+// streams: an undirected graph whose four slots name four blocks is refused.
+TEST(StoreStream, AnUndirectedGraphOfFourBlocksIsRefused) {
+  const graph::CsrGraph directed = graph::build_csr(graph::generate_rmat({.scale = 5, .edge_factor = 4}));
+  std::vector<std::uint8_t> stream = stream_of({{"g", directed}});
+  std::vector<std::uint8_t> file(stream.begin() + 16, stream.end());
+  test::patch_directory(file, [](std::vector<std::uint8_t>& b, std::size_t dir) {
+    test::put_at<std::uint32_t>(b, dir + 16 + 4 * 40 + 28, 0);  // the entry after the head and 4 descriptors: flags
+  });
+  std::copy(file.begin(), file.end(), stream.begin() + 16);
+  const std::string message = error_of(stream, ErrorCode::invalid_argument);
+  EXPECT_NE(message.find("graph 'g' (entry at offset "), std::string::npos) << message;
+  EXPECT_NE(message.find("an undirected graph's rbegin and redge slots must name begin's and edge's blocks"), std::string::npos)
+      << message;
 }
 
 // Runs call in another thread under an interrupt check that says stop once the test says so, and
