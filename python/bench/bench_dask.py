@@ -4,10 +4,13 @@ SMARTARRAYS_THREADS=1), side by side in one run with the local library on 2 thre
 sends for a 10-bit SmartArray vs the same values as a uint64 numpy block (Dask's own counter: the
 bytes each transfer wrote, transfer_outgoing_log "compressed"); a distributed sum of a 10-bit
 collection vs the local sum of one SmartArray vs dask.array.sum over the uint64 data persisted on the
-same workers; and distributed PageRank (parts cut once) vs the local PageRank, per iteration. Prints
-tables and writes one JSON file with the machine facts every benchmark of the project records.
+same workers; distributed PageRank (parts cut once) vs the local PageRank, per iteration; and, in
+this process, receiving a 64-bit SmartArray from its Dask frame over a bytes object (used in place)
+vs over a bytearray (copied: its owner may write it). Prints tables and writes one JSON file with the
+machine facts every benchmark of the project records.
 
-    python/bench/bench_dask.py [--bytes-log2 N] [--sum-log2 N] [--block-log2 N] [--scale S] [--repetitions R] [--out DIR]
+    python/bench/bench_dask.py [--bytes-log2 N] [--sum-log2 N] [--block-log2 N] [--scale S] [--frame-mib M]
+                               [--repetitions R] [--out DIR]
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import dask.array as da
 import distributed
 import numpy as np
 from distributed import Client, LocalCluster
+from distributed.protocol import deserialize, serialize
 
 import smartarrays as sa
 import smartarrays.dask as sad
@@ -102,6 +106,19 @@ def bench_pagerank(client: Client, scale: int, repetitions: int) -> list[dict[st
     return rows
 
 
+def bench_deserialize(mib: int, repetitions: int) -> list[dict[str, object]]:
+    """deserialize() of a 64-bit SmartArray of mib MiB from its frame as a bytes object (nothing can
+    write it: the array is built over it in place) and as a bytearray (copied into the library's own
+    memory, which is what a frame its owner may still write costs)."""
+    header, frames = serialize(sa.array(np.arange(mib << 17, dtype=np.uint64), bits=64), serializers=["dask"])
+    immutable = [bytes(memoryview(frame).cast("B")) for frame in frames]
+    writable = [bytearray(frame) for frame in immutable]
+    rows = []
+    for case, received in (("bytes frame (in place)", immutable), ("bytearray frame (copied)", writable)):
+        rows.append({"case": case, **timing(lambda frames=received: deserialize(header, frames), repetitions)})
+    return rows
+
+
 def main() -> int:
     """Runs the benchmark, prints the tables and the targets, writes the JSON file."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -109,6 +126,7 @@ def main() -> int:
     parser.add_argument("--sum-log2", type=int, default=28, help="2^N values summed (default 28)")
     parser.add_argument("--block-log2", type=int, default=25, help="2^N values per Dask block (default 25)")
     parser.add_argument("--scale", type=int, default=20, help="PageRank on an R-MAT graph of 2^S vertices (default 20)")
+    parser.add_argument("--frame-mib", type=int, default=256, help="MiB of the frame deserialized (default 256)")
     parser.add_argument("--repetitions", type=int, default=5, help="timed runs per case, median reported (default 5)")
     parser.add_argument("--out", type=Path, default=Path("build/bench-results"), help="directory of the JSON result")
     args = parser.parse_args()
@@ -117,6 +135,7 @@ def main() -> int:
         moved = bench_bytes(client, 2**args.bytes_log2)
         sums = bench_sum(client, 2**args.sum_log2, 2**args.block_log2, args.repetitions)
         ranks = bench_pagerank(client, args.scale, args.repetitions)
+    received = bench_deserialize(args.frame_mib, args.repetitions)
     print(f"bytes a worker sends for 2^{args.bytes_log2} values (Dask's transfer_outgoing_log)")
     print(f"{'uint64 numpy block':<40}{moved['uint64_bytes']:>14}")
     print(f"{'10-bit SmartArray':<40}{moved['smartarray_bytes']:>14}  (packed {moved['packed_bytes']}, "
@@ -130,6 +149,10 @@ def main() -> int:
     for r in ranks:
         print(f"{r['case']:<44}{r['per_iteration_s']:>14.4f}{r['spread']:>8.2f}")
     print(f"largest |distributed - local| rank: {ranks[1]['max_rank_difference']:.3g}")
+    print(f"\ndeserialize() of a 64-bit SmartArray from a {args.frame_mib} MiB frame, median of {args.repetitions}")
+    print(f"{'case':<44}{'median ms':>10}{'spread':>8}")
+    for r in received:
+        print(f"{r['case']:<44}{r['median_s'] * 1e3:>10.3f}{r['spread']:>8.2f}")
     sum_ratio = sums[1]["median_s"] / sums[0]["median_s"]
     dask_ratio = sums[2]["median_s"] / sums[1]["median_s"]
     pagerank_ratio = ranks[1]["per_iteration_s"] / ranks[0]["per_iteration_s"]
@@ -153,6 +176,7 @@ def main() -> int:
         "bytes_moved": moved,
         "sum": sums,
         "pagerank": ranks,
+        "deserialize": received,
         "targets": checks,
     }
     print(f"results: {write_document(args.out, 'python_dask', document)}")

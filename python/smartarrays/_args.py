@@ -137,10 +137,14 @@ def shown(value: object) -> str:
 
 
 def received_shape(length: object, bits: object, what: str) -> tuple[int, int]:
-    """A received array's length and bits (a pickle's or a Dask header's) as ints >= 0, the core
-    checking what they mean; ValueError naming what for anything else."""
+    """A received array's length and bits (a pickle's or a Dask header's) as ints >= 0 that fit the
+    core's parameters (64 and 32 bits), the core checking what they mean; ValueError naming what and
+    the field for anything else, never the binding's signature dump."""
     if not (is_integer(length) and is_integer(bits)) or length < 0 or bits < 0:  # type: ignore[operator]
         raise ValueError(f"malformed {what}: an array's length and bits must be ints >= 0, got {shown(length)} and {shown(bits)}")
+    for field, value, width in (("length", length, 64), ("bits", bits, 32)):
+        if value >= 2**width:  # type: ignore[operator]
+            raise ValueError(f"malformed {what}: an array's {field} must be below 2^{width}, got {value}")
     return int(length), int(bits)  # type: ignore[call-overload]
 
 

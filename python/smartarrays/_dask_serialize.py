@@ -1,14 +1,14 @@
 """Dask serialization of SmartArrays, Graphs and Stores (docs/dask.md): a small header and one frame
 per array that is a read-only view of its packed words and padding word (no copy when sending);
-a received array is built over its frame in place. Registered with distributed's dask_serialize /
-dask_deserialize, and dask's sizeof (the packed bytes, which Dask's memory accounting and transfer
-counters use), when this module is imported (smartarrays does so once distributed is loaded)."""
+a received array is built over its frame in place when the frame is a bytes object's, else over a
+copy of it. Registered with distributed's dask_serialize / dask_deserialize, and dask's sizeof (the
+packed bytes, which Dask's memory accounting and transfer counters use), when this module is
+imported (smartarrays does so once distributed is loaded)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 from dask.sizeof import sizeof
 from distributed.protocol import dask_deserialize, dask_serialize
 
@@ -22,9 +22,11 @@ Header = dict[str, object]
 Frames = list[memoryview]
 
 
-def _bytes(frame: object) -> np.ndarray:
-    """A received frame (bytes, bytearray, memoryview) as a 1-D uint8 ndarray over the same memory."""
-    return np.frombuffer(memoryview(frame).cast("B"), dtype=np.uint8)  # type: ignore[arg-type]
+def _bytes(frame: object) -> memoryview:
+    """A received frame (bytes, bytearray, memoryview) as a memoryview of unsigned bytes over the same
+    memory, which still names the frame's object: the core uses a frame of a bytes object in place
+    and copies any other (its owner may write it later)."""
+    return memoryview(frame).cast("B")  # type: ignore[arg-type]
 
 
 def _array_parts(array: SmartArray) -> tuple[Header, Frames]:

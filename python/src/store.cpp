@@ -3,8 +3,8 @@
 // handles that share the open store), verifying, sending over a file descriptor, and rebuilding an
 // array or graph from packed words (what unpickling calls). Every file and stream call runs with
 // the GIL released; and the frames Dask moves an array or graph in (views of its packed words and
-// padding word), with arrays rebuilt over received frames in place. The package's
-// smartarrays/store.py and smartarrays/_frames.py wrap these.
+// padding word), with arrays rebuilt over received frames in place when nothing can change them
+// (bytes), else copied. The package's smartarrays/store.py and smartarrays/_dask_serialize.py wrap these.
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/tuple.h>
@@ -40,8 +40,8 @@ using ByteIn = nb::ndarray<const std::uint8_t, nb::ndim<1>, nb::c_contig, nb::de
 using WordsView = nb::ndarray<nb::numpy, const std::uint64_t, nb::ndim<1>, nb::c_contig>;
 /// (length, bits, frame) of one array as Dask moves it.
 using ArrayFrame = std::tuple<std::uint64_t, unsigned, WordsView>;
-/// (length, bits, frame) of one received array.
-using ReceivedFrame = std::tuple<std::uint64_t, unsigned, ByteIn>;
+/// (length, bits, frame) of one received array: the frame any object with a contiguous byte buffer.
+using ReceivedFrame = std::tuple<std::uint64_t, unsigned, nb::object>;
 
 // The core objects of (name, handle) pairs; a handle is a SmartArray or a native graph. The
 // shared pointers keep them alive while the GIL is released.
@@ -160,6 +160,20 @@ std::uint64_t stream_words(std::uint64_t length, unsigned bits, std::string_view
   return util::checked_mul(chunks, bits, what);
 }
 
+// A new array of length values of bits in placement holding a copy of the packed stream at words
+// (as many words as length and bits need, DESIGN.md §3; any alignment); ValueError "WHAT: ..." when
+// the value slots past the length are not zero.
+SmartArray array_copied(std::uint64_t length, unsigned bits, const void* words, const ArrayOptions& placement, const char* what) {
+  ArrayOptions options = placement;
+  options.bits = bits;
+  SmartArray array = SmartArray::allocate(length, options);
+  for (std::size_t r = 0; r < array.replicas(); ++r) {
+    if (array.words_per_replica() > 0) std::memcpy(array.mutable_replica(r), words, array.words_per_replica() * sizeof(std::uint64_t));
+  }
+  require_zero_tail(array, what);
+  return array;
+}
+
 // A new array of length values of bits holding words (its packed stream, DESIGN.md §3) in placement;
 // ValueError when the words do not form such a stream, found before anything is allocated (a
 // pickle of a few bytes must not make the process map and touch the memory it announces).
@@ -170,14 +184,7 @@ SmartArray array_from_words(std::uint64_t length, unsigned bits, const U64In& wo
                            " values of " + std::to_string(bits) + " bits (" + std::to_string(expected) + " do)")
                               .c_str());
   }
-  ArrayOptions options = placement;
-  options.bits = bits;
-  SmartArray array = SmartArray::allocate(length, options);
-  for (std::size_t r = 0; r < array.replicas(); ++r) {
-    if (words.shape(0) > 0) std::memcpy(array.mutable_replica(r), words.data(), words.shape(0) * sizeof(std::uint64_t));
-  }
-  require_zero_tail(array, "packed words");
-  return array;
+  return array_copied(length, bits, words.data(), placement, "packed words");
 }
 
 ArrayHandle array_from_packed(std::uint64_t length, unsigned bits, const U64In& words, std::string_view placement,
@@ -185,27 +192,26 @@ ArrayHandle array_from_packed(std::uint64_t length, unsigned bits, const U64In& 
   return ArrayHandle(array_from_words(length, bits, words, placement_of(placement, std::move(nodes), huge_pages)));
 }
 
-// graph, whose arrays came from outside the process (a pickle, received frames), once
-// CsrGraph::check_bounds found no offset or id that would take a traversal outside them; ValueError
-// naming the first one otherwise. Interruptible: the check is O(n + m).
-GraphHandle checked_graph(graph::CsrGraph graph) {
-  interruptible([&] {
-    graph.check_bounds();
-    return 0;
-  });
-  return GraphHandle(std::move(graph));
+// The graph of arrays that came from outside the process (a pickle, received frames), under a store
+// graph's rules (store::graph_from_arrays: an undirected graph is one CSR, and no offset or id takes
+// a traversal outside the arrays); ValueError "WHAT: ..." naming the first that breaks one.
+// Interruptible: the check is O(n + m).
+GraphHandle checked_graph(std::vector<SmartArray> arrays, bool directed, const char* what) {
+  return GraphHandle(interruptible([&] { return store::graph_from_arrays(std::move(arrays), directed, what); }));
 }
 
-// Pickles made before out-degrees were derived carry a fifth array (out_degree): it is skipped.
+// Pickles made before out-degrees were derived carry a fifth array (out_degree): it is skipped. An
+// undirected graph's pickle holds its one CSR twice (rbegin and redge are copies of begin and edge).
 GraphHandle graph_from_packed(const std::vector<PackedArray>& arrays, bool directed) {
   if (arrays.size() != graph::graph_array_count && arrays.size() != graph::graph_array_count + 1) {
     throw nb::value_error("a graph needs four packed arrays (begin, edge, rbegin, redge)");
   }
-  auto make = [&](std::size_t k) {
+  std::vector<SmartArray> made;
+  for (std::size_t k = 0; k < graph::graph_array_count; ++k) {
     const auto& [length, bits, words] = arrays[k];
-    return array_from_words(length, bits, words, {});
-  };
-  return checked_graph(graph::CsrGraph({make(0), make(1), make(2), make(3)}, directed));
+    made.push_back(array_from_words(length, bits, words, {}));
+  }
+  return checked_graph(std::move(made), directed, "Graph pickle");
 }
 
 // The frame of array: its local replica's stream and padding word, viewed in place (kept alive by the view).
@@ -230,10 +236,25 @@ std::tuple<bool, bool, std::vector<ArrayFrame>> graph_frames(const GraphHandle& 
   return {graph->directed(), shared, std::move(frames)};
 }
 
-// An array of length values of bits over a received frame (stream words, then a zero padding word):
-// in place when the frame is 8-byte aligned, else copied. ValueError for a frame of the wrong size
-// or with bits set past the stream or past the length.
-SmartArray array_over_frame(std::uint64_t length, unsigned bits, const ByteIn& frame) {
+// True when the bytes of a received frame can never change: an exact bytes object, or a memoryview
+// whose underlying object is one (Dask's frames sliced from one message). Any other buffer
+// (bytearray, numpy array, a memoryview of either) its owner may write after deserializing.
+bool immutable(nb::handle frame) {
+  PyObject* object = frame.ptr();
+  if (PyMemoryView_Check(object)) object = PyMemoryView_GET_BUFFER(object)->obj;
+  return object != nullptr && PyBytes_CheckExact(object);
+}
+
+// An array of length values of bits from a received frame (stream words, then a zero padding word):
+// over the frame in place when its bytes can never change (immutable()) and it is 8-byte aligned,
+// else a copy of its own, so writing the frame afterwards changes nothing. ValueError for a frame of
+// the wrong size or with bits set past the stream or past the length, TypeError for an object that
+// is no contiguous buffer of bytes.
+SmartArray array_over_frame(std::uint64_t length, unsigned bits, nb::handle object) {
+  ByteIn frame;
+  if (!nb::try_cast(object, frame)) {
+    throw nb::type_error(("a frame must be a contiguous buffer of bytes, got " + std::string(nb::inst_name(object).c_str())).c_str());
+  }
   const std::uint64_t words = stream_words(length, bits, "frame words");
   const std::uint64_t bytes = util::checked_mul(util::checked_add(words, 1, "frame words"), 8, "frame bytes");
   if (frame.shape(0) != bytes) {
@@ -244,10 +265,8 @@ SmartArray array_over_frame(std::uint64_t length, unsigned bits, const ByteIn& f
   std::uint64_t padding = 0;
   std::memcpy(&padding, frame.data() + words * 8, sizeof padding);
   if (padding != 0) throw nb::value_error("frame: the padding word after the packed words is not zero");
-  if (reinterpret_cast<std::uintptr_t>(frame.data()) % alignof(std::uint64_t) != 0) {
-    std::vector<std::uint64_t> copy(words);
-    if (words > 0) std::memcpy(copy.data(), frame.data(), words * 8);
-    return array_from_words(length, bits, U64In(copy.data(), {copy.size()}), {});
+  if (!immutable(object) || reinterpret_cast<std::uintptr_t>(frame.data()) % alignof(std::uint64_t) != 0) {
+    return array_copied(length, bits, frame.data(), {}, "frame");
   }
   SmartArray array = SmartArray::over_region(
       length, bits, os::MemoryRegion::borrow(frame.data(), bytes, std::make_shared<const ByteIn>(frame)));
@@ -255,20 +274,15 @@ SmartArray array_over_frame(std::uint64_t length, unsigned bits, const ByteIn& f
   return array;
 }
 
-ArrayHandle array_from_frame(std::uint64_t length, unsigned bits, const ByteIn& frame) {
+ArrayHandle array_from_frame(std::uint64_t length, unsigned bits, nb::handle frame) {
   return ArrayHandle(array_over_frame(length, bits, frame));
 }
 
+// Four frames, or two for an undirected graph's one CSR (the core checks which).
 GraphHandle graph_from_frames(const std::vector<ReceivedFrame>& frames, bool directed) {
-  auto make = [&](std::size_t k) {
-    const auto& [length, bits, frame] = frames[k];
-    return array_over_frame(length, bits, frame);
-  };
-  if (frames.size() == 2 && !directed) return checked_graph(graph::CsrGraph(make(0), make(1)));
-  if (frames.size() != graph::graph_array_count) {
-    throw nb::value_error("a graph's frames are four arrays, or two for an undirected graph's one CSR");
-  }
-  return checked_graph(graph::CsrGraph({make(0), make(1), make(2), make(3)}, directed));
+  std::vector<SmartArray> made;
+  for (const auto& [length, bits, frame] : frames) made.push_back(array_over_frame(length, bits, frame));
+  return checked_graph(std::move(made), directed, "Graph in a Dask message");
 }
 
 }  // namespace
@@ -293,15 +307,16 @@ void bind_store(nb::module_& m) {
   m.def("_array_from_packed", &array_from_packed, "length"_a, "bits"_a, "words"_a, "placement"_a, "nodes"_a,
         "huge_pages"_a, "A SmartArray from its packed words (unpickling).");
   m.def("_graph_from_packed", &graph_from_packed, "arrays"_a, "directed"_a,
-        "A native graph from its five arrays' (length, bits, packed words) (unpickling).");
+        "A native graph from its four arrays' (length, bits, packed words), a fifth skipped (unpickling).");
   m.def("_array_frame", &array_frame, "array"_a,
         "(length, bits, frame) of a SmartArray: a read-only view of its packed words and padding word.");
   m.def("_graph_frames", &graph_frames, "graph"_a,
         "(directed, shares_reverse, [(length, bits, frame)]) of a native graph, every frame a view.");
   m.def("_array_from_frame", &array_from_frame, "length"_a, "bits"_a, "frame"_a,
-        "A SmartArray over a received frame of bytes, in place when 8-byte aligned (read-only).");
+        "A read-only SmartArray of a received frame: over it in place when a bytes object's (or a "
+        "memoryview of one) and 8-byte aligned, else a copy.");
   m.def("_graph_from_frames", &graph_from_frames, "frames"_a, "directed"_a,
-        "A native graph over received frames (five, or three for an undirected graph's one CSR).");
+        "A native graph of received frames (four, or two for an undirected graph's one CSR), each as _array_from_frame.");
 }
 
 }  // namespace smartarrays::python

@@ -1,10 +1,14 @@
 """Dask serialization of SmartArrays, Graphs and Stores without a cluster: every width and placement
 round-trips through distributed's serialize/deserialize and its wire format; the frames sent are
-views of the packed words (no copy), arrays received over aligned frames use them in place, and
+views of the packed words (no copy), arrays received over aligned frames of bytes objects use them
+in place and copy any other frame (writing it afterwards changes nothing and crashes nothing), and
 hostile frames are refused."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -59,14 +63,70 @@ def test_every_placement_round_trips(placement: str) -> None:
     assert b.placement == "os_default"  # used in place, where the frame arrived
 
 
-def test_received_array_uses_an_aligned_frame_in_place() -> None:
+def test_a_frame_of_a_bytes_object_is_used_in_place_any_other_is_copied() -> None:
     a = sa.array(_values(5000, 17), bits=17)
     _, frames = serialize(a, serializers=["dask"])
-    received = bytearray(memoryview(frames[0]).cast("B"))
-    b = _core._array_from_frame(len(a), 17, np.frombuffer(received, dtype=np.uint8))
+    received = bytes(memoryview(frames[0]).cast("B"))
     assert _address(received) % 8 == 0
-    assert b.words().ctypes.data == _address(received)
-    np.testing.assert_array_equal(b.to_numpy(), a.to_numpy())
+    for frame in (received, memoryview(received), memoryview(received).cast("B")):  # nothing can write a bytes object
+        b = _core._array_from_frame(len(a), 17, frame)
+        assert b.words().ctypes.data == _address(received)
+        np.testing.assert_array_equal(b.to_numpy(), a.to_numpy())
+    for writable in (bytearray(received), np.frombuffer(bytearray(received), dtype=np.uint8), memoryview(bytearray(received))):
+        b = _core._array_from_frame(len(a), 17, writable)
+        assert b.words().ctypes.data != _address(writable)
+        np.testing.assert_array_equal(b.to_numpy(), a.to_numpy())
+    with pytest.raises(TypeError, match="^a frame must be a contiguous buffer of bytes, got str$"):
+        _core._array_from_frame(len(a), 17, "words")  # type: ignore[arg-type]
+
+
+def _writable(frame: object, kind: str) -> object:
+    """A received frame copied into a buffer its receiver can write: what distributed's TCP comm reads into."""
+    data = bytearray(memoryview(frame).cast("B"))  # type: ignore[arg-type]
+    return {"bytearray": data, "numpy": np.frombuffer(data, dtype=np.uint8), "memoryview": memoryview(data)}[kind]
+
+
+@pytest.mark.parametrize("kind", ["bytearray", "numpy", "memoryview"])
+def test_writing_a_frame_after_deserializing_changes_nothing(kind: str) -> None:
+    # Before, an array received over a writable frame was a view of it: writing the frame afterwards
+    # changed its values (and a graph's, whose PageRank then read outside its arrays: the child below).
+    a = sa.array(_values(10_000, 13), bits=13)
+    g = sa.Graph.rmat(6, variant="V+E")
+    received = {}
+    for name, obj in (("array", a), ("graph", g)):
+        header, frames = serialize(obj, serializers=["dask"])
+        writable = [_writable(frame, kind) for frame in frames]
+        received[name] = deserialize(header, writable)
+        for frame in writable:
+            np.frombuffer(frame, dtype=np.uint8)[:] = 0x55  # type: ignore[call-overload]
+    np.testing.assert_array_equal(received["array"].to_numpy(), a.to_numpy())
+    for name in ("begin", "edge", "rbegin", "redge"):
+        np.testing.assert_array_equal(received["graph"].array(name).to_numpy(), g.array(name).to_numpy())
+
+
+_WRITES_FRAMES_THEN_RUNS_PAGERANK = textwrap.dedent("""
+    import numpy as np
+    from distributed.protocol import deserialize, serialize
+    import smartarrays as sa
+    import smartarrays.dask
+
+    g = sa.Graph.rmat(10, variant="U")
+    header, frames = serialize(g, serializers=["dask"])
+    received = [bytearray(memoryview(frame).cast("B")) for frame in frames]
+    h = deserialize(header, received)
+    for frame in received[1::2]:  # edge and redge: ids far past the vertex count, the offsets left sound
+        frame[:] = bytes([0xFF]) * len(frame)
+    assert np.array_equal(h.pagerank(), g.pagerank())
+    print("same ranks")
+""")
+
+
+def test_a_frame_written_after_deserializing_cannot_crash_the_process() -> None:
+    # Before, the received graph's ids were the frames' bytes, checked once when received: written
+    # afterwards, they sent pagerank() outside its rank arrays and the interpreter died with SIGSEGV.
+    run = subprocess.run([sys.executable, "-c", _WRITES_FRAMES_THEN_RUNS_PAGERANK], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, f"exit {run.returncode}: {run.stderr}"
+    assert run.stdout == "same ranks\n"
 
 
 def test_a_misaligned_frame_is_copied() -> None:
@@ -139,8 +199,23 @@ def test_hostile_frames_are_refused() -> None:
     past[len(raw) - 9] = 0xFF  # the last stream word holds slots 100..127 of the chunk
     with pytest.raises(ValueError, match="past the length"):
         _core._array_from_frame(100, 7, np.frombuffer(past, dtype=np.uint8))
-    with pytest.raises(ValueError, match="four arrays, or two"):
+    with pytest.raises(ValueError, match=r"^Graph in a Dask message: a graph is four arrays \(begin, edge, rbegin, redge\), or two"):
         _core._graph_from_frames([(1, 1, np.frombuffer(bytes(16), dtype=np.uint8))], True)
+
+
+def test_an_undirected_graph_of_four_separate_frames_is_refused() -> None:
+    # An undirected graph is one CSR and travels as two frames (begin, edge). Before, a header saying
+    # undirected over a directed graph's four frames was taken as a graph whose reverse was its own:
+    # written as .sg it gave a file the .sg reader refuses, as .el other edges than it held.
+    g = sa.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3], vertices=4, directed=True)
+    header, frames = serialize(g, serializers=["dask"])
+    assert len(frames) == 4
+    with pytest.raises(ValueError, match=r"^Graph in a Dask message: an undirected graph's rbegin and redge slots must name begin's "
+                                         r"and edge's blocks \(both: its one CSR\), but slots begin, edge, rbegin, redge name blocks 0, 1, 2, 3$"):
+        deserialize({**header, "sub-header": {**header["sub-header"], "directed": False}}, frames)
+    arrays = header["sub-header"]["arrays"]
+    with pytest.raises(ValueError, match=r"^Graph in a Dask message: a directed graph's rbegin and redge cannot be its begin and edge"):
+        deserialize({**header, "sub-header": {"directed": True, "arrays": arrays[:2]}}, frames[:2])
 
 
 def test_malformed_headers_are_value_errors_naming_what_is_wrong() -> None:

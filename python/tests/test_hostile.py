@@ -376,6 +376,37 @@ def test_a_tampered_pickle_is_a_value_error():
         _rebuild_graph(True, [(1, 1)])  # type: ignore[list-item]
 
 
+def test_a_pickle_whose_length_or_bits_do_not_fit_the_core_is_a_value_error_naming_the_field():
+    # Before, bits of 2^32 or more and a length of 2^64 or more reached the binding, whose TypeError
+    # listed its overloads instead of naming what was wrong.
+    words = pickle.PickleBuffer(np.zeros(2, dtype=np.uint64))
+    with pytest.raises(ValueError, match=r"^malformed SmartArray pickle: an array's bits must be below 2\^32, got 4294967296$"):
+        _rebuild_array(10, 2**32, words)
+    with pytest.raises(ValueError, match=r"^malformed SmartArray pickle: an array's length must be below 2\^64, got 18446744073709551616$"):
+        _rebuild_array(2**64, 7, words)
+    with pytest.raises(ValueError, match=r"^malformed Graph pickle: an array's bits must be below 2\^32, got 4294967360$"):
+        _rebuild_graph(True, [(1, 1, words), (0, 1, words), (1, 2**32 + 64, words), (0, 1, words)])
+    with pytest.raises(ValueError, match="bits must be 1..64, got 4294967295"):  # fits: the core says what it means
+        _rebuild_array(10, 2**32 - 1, words)
+
+
+def test_an_undirected_graph_pickle_whose_reverse_is_not_its_one_csr_is_a_value_error():
+    # An undirected graph is one CSR: its pickle holds begin and edge twice. Before, four arrays that
+    # differed were taken as a graph whose reverse was its own (and the .sg and .el writers then wrote
+    # the forward CSR alone); rbegin and redge that repeat begin and edge give the shared CSR again.
+    from smartarrays.store import _packed
+
+    g = sa.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3], vertices=4, directed=True)
+    arrays = [_packed(g.array(name), 4) for name in ("begin", "edge", "rbegin", "redge")]
+    with pytest.raises(ValueError, match=r"^Graph pickle: an undirected graph's rbegin and redge slots must name begin's and edge's "
+                                         r"blocks \(both: its one CSR\), but slots begin, edge, rbegin, redge name blocks 0, 1, 2, 3$"):
+        _rebuild_graph(False, arrays)
+    u = sa.Graph.from_edges([0, 1, 2], [1, 2, 0], directed=False)
+    back = pickle.loads(pickle.dumps(u, protocol=4))
+    assert [a.shared_with for a in back.memory().arrays] == [a.shared_with for a in u.memory().arrays]
+    np.testing.assert_array_equal(back.pagerank(), u.pagerank())
+
+
 def test_numbers_beyond_a_float_are_value_errors():
     g = sa.Graph.from_edges([0, 1], [1, 0])
     calls = {

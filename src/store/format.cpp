@@ -1,6 +1,7 @@
 // Owns encoding and reading the store's header, directory and trailer. The reader treats the file
 // as hostile: every count, size and offset is checked with overflow-safe arithmetic against the
-// file before it is used, and every error names the object or block and the file offset.
+// file before it is used, and every error names the object or block and the file offset. Also the
+// rule of a graph's block slots, which graphs received in other forms (Dask frames, pickles) keep too.
 #include "store/format.hpp"
 
 #include <algorithm>
@@ -124,9 +125,7 @@ void check_array_object(const ObjectEntry& o, const std::string& which, std::uin
   }
 }
 
-void check_graph_object(const ObjectEntry& o, const std::string& which, std::uint32_t flags,
-                        const std::vector<BlockEntry>& blocks) {
-  if ((flags & ~graph_flag_directed) != 0) reject(which + ": unknown graph flags " + hex(flags));
+void check_graph_object(const ObjectEntry& o, const std::string& which, const std::vector<BlockEntry>& blocks) {
   if (o.variant > 2) reject(which + ": variant " + std::to_string(o.variant) + " is not 0 (U), 1 (V) or 2 (V+E)");
   if (o.vertices == ~std::uint64_t{0}) reject(which + ": vertex count " + std::to_string(o.vertices) + " leaves no room for n + 1 offsets");
   const std::uint64_t expected[graph_blocks] = {o.vertices + 1, o.edges, o.vertices + 1, o.edges, o.vertices};
@@ -167,7 +166,7 @@ std::vector<ObjectEntry> read_objects(const std::uint8_t* data, std::uint64_t of
     const std::uint64_t padded = (std::uint64_t{name_bytes} + 7) / 8 * 8;
     if (end - offset - object_entry_bytes < padded) reject(where + ": the directory ends inside the name");
     o.name.assign(reinterpret_cast<const char*>(e + object_entry_bytes), name_bytes);
-    const std::string which = std::string(object_kind_name(o.kind)) + " " + util::quoted(o.name) + " (entry" + at(offset) + ")";
+    const std::string which = entry_label(o);
     if (o.name.find('\0') != std::string::npos) reject(which + ": the name holds a NUL byte");
     for (std::uint64_t k = name_bytes; k < padded; ++k) {
       if (e[object_entry_bytes + k] != 0) reject(which + ": the name's padding is not zero");
@@ -175,8 +174,10 @@ std::vector<ObjectEntry> read_objects(const std::uint8_t* data, std::uint64_t of
     if (load_u32(e + 52) != 0) reject(which + ": reserved field is not zero");
     if (o.kind != object_kind_array && o.kind != object_kind_graph) reject(where + ": unknown object kind " + std::to_string(o.kind));
     const std::size_t used = o.kind == object_kind_array ? 1 : graph_blocks;
-    if (o.kind == object_kind_graph && o.shares_reverse() && (flags & graph_flag_directed) != 0) {
-      reject(which + ": a directed graph's rbegin and redge cannot be its begin and edge");
+    if (o.kind == object_kind_graph) {
+      if ((flags & ~graph_flag_directed) != 0) reject(which + ": unknown graph flags " + hex(flags));
+      const std::string problem = graph_slots_problem(o.directed, o.blocks);
+      if (!problem.empty()) reject(which + ": " + problem);
     }
     for (std::size_t k = 0; k < used; ++k) {
       if (o.shares_reverse() && (k == 2 || k == 3)) continue;
@@ -191,7 +192,7 @@ std::vector<ObjectEntry> read_objects(const std::uint8_t* data, std::uint64_t of
     if (o.kind == object_kind_array) {
       check_array_object(o, which, flags);
     } else {
-      check_graph_object(o, which, flags, blocks);
+      check_graph_object(o, which, blocks);
     }
     if (!names.insert(o.name).second) reject(which + ": the name is used twice");
     offset += object_entry_bytes + padded;
@@ -269,6 +270,23 @@ const char* graph_slot_name(std::size_t slot) noexcept {
 
 const char* object_kind_name(std::uint32_t kind) noexcept {
   return kind == object_kind_array ? "array" : kind == object_kind_graph ? "graph" : "object";
+}
+
+std::string entry_label(const ObjectEntry& object) {
+  return std::string(object_kind_name(object.kind)) + " " + util::quoted(object.name) + " (entry" + at(object.entry_offset) + ")";
+}
+
+std::string graph_slots_problem(bool directed, const std::array<std::uint32_t, graph_blocks>& blocks) {
+  const bool rbegin_shared = blocks[2] == blocks[0];
+  const bool redge_shared = blocks[3] == blocks[1];
+  if (directed ? !rbegin_shared && !redge_shared : rbegin_shared && redge_shared) return {};
+  std::string named = "slots begin, edge, rbegin, redge name blocks ";
+  for (std::size_t k = 0; k < graph_array_slots; ++k) {
+    named += (k > 0 ? ", " : "") + (blocks[k] == no_block ? std::string("none") : std::to_string(blocks[k]));
+  }
+  return directed ? "a directed graph's rbegin and redge cannot be its begin and edge (" + named + ")"
+                  : "an undirected graph's rbegin and redge slots must name begin's and edge's blocks (both: its one CSR), "
+                    "but " + named;
 }
 
 std::array<std::uint8_t, header_bytes> encode_header() {

@@ -108,5 +108,13 @@ Catalogue read_catalogue(const std::uint8_t* data, std::size_t size);
 
 /// "array" or "graph".
 const char* object_kind_name(std::uint32_t kind) noexcept;
+/// "graph 'NAME' (entry at offset N)": an object as messages name it.
+std::string entry_label(const ObjectEntry& object);
+
+/// The rule of a graph's four array slots (begin, edge, rbegin, redge): a directed graph's name
+/// four blocks; an undirected graph is one CSR, its rbegin and redge slots naming begin's and
+/// edge's blocks (both, never one, never separate). "" when blocks keep it, else what breaks it,
+/// naming the slots and their blocks.
+std::string graph_slots_problem(bool directed, const std::array<std::uint32_t, graph_blocks>& blocks);
 
 }  // namespace smartarrays::store::detail

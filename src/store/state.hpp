@@ -51,12 +51,13 @@ using AddBlock = std::function<std::uint32_t(const SmartArray& array, const std:
 ObjectEntry plan_object(const Object& object, const AddBlock& add_block);
 
 /// The graph of a directory entry, its k-th array made by array_of(k): one shared CSR when the entry
-/// shares its reverse (undirected), else four arrays. In either mode (a loaded or mapped file, a
-/// received stream) it is checked with CsrGraph::check_bounds on pool, so no traversal of it leaves
-/// its arrays. Throws Error "<what>: graph 'name' (entry at offset N): ..." with the code of the
-/// failure (invalid_argument when the arrays do not form a graph).
+/// shares its reverse (undirected), else four arrays. In every form (a loaded or mapped file, a
+/// received stream, arrays from Dask frames or a pickle) it is checked with CsrGraph::check_bounds
+/// on pool, so no traversal of it leaves its arrays. Throws Error "<where>: ..." (where: "store:
+/// graph 'name' (entry at offset N)", say) with the code of the failure (invalid_argument when the
+/// arrays do not form a graph).
 graph::CsrGraph graph_of(const ObjectEntry& object, const std::function<SmartArray(std::size_t)>& array_of,
-                         std::string_view what, runtime::ThreadPool& pool);
+                         std::string_view where, runtime::ThreadPool& pool);
 
 /// The graph of object in the store file mapped by file, whose catalogue is catalogue: mapped, or
 /// each array loaded into placement's options for it; checked as graph_of checks ("store: graph ...").

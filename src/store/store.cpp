@@ -1,9 +1,11 @@
 // Owns opening stores: the catalogue of the committed part (store_file.hpp), then per block either a
 // read-only array over the mapping's pages (Mode::map) or a checksummed copy built in parallel
 // into the requested placement (Mode::load); the lookups by name; opening one graph alone, which
-// is the compact graph format's reader that this layer registers with the graph layer.
+// is the compact graph format's reader that this layer registers with the graph layer; and a graph
+// from arrays received in another form (Dask frames, a pickle), checked as a store's graph.
 #include "smartarrays/store/store.hpp"
 
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -163,11 +165,11 @@ graph::CsrGraph detail::open_graph_object(const Catalogue& catalogue, const Obje
                                           const graph::GraphLayout& placement, runtime::ThreadPool& pool) {
   return graph_of(
       object, [&](std::size_t k) { return open_block(catalogue, object, k, mode, file, placement.arrays[k], pool); },
-      "store", pool);
+      "store: " + detail::entry_label(object), pool);
 }
 
 graph::CsrGraph detail::graph_of(const ObjectEntry& object, const std::function<SmartArray(std::size_t)>& array_of,
-                                 std::string_view what, runtime::ThreadPool& pool) {
+                                 std::string_view where, runtime::ThreadPool& pool) {
   try {
     // An undirected graph's rbegin and redge name begin's and edge's blocks: one CSR, shared.
     // A version 1 file's out_degree block (slot 4) is never opened: out-degrees come from begin.
@@ -180,9 +182,40 @@ graph::CsrGraph detail::graph_of(const ObjectEntry& object, const std::function<
     return graph;
   } catch (const Error& e) {
     // The code stays the failure's: an interrupt is still Error(cancelled), a refused copy out_of_memory.
-    throw_error(e.code(), std::string(what) + ": graph " + util::quoted(object.name) + " (entry at offset " +
-                              std::to_string(object.entry_offset) + "): " + e.what());
+    throw_error(e.code(), std::string(where) + ": " + e.what());
   }
+}
+
+namespace {
+
+// True when a and b hold the same values in the same width (the slots past the length are zero in both).
+bool same_words(const SmartArray& a, const SmartArray& b) {
+  return a.length() == b.length() && a.bits() == b.bits() &&
+         (a.words_per_replica() == 0 || std::memcmp(a.replica(0), b.replica(0), a.words_per_replica() * 8) == 0);
+}
+
+}  // namespace
+
+graph::CsrGraph graph_from_arrays(std::vector<SmartArray> arrays, bool directed, std::string_view what,
+                                  runtime::ThreadPool& pool) {
+  const std::string where(what);
+  if (arrays.size() != 2 && arrays.size() != graph::graph_array_count) {
+    throw_error(ErrorCode::invalid_argument, where + ": a graph is four arrays (begin, edge, rbegin, redge), or two (begin, edge) " +
+                                                 "for an undirected graph's one CSR; " + std::to_string(arrays.size()) + " came");
+  }
+  // Array k stands for block k, and as its entry in a store the graph keeps the rule of a graph's
+  // slots: two arrays are one CSR (rbegin and redge name begin's and edge's blocks), and so is an
+  // undirected graph's rbegin or redge holding begin's or edge's words (a pickle holds each array by value).
+  ObjectEntry entry;
+  entry.kind = detail::object_kind_graph;
+  entry.directed = directed;
+  for (std::size_t k = 0; k < graph::graph_array_count; ++k) {
+    const bool same = k >= arrays.size() || (!directed && k >= 2 && same_words(arrays[k], arrays[k - 2]));
+    entry.blocks[k] = static_cast<std::uint32_t>(same ? k - 2 : k);
+  }
+  const std::string problem = detail::graph_slots_problem(directed, entry.blocks);
+  if (!problem.empty()) throw_error(ErrorCode::invalid_argument, where + ": " + problem);
+  return detail::graph_of(entry, [&](std::size_t k) { return std::move(arrays[k]); }, where, pool);
 }
 
 StoreInfo describe(const std::string& path) {

@@ -493,8 +493,8 @@ Store Receiver::read(int fd, std::uint64_t length) {
       entry.array.emplace(array_of(object, 0));
     } else {
       entry.graph = std::make_unique<graph::CsrGraph>(
-          detail::graph_of(object, [&](std::size_t k) { return array_of(object, k); }, "store stream",
-                           runtime::default_pool()));
+          detail::graph_of(object, [&](std::size_t k) { return array_of(object, k); },
+                           "store stream: " + detail::entry_label(object), runtime::default_pool()));
     }
     state->entries.push_back(std::move(entry));
   }

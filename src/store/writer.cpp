@@ -3,7 +3,8 @@
 // its room reserved, new blocks after the committed part, then a new directory, synced, then the
 // trailer that commits them, synced, under the commit lock), so a crash at any moment leaves a
 // readable version and a failure (a full disk, an interrupt taken before each MiB of a block) leaves
-// the committed one; and the check of objects to write or send (names, kinds, duplicates).
+// the committed one; and the check of objects to write or send (names, kinds,
+// duplicates, an undirected graph held as one CSR).
 #include <fcntl.h>
 
 #include <algorithm>
@@ -81,6 +82,11 @@ void detail::check_objects(const std::vector<Object>& objects, const Catalogue& 
     }
     if ((object.array == nullptr) == (object.graph == nullptr)) {
       throw_error(ErrorCode::invalid_argument, "store: object " + util::quoted(object.name) + " must be an array or a graph");
+    }
+    if (object.graph != nullptr && !object.graph->directed() && !object.graph->shares_reverse()) {
+      throw_error(ErrorCode::invalid_argument, "store: graph " + util::quoted(object.name) +
+                                                   " is undirected but its rbegin and redge are arrays of their own; a store "
+                                                   "holds an undirected graph as one CSR (rbegin and redge naming begin's and edge's blocks)");
     }
     if (!names.insert(object.name).second) {
       throw_error(ErrorCode::invalid_argument, "store: an object named " + util::quoted(object.name) + " already exists");

@@ -1,8 +1,9 @@
 // Tests that opening never trusts a store file: each malformed header, trailer, directory and
 // block is refused with a message naming the object or block and the offset; a loaded graph whose
 // ids or offsets would lead a traversal out of its arrays is refused (a mapped one is verify's);
-// verify reports corrupt blocks; and what a mapped store does when its file is truncated or rewritten
-// after opening: an Error, never a signal or a read outside its arrays.
+// verify reports corrupt blocks; graphs rebuilt from arrays (Dask frames, pickles) keep a store
+// graph's rules, and what the reader refuses is not written; and what a mapped store does when its
+// file is truncated or rewritten after opening: an Error, never a signal or a read outside its arrays.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -20,6 +21,7 @@
 #include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/store/store.hpp"
 #include "store_support.hpp"
+#include "support/graph_fixtures.hpp"
 
 namespace smartarrays {
 namespace {
@@ -164,6 +166,18 @@ TEST_F(HostileStore, RefusesBadObjects) {
     test::put_at(b, g + 20, edge_block);
   });
   expect_refused(shared, {"graph 'g'", "a directed graph's rbegin and redge cannot be its begin and edge"});
+  // An undirected graph is one CSR: its rbegin and redge name begin's and edge's blocks, both, never
+  // one and never blocks of their own (which deep verification passed, and which the .sg and .el
+  // writers then wrote wrong: the forward CSR alone, not symmetric). Block 0 is the array's.
+  const std::string entry = "graph 'g' (entry at offset " + std::to_string(g) + ")";
+  const std::string undirected = "an undirected graph's rbegin and redge slots must name begin's and edge's blocks";
+  expect_refused(patched(g + 28, std::uint32_t{0}), {entry, undirected, "slots begin, edge, rbegin, redge name blocks 1, 2, 3, 4"});
+  auto one_shared = good_;
+  test::patch_directory(one_shared, [&](std::vector<std::uint8_t>& b, std::size_t) {
+    test::put_at(b, g + 28, std::uint32_t{0});
+    test::put_at(b, g + 16, std::uint32_t{1});
+  });
+  expect_refused(one_shared, {entry, undirected, "name blocks 1, 2, 1, 4"});
   // An object count beyond what the directory holds.
   expect_refused(patched(test::directory_offset(good_) + 12, std::uint32_t{1'000'000}), {"objects do not fit"});
   expect_refused(patched(test::directory_offset(good_) + 12, std::uint32_t{1}), {"bytes after its last object"});
@@ -233,6 +247,66 @@ TEST(StoreGraphBounds, AGraphWithIdsPastItsVertexCountIsRefusedMappedOrLoaded) {
   const store::VerifyReport deep = store::verify(file.path(), true);
   ASSERT_EQ(deep.problems.size(), 1u);
   EXPECT_NE(deep.problems[0].find("4294967295"), std::string::npos) << deep.problems[0];
+}
+
+// Arrays received in another form (Dask frames, a pickle) make a graph only under a store entry's
+// rules: an undirected graph is one CSR (two arrays, or four whose reverse holds the forward words),
+// a directed graph four arrays, and every offset and id lies within them.
+TEST(StoreGraphFromArrays, KeepsTheRulesOfAStoresGraph) {
+  auto values = [](std::vector<std::uint64_t> v, unsigned bits) {
+    ArrayOptions options;
+    options.bits = bits;
+    return SmartArray::from_values(v, options);
+  };
+  // 0 - 1, 1 - 2 undirected: begin {0, 1, 3, 4}, edge {1, 0, 2, 1}.
+  auto csr = [&] {
+    std::vector<SmartArray> arrays;
+    arrays.push_back(values({0, 1, 3, 4}, 3));
+    arrays.push_back(values({1, 0, 2, 1}, 2));
+    return arrays;
+  };
+  const graph::CsrGraph two = store::graph_from_arrays(csr(), false, "frames");
+  EXPECT_TRUE(two.shares_reverse());
+  two.validate();
+  std::vector<SmartArray> four = csr();
+  four.push_back(values({0, 1, 3, 4}, 3));
+  four.push_back(values({1, 0, 2, 1}, 2));
+  const graph::CsrGraph same_words = store::graph_from_arrays(std::move(four), false, "pickle");
+  EXPECT_TRUE(same_words.shares_reverse());  // a pickle's copies of begin and edge: one CSR again
+  EXPECT_EQ(same_words.out_neighbours(1), (std::vector<std::uint64_t>{0, 2}));
+  const char* undirected = "an undirected graph's rbegin and redge slots must name begin's and edge's blocks";
+  std::vector<SmartArray> separate = csr();
+  separate.push_back(values({0, 1, 3, 4}, 3));
+  separate.push_back(values({1, 2, 0, 1}, 2));  // the reverse of a directed graph, not begin's and edge's words
+  test::expect_error([&] { store::graph_from_arrays(std::move(separate), false, "frames"); },
+                     {"frames: ", undirected, "name blocks 0, 1, 0, 3"});
+  test::expect_error([&] { store::graph_from_arrays(csr(), true, "frames"); },
+                     {"frames: a directed graph's rbegin and redge cannot be its begin and edge"});
+  std::vector<SmartArray> three = csr();
+  three.push_back(values({0, 1, 3, 4}, 3));
+  test::expect_error([&] { store::graph_from_arrays(std::move(three), true, "frames"); }, {"frames: a graph is four arrays", "3 came"});
+  const graph::CsrGraph bad = test::graph_out_of_bounds();
+  std::vector<SmartArray> outside;
+  for (auto which : {graph::GraphArray::begin, graph::GraphArray::edge, graph::GraphArray::rbegin, graph::GraphArray::redge}) {
+    outside.push_back(SmartArray::from_values(test::values_of(bad.array(which)), [&] {
+      ArrayOptions options;
+      options.bits = bad.array(which).bits();
+      return options;
+    }()));
+  }
+  test::expect_error([&] { store::graph_from_arrays(std::move(outside), true, "pickle"); },
+                     {"pickle: ", test::out_of_bounds_message});
+}
+
+// What the reader refuses is never written: an undirected graph whose rbegin and redge are arrays
+// of their own (CsrGraph's four-array constructor) is refused by the writer and the sender.
+TEST(StoreGraphFromArrays, AnUndirectedGraphWithAReverseOfItsOwnIsNotWritten) {
+  auto values = [](std::vector<std::uint64_t> v) { return SmartArray::from_values(v, {}); };
+  const graph::CsrGraph g({values({0, 1, 2}), values({1, 0}), values({0, 1, 2}), values({1, 0})}, false);
+  ScratchFile file("undirected-four");
+  test::expect_error([&] { Store::write(file.path(), {{"g", g}}); },
+                     {"store: graph 'g' is undirected but its rbegin and redge are arrays of their own"});
+  EXPECT_FALSE(std::filesystem::exists(file.path()));
 }
 
 // An interrupt while a graph loads stays an interrupt (Error(cancelled), the command's exit 130),

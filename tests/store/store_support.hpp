@@ -1,8 +1,11 @@
 // Owns the store tests' helpers: scratch files removed after each test, reading and writing whole
-// files, patching a store's directory with its checksums recomputed (to build hostile files), and a
-// graph whose ids lie past its vertex count (what a corrupt but checksum-consistent store holds).
+// files, patching a store's directory with its checksums recomputed (to build hostile files), a
+// graph whose ids lie past its vertex count (what a corrupt but checksum-consistent store holds),
+// and a socket pair or pipe to receive a stream's bytes through.
 #pragma once
 
+#include <gtest/gtest.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -12,10 +15,12 @@
 #include <functional>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "os/crc32c.hpp"
 #include "smartarrays/graph/csr_graph.hpp"
+#include "smartarrays/store/store.hpp"
 
 namespace smartarrays::test {
 
@@ -90,6 +95,60 @@ inline graph::CsrGraph graph_out_of_bounds() {
   return graph::CsrGraph({values({0, 1, 2, 3}, 64), values({4294967295u, 2147483648u, 3000000000u}, 32),
                           values({0, 1, 2, 3}, 64), values({2, 0, 1}, 32)},
                          true);
+}
+
+/// Two connected file descriptors, closed on destruction unless closed before.
+struct Channel {
+  int fds[2] = {-1, -1};  ///< the two ends
+  /// A connected pair of Unix stream sockets.
+  static Channel sockets() {
+    Channel c;
+    EXPECT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, c.fds), 0);
+    return c;
+  }
+  /// A pipe.
+  static Channel pipe() {
+    Channel c;
+    EXPECT_EQ(::pipe(c.fds), 0);  // fds[0] reads, fds[1] writes
+    return c;
+  }
+  /// The end to read.
+  int reader() const { return fds[0]; }
+  /// The end to write.
+  int writer() const { return fds[1]; }
+  /// Closes end k (0 or 1) unless it is closed.
+  void close_end(int k) {
+    if (fds[k] >= 0) ::close(fds[k]);
+    fds[k] = -1;
+  }
+  ~Channel() {
+    close_end(0);
+    close_end(1);
+  }
+};
+
+/// What store::Store::receive() makes of bytes written by another thread (which then closes its end).
+inline store::Store receive_bytes(const std::vector<std::uint8_t>& bytes, const store::ReceiveOptions& options = {}) {
+  Channel c = Channel::sockets();
+  std::thread writer([&] {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      // MSG_NOSIGNAL: a receiver that refuses the stream before reading it closes its end.
+      const ssize_t n = ::send(c.writer(), bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    c.close_end(1);
+  });
+  try {
+    store::Store s = store::Store::receive(c.reader(), options);
+    writer.join();
+    return s;
+  } catch (...) {
+    c.close_end(0);
+    writer.join();
+    throw;
+  }
 }
 
 }  // namespace smartarrays::test

@@ -2,7 +2,7 @@
 // used in place (PageRank on a received graph), a store file sent with sendfile, an open store
 // resent, and hostile streams: another magic, lengths too short or too large, a peer closing
 // mid-stream, a corrupt block, bytes after the trailer, a graph whose ids lie past its vertex count,
-// a sender whose peer closed (an error, not SIGPIPE), a placement that needs copies; a peer that
+// an undirected graph whose slots name four blocks, a sender whose peer closed (an error, not SIGPIPE), a placement that needs copies; a peer that
 // stops reading or sending does not keep an interrupt waiting, non-blocking descriptors wait for
 // their peer, and a received region's memory follows the bytes that came, not the announced length.
 #include <gtest/gtest.h>
@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -38,31 +39,8 @@ using store::Object;
 using store::ReceiveOptions;
 using store::Receiver;
 using store::Store;
-
-// Two connected file descriptors, closed on destruction unless closed before.
-struct Channel {
-  int fds[2] = {-1, -1};
-  static Channel sockets() {
-    Channel c;
-    EXPECT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, c.fds), 0);
-    return c;
-  }
-  static Channel pipe() {
-    Channel c;
-    EXPECT_EQ(::pipe(c.fds), 0);  // fds[0] reads, fds[1] writes
-    return c;
-  }
-  int reader() const { return fds[0]; }
-  int writer() const { return fds[1]; }
-  void close_end(int k) {
-    if (fds[k] >= 0) ::close(fds[k]);
-    fds[k] = -1;
-  }
-  ~Channel() {
-    close_end(0);
-    close_end(1);
-  }
-};
+using test::Channel;
+using test::receive_bytes;
 
 std::vector<std::uint64_t> sample(std::uint64_t n, unsigned bits) {
   std::vector<std::uint64_t> values(n);
@@ -114,30 +92,6 @@ std::vector<std::uint8_t> stream_of(const std::vector<Object>& objects) {
   std::vector<std::uint8_t> bytes = drain(c.reader());
   sender.join();
   return bytes;
-}
-
-// What receive() makes of bytes written by another thread (which then closes its end).
-Store receive_bytes(const std::vector<std::uint8_t>& bytes, const ReceiveOptions& options = {}) {
-  Channel c = Channel::sockets();
-  std::thread writer([&] {
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      // MSG_NOSIGNAL: a receiver that refuses the stream before reading it closes its end.
-      const ssize_t n = ::send(c.writer(), bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
-      if (n <= 0) break;
-      done += static_cast<std::size_t>(n);
-    }
-    c.close_end(1);
-  });
-  try {
-    Store s = Store::receive(c.reader(), options);
-    writer.join();
-    return s;
-  } catch (...) {
-    c.close_end(0);
-    writer.join();
-    throw;
-  }
 }
 
 std::string error_of(const std::vector<std::uint8_t>& bytes, ErrorCode expected, const ReceiveOptions& options = {}) {
@@ -272,6 +226,22 @@ TEST(StoreStream, AGraphWithIdsPastItsVertexCountIsRefused) {
   const std::string message = error_of(bytes, ErrorCode::invalid_argument);
   EXPECT_EQ(message.rfind("store stream: graph 'g' (entry at offset ", 0), 0u) << message;
   EXPECT_NE(message.find(test::out_of_bounds_message), std::string::npos) << message;
+}
+
+// The receiver reads the directory with the file reader, so its rule of a graph's slots holds for
+// streams: an undirected graph whose four slots name four blocks is refused.
+TEST(StoreStream, AnUndirectedGraphOfFourBlocksIsRefused) {
+  const graph::CsrGraph directed = graph::build_csr(graph::generate_rmat({.scale = 5, .edge_factor = 4}));
+  std::vector<std::uint8_t> stream = stream_of({{"g", directed}});
+  std::vector<std::uint8_t> file(stream.begin() + 16, stream.end());
+  test::patch_directory(file, [](std::vector<std::uint8_t>& b, std::size_t dir) {
+    test::put_at<std::uint32_t>(b, dir + 16 + 4 * 40 + 28, 0);  // the entry after the head and 4 descriptors: flags
+  });
+  std::copy(file.begin(), file.end(), stream.begin() + 16);
+  const std::string message = error_of(stream, ErrorCode::invalid_argument);
+  EXPECT_NE(message.find("graph 'g' (entry at offset "), std::string::npos) << message;
+  EXPECT_NE(message.find("an undirected graph's rbegin and redge slots must name begin's and edge's blocks"), std::string::npos)
+      << message;
 }
 
 // Runs call in another thread under an interrupt check that says stop once the test says so, and

@@ -1,6 +1,7 @@
 // Owns the public API of the compact form (docs/compact-format.md): writing named arrays and
 // graphs to a store file, appending to it, opening it mapped (arrays are read-only views over the
-// file's pages) or loaded (copied in parallel into a chosen placement), and verifying it.
+// file's pages) or loaded (copied in parallel into a chosen placement), and verifying it; and
+// rebuilding a graph received as arrays under a store's rules.
 #pragma once
 
 #include <cstdint>
@@ -196,6 +197,14 @@ SMARTARRAYS_API StoreInfo describe(const std::string& path);
 /// fails with Error(os_error): SMARTARRAYS_STORE_LOCK_WAIT, 60 by default (docs/settings.md).
 /// Throws Error(invalid_argument) naming the variable when it does not parse.
 SMARTARRAYS_API double lock_wait_seconds();
+
+/// A graph over arrays received in a form other than a store (Dask frames, a pickle), checked as a
+/// store's graph is: a directed graph's four arrays in GraphArray order; an undirected graph's one
+/// CSR, as begin and edge alone or as four arrays whose rbegin and redge hold begin's and edge's
+/// words (then shared); every offset and id within the arrays (CsrGraph::check_bounds on pool).
+/// Throws Error(invalid_argument) "<what>: ..." naming the slots, or the first offset or id outside.
+SMARTARRAYS_API graph::CsrGraph graph_from_arrays(std::vector<SmartArray> arrays, bool directed, std::string_view what,
+                                                  runtime::ThreadPool& pool = runtime::default_pool());
 
 /// "array" or "graph".
 SMARTARRAYS_API const char* to_string(ObjectKind kind) noexcept;
