@@ -260,26 +260,26 @@ void SmartArray::init(std::uint64_t i, std::uint64_t v) {
 
 namespace {
 
-// Runs read over an array's words, and when they are borrowed (a mapped file others may cut), fails
-// with the mapping guard's Error if read met a page past the file's new end.
+// Runs read over words, and when they are borrowed (a mapped file others may cut), fails with the
+// mapping guard's Error if read met a page past the file's new end, or the file was found cut before.
 template <typename Read>
-decltype(auto) guarded_read(bool borrowed, Read&& read) {
+decltype(auto) guarded_read(bool borrowed, const void* words, Read&& read) {
   if (!borrowed) return read();
   const std::uint64_t faults = os::mapping_faults();
   decltype(auto) result = read();
-  os::check_mapping_faults(faults);
+  os::check_mapping_faults(faults, words);
   return result;
 }
 
 }  // namespace
 
 std::uint64_t SmartArray::get_guarded(std::uint64_t i) const {
-  return guarded_read(true, [&] { return get_unchecked(i); });
+  return guarded_read(true, local_replica(), [&] { return get_unchecked(i); });
 }
 
 void SmartArray::unpack(std::uint64_t chunk, std::uint64_t* out) const {
   if (chunk >= chunks()) detail::throw_chunk_out_of_range(chunk, length_);
-  guarded_read(read_only(), [&] {
+  guarded_read(read_only(), local_replica(), [&] {
     kernels_->unpack(local_replica(), chunk, 1, out);
     return 0;
   });
@@ -296,7 +296,7 @@ void SmartArray::check_range(std::uint64_t start, std::uint64_t count) const {
 void SmartArray::decode(std::uint64_t start, std::uint64_t count, std::uint64_t* out) const {
   check_range(start, count);
   if (count == 0) return;
-  guarded_read(read_only(), [&] {
+  guarded_read(read_only(), local_replica(), [&] {
     codec::decode(local_replica(), bits(), start, count, out);
     return 0;
   });
@@ -307,7 +307,7 @@ std::uint64_t SmartArray::sum() const { return sum(0, length_); }
 std::uint64_t SmartArray::sum(std::uint64_t start, std::uint64_t count) const {
   check_range(start, count);
   if (count == 0) return 0;
-  return guarded_read(read_only(), [&] { return codec::sum(local_replica(), bits(), start, count); });
+  return guarded_read(read_only(), local_replica(), [&] { return codec::sum(local_replica(), bits(), start, count); });
 }
 
 std::uint64_t SmartArray::memory_bytes() const noexcept {

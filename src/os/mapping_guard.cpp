@@ -29,10 +29,13 @@ struct Slot {
   std::atomic<int> state{slot_free};
   std::atomic<std::uintptr_t> begin{0};
   std::atomic<std::uintptr_t> end{0};
+  std::atomic<std::uint64_t> faults{0};  // pages of this mapping the handler replaced with zeros
   char path[path_bytes] = {};
 };
 
 std::array<Slot, registrations> slots;
+// Registered mappings with at least one fault: while 0, no read needs to look for its mapping's slot.
+std::atomic<std::uint64_t> faulted_mappings{0};
 struct sigaction previous_action {};
 std::once_flag install_once;
 
@@ -72,6 +75,7 @@ void on_bus_error(int signal, siginfo_t* info, void* context) {
       if (::mmap(at, page, PROT_READ, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED) break;
       ++faults_of_thread;
       last_fault_slot = static_cast<int>(s);
+      if (slot.faults.fetch_add(1, std::memory_order_relaxed) == 0) faulted_mappings.fetch_add(1, std::memory_order_release);
       errno = saved_errno;
       return;
     }
@@ -100,6 +104,7 @@ int guard_mapping(const void* data, std::size_t bytes, const std::string& path) 
     const std::size_t n = std::min(path.size(), path_bytes - 1);
     std::memcpy(slot.path, path.data(), n);
     slot.path[n] = '\0';
+    slot.faults.store(0, std::memory_order_relaxed);
     slot.begin.store(reinterpret_cast<std::uintptr_t>(data), std::memory_order_relaxed);
     slot.end.store(reinterpret_cast<std::uintptr_t>(data) + bytes, std::memory_order_relaxed);
     slot.state.store(slot_active, std::memory_order_release);
@@ -110,18 +115,33 @@ int guard_mapping(const void* data, std::size_t bytes, const std::string& path) 
 
 void unguard_mapping(int registration) noexcept {
   if (registration < 0 || static_cast<std::size_t>(registration) >= registrations) return;
-  slots[static_cast<std::size_t>(registration)].state.store(slot_free, std::memory_order_release);
+  Slot& slot = slots[static_cast<std::size_t>(registration)];
+  if (slot.faults.exchange(0, std::memory_order_relaxed) != 0) faulted_mappings.fetch_sub(1, std::memory_order_release);
+  slot.state.store(slot_free, std::memory_order_release);
 }
 
 std::uint64_t mapping_faults() noexcept { return faults_of_thread; }
 
-void check_mapping_faults(std::uint64_t since) {
+void check_mapping_faults(std::uint64_t since, const void* data) {
   const std::uint64_t faults = faults_of_thread;
-  if (faults == since) return;
-  const int s = last_fault_slot;
+  int s = faults != since ? last_fault_slot : -1;
+  std::uint64_t pages = faults - since;
+  // A mapping cut earlier stays cut: its zero pages no longer fault, so the slot says so.
+  if (s < 0 && data != nullptr && faulted_mappings.load(std::memory_order_acquire) != 0) {
+    const auto address = reinterpret_cast<std::uintptr_t>(data);
+    for (std::size_t k = 0; k < registrations && s < 0; ++k) {
+      const Slot& slot = slots[k];
+      if (slot.state.load(std::memory_order_acquire) == slot_active && slot.faults.load(std::memory_order_relaxed) != 0 &&
+          address >= slot.begin.load(std::memory_order_relaxed) && address < slot.end.load(std::memory_order_relaxed)) {
+        s = static_cast<int>(k);
+        pages = slot.faults.load(std::memory_order_relaxed);
+      }
+    }
+  }
+  if (faults == since && s < 0) return;
   const std::string path = s >= 0 ? std::string(slots[static_cast<std::size_t>(s)].path) : std::string("a mapped file");
   throw_error(ErrorCode::os_error,
-              util::quoted(path, path_bytes) + " was truncated while mapped: " + std::to_string(faults - since) +
+              util::quoted(path, path_bytes) + " was truncated while mapped: " + std::to_string(pages) +
                   " page(s) past its new end were read as zeros, so this call's results are not valid (another "
                   "process cut the file; open it in load mode when others may change it)");
 }

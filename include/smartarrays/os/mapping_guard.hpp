@@ -26,7 +26,8 @@ SMARTARRAYS_API void unguard_mapping(int registration) noexcept;
 SMARTARRAYS_API std::uint64_t mapping_faults() noexcept;
 
 /// Throws Error(os_error) naming the file ("'PATH' was truncated while mapped: ...") when the calling
-/// thread took a fault of a guarded mapping since mapping_faults() returned since.
-SMARTARRAYS_API void check_mapping_faults(std::uint64_t since);
+/// thread took a fault of a guarded mapping since mapping_faults() returned since, or when data (if
+/// given) lies in a guarded mapping that any thread found cut before (its zero pages fault no more).
+SMARTARRAYS_API void check_mapping_faults(std::uint64_t since, const void* data = nullptr);
 
 }  // namespace smartarrays::os
