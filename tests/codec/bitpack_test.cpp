@@ -16,7 +16,7 @@ namespace sc = smartarrays::codec;
 
 namespace {
 
-// The oracle: a bit-at-a-time reader and writer of the DESIGN.md §3 stream, sharing no code with
+// The oracle: a bit-at-a-time reader and writer of the docs/bit-layout.md stream, sharing no code with
 // the library.
 std::uint64_t oracle_read(const std::vector<std::uint64_t>& words, std::uint64_t index, unsigned bits) {
   std::uint64_t value = 0;
