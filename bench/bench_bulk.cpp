@@ -1,7 +1,8 @@
 // Benchmarks the bulk operations on the default pool against their limits, measured side by side
 // in the same run (alternating): copy_from at equal widths vs a parallel memcpy of the same words;
 // re-encoding copies vs the decode-to-buffer bound (the same source decoded into 64-bit values in
-// memory, DESIGN.md §6) and, for the record, vs decoding alone (into cache-resident buffers); crc32c in GB/s per core (one thread, and the pool divided by its workers); and
+// memory; docs/bit-layout.md, Measured, gives the target) and, for the record, vs decoding alone
+// (into cache-resident buffers); crc32c in GB/s per core (one thread, and the pool divided by its workers); and
 // sync of a primary-write replicated array after 1% of its groups were written vs re-copying the
 // whole primary replica (a parallel memcpy on every worker). On a one-node machine the replicated array
 // lives on a fake two-node topology, so both replicas share the real node's memory bandwidth.

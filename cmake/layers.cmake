@@ -1,4 +1,4 @@
-# Owns the layering of the core library as the build enforces it (DESIGN.md §2): one OBJECT library
+# Owns the layering of the core library as the build enforces it (docs/architecture.md): one OBJECT library
 # per layer, what each layer may use (its SMARTARRAYS_USES_<layer>, closed over their uses), and the
 # two checks that fail the build on a dependency pointing up or sideways:
 #   - the link check: each layer links as a shared object (build/layer-checks/) from its own objects
@@ -91,7 +91,8 @@ function(smartarrays_add_link_check layer allowed)
 endfunction()
 
 # The include check, run by the build whenever a source or header changes (target
-# smartarrays_layer_includes, which the core libraries wait for), and as the ctest layer_includes.
+# smartarrays_layer_includes, which the core libraries wait for); tests/CMakeLists.txt runs it on a
+# fixture tree it must reject.
 function(smartarrays_add_include_check table_file)
   set(script ${CMAKE_SOURCE_DIR}/cmake/check-layer-includes.cmake)
   file(GLOB_RECURSE checked CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/*.cpp ${CMAKE_SOURCE_DIR}/src/*.hpp

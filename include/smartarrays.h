@@ -1,4 +1,4 @@
-/* Owns the C ABI of smartarrays (DESIGN.md §8): the one surface that C, the Java and Python
+/* Owns the C ABI of smartarrays (docs/c-api.md): the one surface that C, the Java and Python
    bindings and other languages use. C11 and C++ compatible; no exception crosses it.
 
    Conventions (details in docs/c-api.md):
@@ -40,7 +40,7 @@ SMARTARRAYS_API const char *sa_last_error(void);
 /** An opaque smart array; create with sa_array_from_u64/u32 or sa_array_alloc, release with sa_array_free. */
 typedef struct sa_array sa_array;
 
-/** Where an array's pages live (DESIGN.md §4). */
+/** Where an array's pages live (docs/topology-and-placement.md#array-placements). */
 typedef enum {
   SA_OS_DEFAULT = 0,  /**< pages land where first touched (pre-faulted by the allocating thread) */
   SA_SINGLE_NODE = 1, /**< every page on sa_options.node */
@@ -156,7 +156,7 @@ SMARTARRAYS_API sa_status sa_array_unpack_chunk(const sa_array *a, uint64_t chun
 SMARTARRAYS_API sa_status sa_array_sum(const sa_array *a, uint64_t *out);
 /** *out = wrapping uint64 sum of values [start, start + n). */
 SMARTARRAYS_API sa_status sa_array_sum_range(const sa_array *a, uint64_t start, uint64_t n, uint64_t *out);
-/** The packed words of a replica (layout of DESIGN.md §3), zero copy: valid until sa_array_free, read only. */
+/** The packed words of a replica (layout of docs/bit-layout.md), zero copy: valid until sa_array_free, read only. */
 SMARTARRAYS_API sa_status sa_array_words(const sa_array *a, uint32_t replica, const uint64_t **words, uint64_t *nwords);
 /** counts[k] = pages of the replica on kernel node k, for k < max_nodes; SA_ERANGE if a page sits on a node >= max_nodes. */
 SMARTARRAYS_API sa_status sa_array_pages_per_node(const sa_array *a, uint32_t replica, uint64_t *counts, uint32_t max_nodes);

@@ -3,7 +3,7 @@
 docs/bit-layout.md) that the C++, Java and Python tests check the library against, both ways.
 
 It shares no code with the library on purpose: the stream is built with Python's big integers
-(value i shifted to bit i*b), the plainest possible statement of DESIGN.md §3, so a bug in the
+(value i shifted to bit i*b), the plainest possible statement of docs/bit-layout.md, so a bug in the
 library's kernels cannot be copied into its own oracle. Run once; the output is checked in.
 
     scripts/gen-bitpack-vectors.py > tests/data/bitpack_vectors.txt
@@ -39,7 +39,7 @@ def case_values(bits, n, rng):
 
 
 def pack(values, bits):
-    """DESIGN.md §3: value i at bits [i*b, (i+1)*b) of one LSB-first stream, cut into 64-bit words."""
+    """docs/bit-layout.md: value i at bits [i*b, (i+1)*b) of one LSB-first stream, cut into 64-bit words."""
     stream = 0
     for i, v in enumerate(values):
         assert 0 <= v < (1 << bits)

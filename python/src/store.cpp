@@ -152,7 +152,7 @@ void require_zero_tail(const SmartArray& array, const char* what) {
   }
 }
 
-// The words of the packed stream of length values of bits (DESIGN.md §3): ValueError for bits
+// The words of the packed stream of length values of bits (docs/bit-layout.md): ValueError for bits
 // outside 1..64, MemoryError for a count past 2^64.
 std::uint64_t stream_words(std::uint64_t length, unsigned bits, std::string_view what) {
   if (bits < 1 || bits > 64) throw nb::value_error(("bits must be 1..64, got " + std::to_string(bits)).c_str());
@@ -161,7 +161,7 @@ std::uint64_t stream_words(std::uint64_t length, unsigned bits, std::string_view
 }
 
 // A new array of length values of bits in placement holding a copy of the packed stream at words
-// (as many words as length and bits need, DESIGN.md §3; any alignment); ValueError "WHAT: ..." when
+// (as many words as length and bits need, docs/bit-layout.md; any alignment); ValueError "WHAT: ..." when
 // the value slots past the length are not zero.
 SmartArray array_copied(std::uint64_t length, unsigned bits, const void* words, const ArrayOptions& placement, const char* what) {
   ArrayOptions options = placement;
@@ -174,7 +174,7 @@ SmartArray array_copied(std::uint64_t length, unsigned bits, const void* words, 
   return array;
 }
 
-// A new array of length values of bits holding words (its packed stream, DESIGN.md §3) in placement;
+// A new array of length values of bits holding words (its packed stream, docs/bit-layout.md) in placement;
 // ValueError when the words do not form such a stream, found before anything is allocated (a
 // pickle of a few bytes must not make the process map and touch the memory it announces).
 SmartArray array_from_words(std::uint64_t length, unsigned bits, const U64In& words, const ArrayOptions& placement) {

@@ -49,7 +49,7 @@ void for_degree_blocks(const SmartArray& begin, std::uint64_t lo, std::uint64_t 
 }
 
 // Score i of an array of score_bits() values: its packed words hold the scores' bit patterns in
-// order (32-bit values sit two to a word, lowest first, as DESIGN.md §3 lays them out on this
+// order (32-bit values sit two to a word, lowest first, as docs/bit-layout.md lays them out on this
 // little-endian machine), so the edge loop reads the words as a plain array of scores; memcpy is
 // that one load without reading integers through a floating-point pointer.
 template <typename Score>

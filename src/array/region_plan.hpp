@@ -1,4 +1,4 @@
-// Owns the translation of an array's placement options into memory regions (DESIGN.md §4): one
+// Owns the translation of an array's placement options into memory regions (docs/topology-and-placement.md): one
 // region per replica, each with its policy, nodes and huge pages, validated before any memory is
 // touched. Shared by SmartArray's allocation and the placed buffers.
 #pragma once

@@ -1,4 +1,4 @@
-// Owns the one report writer of the command and the benchmark programs: a result wrapped in the
+// Owns the report writer of the command and the C++ benchmark programs: a result wrapped in the
 // versioned envelope ("format" NAME/VERSION and the machine facts of the C ABI, schema
 // smartarrays.machine/1) and written as indented JSON to a file or stdout (docs/cli.md).
 #pragma once

@@ -7,22 +7,18 @@
 #include "os/crc32c.hpp"
 #include "smartarrays/array/smart_array.hpp"
 #include "smartarrays/error.hpp"
+#include "support/array_values.hpp"
 #include "support/fake_topology.hpp"
 
 namespace smartarrays {
 namespace {
 
+using test::with_bits;
+
 std::vector<std::uint64_t> ramp(std::uint64_t n) {
   std::vector<std::uint64_t> values(n);
   for (std::uint64_t i = 0; i < n; ++i) values[i] = (i * 7919) % 1000;
   return values;
-}
-
-ArrayOptions with_bits(unsigned bits, Placement placement = Placement::os_default) {
-  ArrayOptions o;
-  o.bits = bits;
-  o.placement = placement;
-  return o;
 }
 
 TEST(Checksum, IsTheCrc32cOfThePackedWords) {

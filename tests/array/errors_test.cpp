@@ -9,9 +9,12 @@
 
 #include "smartarrays/array/smart_array.hpp"
 #include "smartarrays/error.hpp"
+#include "support/array_values.hpp"
 
 namespace smartarrays {
 namespace {
+
+using test::with_bits;
 
 template <typename F>
 void expect_error(F&& f, ErrorCode code, const std::string& message_part) {
@@ -23,12 +26,6 @@ void expect_error(F&& f, ErrorCode code, const std::string& message_part) {
     EXPECT_NE(std::string(e.what()).find(message_part), std::string::npos)
         << "message '" << e.what() << "' lacks '" << message_part << "'";
   }
-}
-
-ArrayOptions with_bits(unsigned bits) {
-  ArrayOptions options;
-  options.bits = bits;
-  return options;
 }
 
 TEST(ArrayErrors, ValueTooWideForTheBitsIsRejectedNamingValueIndexAndBits) {

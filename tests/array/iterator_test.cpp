@@ -11,9 +11,12 @@
 #include <vector>
 
 #include "smartarrays/array/smart_array.hpp"
+#include "support/array_values.hpp"
 
 namespace smartarrays {
 namespace {
+
+using test::array_of;
 
 static_assert(std::forward_iterator<SmartArray::Iterator>);
 static_assert(std::sentinel_for<std::default_sentinel_t, SmartArray::Iterator>);
@@ -25,17 +28,11 @@ std::vector<std::uint64_t> pattern(std::uint64_t n, unsigned bits) {
   return values;
 }
 
-SmartArray make(const std::vector<std::uint64_t>& values, unsigned bits) {
-  ArrayOptions options;
-  options.bits = bits;
-  return SmartArray::from_values(values, options);
-}
-
 TEST(Iterator, WorksAsAnExplicitCursor) {
   for (unsigned bits : {1u, 7u, 32u, 33u, 64u}) {
     SCOPED_TRACE(bits);
     const std::vector<std::uint64_t> values = pattern(200, bits);
-    const SmartArray array = make(values, bits);
+    const SmartArray array = array_of(values, bits);
     // The paper's Function 4 loop.
     auto it = array.iterate(0);
     std::uint64_t sum = 0;
@@ -68,7 +65,7 @@ TEST(Iterator, CopiesKeepTheirOwnPositionAndChunk) {
   for (unsigned bits : {5u, 64u}) {
     SCOPED_TRACE(bits);
     const std::vector<std::uint64_t> values = pattern(300, bits);
-    const SmartArray array = make(values, bits);
+    const SmartArray array = array_of(values, bits);
     auto a = array.iterate(60);
     auto b = a;  // copies the decoded chunk (or the in-place pointer for 64 bits)
     for (int k = 0; k < 10; ++k) ++a;
@@ -90,7 +87,7 @@ TEST(Iterator, CopiesKeepTheirOwnPositionAndChunk) {
 
 TEST(Iterator, ServesStdAlgorithmsAndRanges) {
   const std::vector<std::uint64_t> values = pattern(1000, 11);
-  const SmartArray array = make(values, 11);
+  const SmartArray array = array_of(values, 11);
   EXPECT_TRUE(std::ranges::equal(array, values));
   EXPECT_EQ(std::ranges::distance(array), 1000);
   const auto largest = std::ranges::max_element(array);
@@ -145,7 +142,7 @@ TEST(BitsView, AgreesWithGetAndUnpackForEveryWidth) {
   for (unsigned B = 1; B <= 64; ++B) {
     SCOPED_TRACE(B);
     const std::vector<std::uint64_t> values = pattern(150, B);
-    const SmartArray array = make(values, B);
+    const SmartArray array = array_of(values, B);
     const ViewReadings r = readers[B - 1](array);
     EXPECT_EQ(r.length, array.length());
     EXPECT_EQ(r.chunks, 3u);
@@ -164,7 +161,7 @@ TEST(BitsView, AgreesWithGetAndUnpackForEveryWidth) {
 
 TEST(BitsView, VisitDispatchesOnceToTheArraysWidth) {
   const std::vector<std::uint64_t> values = pattern(500, 23);
-  const SmartArray array = make(values, 23);
+  const SmartArray array = array_of(values, 23);
   const std::uint64_t sum = array.visit([](auto view) {
     static_assert(decltype(view)::bits >= 1 && decltype(view)::bits <= 64);
     std::uint64_t s = 0;

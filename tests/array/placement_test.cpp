@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <numeric>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -18,6 +17,7 @@
 #include "smartarrays/os/memory_region.hpp"
 #include "smartarrays/os/topology.hpp"
 #include "support/fake_topology.hpp"
+#include "support/page_counts.hpp"
 #include "support/reference_layout.hpp"
 
 namespace smartarrays {
@@ -25,6 +25,7 @@ namespace {
 
 using test::reference_value;
 using test::ScopedFakeTopology;
+using test::total;
 
 std::vector<std::uint64_t> ramp(std::uint64_t n, std::uint64_t modulus) {
   std::vector<std::uint64_t> values(n);
@@ -40,10 +41,6 @@ void on_node(int node, F&& f) {
     f();
   });
   thread.join();
-}
-
-std::uint64_t total(const std::vector<std::uint64_t>& counts) {
-  return std::accumulate(counts.begin(), counts.end(), std::uint64_t{0});
 }
 
 // Every page of every replica is mapped, and (on this one-node machine, also under a fake

@@ -20,30 +20,18 @@
 #include "smartarrays/os/topology.hpp"
 #include "smartarrays/runtime/thread_pool.hpp"
 #include "support/fake_topology.hpp"
+#include "support/sample_values.hpp"
 
 namespace smartarrays::build {
 namespace {
 
 using runtime::PoolOptions;
 using runtime::ThreadPool;
+using test::sample_values;
 using test::ScopedFakeTopology;
 
 constexpr Placement all_placements[] = {Placement::os_default, Placement::single_node, Placement::interleaved,
                                         Placement::replicated, Placement::partitioned};
-
-std::vector<std::uint64_t> sample_values(std::uint64_t n, unsigned bits, std::uint64_t seed = 12345) {
-  std::vector<std::uint64_t> values(n);
-  std::uint64_t x = seed;
-  for (std::uint64_t& v : values) {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    v = (x >> 3) & codec::value_mask(bits);
-  }
-  // The extremes, where there is room: 0 and the largest value.
-  if (n > 2) values[1] = codec::value_mask(bits);
-  if (n > 3) values[n - 1] = codec::value_mask(bits);
-  if (n > 0) values[0] = 0;
-  return values;
-}
 
 ArrayOptions options_of(unsigned bits, Placement placement = Placement::os_default,
                         WriteMode write_mode = WriteMode::write_through) {

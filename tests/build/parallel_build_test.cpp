@@ -11,11 +11,11 @@
 
 #include "smartarrays/build/bulk.hpp"
 #include "smartarrays/build/parallel_build.hpp"
-#include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/topology.hpp"
 #include "smartarrays/runtime/thread_pool.hpp"
 #include "support/fake_topology.hpp"
+#include "support/sample_values.hpp"
 
 namespace smartarrays::build {
 namespace {
@@ -23,17 +23,8 @@ namespace {
 using runtime::PinPolicy;
 using runtime::PoolOptions;
 using runtime::ThreadPool;
+using test::sample_values;
 using test::ScopedFakeTopology;
-
-std::vector<std::uint64_t> sample_values(std::uint64_t n, unsigned bits) {
-  std::vector<std::uint64_t> values(n);
-  std::uint64_t x = 12345;
-  for (std::uint64_t& v : values) {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    v = (x >> 7) & codec::value_mask(bits);
-  }
-  return values;
-}
 
 void expect_same_words(const SmartArray& built, const SmartArray& reference) {
   ASSERT_EQ(built.length(), reference.length());

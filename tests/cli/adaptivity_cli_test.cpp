@@ -19,7 +19,7 @@
 namespace smartarrays {
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test::has;
 
 // A machine profile file the commands decide with, so that nothing calibrates.
 std::string machine_file(const test::ScratchDir& dir) {

@@ -18,11 +18,9 @@
 namespace smartarrays {
 namespace {
 
+using test::cli;
 using test::CliRun;
-
-CliRun cli(const test::ScratchDir& dir, const std::string& args) { return test::run_cli(args, dir.file("stderr.txt")); }
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test::has;
 
 // A store holding tiny.el as "graph", written by graph convert.
 std::string tiny_store(const test::ScratchDir& dir) {

@@ -17,11 +17,9 @@
 namespace smartarrays {
 namespace {
 
+using test::cli;
 using test::CliRun;
-
-CliRun cli(const test::ScratchDir& dir, const std::string& args) { return test::run_cli(args, dir.file("stderr.txt")); }
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test::has;
 
 TEST(WorkloadCli, EveryWorkloadRunsBothImplementations) {
   const test::ScratchDir dir;

@@ -4,19 +4,21 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/codec/kernels.hpp"
 #include "smartarrays/error.hpp"
+#include "support/sample_values.hpp"
 
 namespace sc = smartarrays::codec;
 
 namespace {
 
-// The oracle: a bit-at-a-time reader and writer of the DESIGN.md §3 stream, sharing no code with
+using smartarrays::test::sample_values;
+
+// The oracle: a bit-at-a-time reader and writer of the docs/bit-layout.md stream, sharing no code with
 // the library.
 std::uint64_t oracle_read(const std::vector<std::uint64_t>& words, std::uint64_t index, unsigned bits) {
   std::uint64_t value = 0;
@@ -40,19 +42,6 @@ std::vector<std::uint64_t> oracle_write(const std::vector<std::uint64_t>& values
 }
 
 std::uint64_t top(unsigned bits) { return bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1; }
-
-// Random values of the width with the extremes planted at chunk edges.
-std::vector<std::uint64_t> sample_values(std::uint64_t n, unsigned bits, std::uint32_t seed) {
-  std::mt19937_64 rng(seed * 131u + bits);
-  std::vector<std::uint64_t> v(n);
-  for (auto& x : v) x = rng() & top(bits);
-  for (std::uint64_t i = 0; i < n; i += 64) {
-    v[i] = top(bits);
-    if (i + 63 < n) v[i + 63] = top(bits);
-    if (i + 1 < n) v[i + 1] = 0;
-  }
-  return v;
-}
 
 std::vector<sc::Isa> isas() {
   std::vector<sc::Isa> out{sc::Isa::scalar};

@@ -18,28 +18,17 @@
 #include "smartarrays/collections/sorted_index.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/mix64.hpp"
+#include "support/array_values.hpp"
 #include "support/fake_topology.hpp"
 
 namespace smartarrays::collections {
 namespace {
 
+using test::array_of;
+using test::values_of;
+using test::with_bits;
+
 constexpr std::uint64_t max_u64 = ~std::uint64_t{0};
-
-ArrayOptions bits_options(unsigned bits) {
-  ArrayOptions options;
-  options.bits = bits;
-  return options;
-}
-
-std::vector<std::uint64_t> decoded(const SmartArray& a) {
-  std::vector<std::uint64_t> out(a.length());
-  if (!out.empty()) a.decode(0, out.size(), out.data());
-  return out;
-}
-
-SmartArray array_of(const std::vector<std::uint64_t>& values, const ArrayOptions& options = {}) {
-  return SmartArray::from_values(values, options);
-}
 
 classic::Groups reference_groups(const std::vector<std::uint64_t>& keys, const std::vector<std::uint64_t>& values,
                                  Aggregate aggregate) {
@@ -57,7 +46,7 @@ classic::Groups reference_groups(const std::vector<std::uint64_t>& keys, const s
 }
 
 classic::Groups as_groups(const GroupResult& r) {
-  const std::vector<std::uint64_t> k = decoded(r.keys), v = decoded(r.values);
+  const std::vector<std::uint64_t> k = values_of(r.keys), v = values_of(r.values);
   classic::Groups out;
   for (std::size_t i = 0; i < k.size(); ++i) out.emplace_back(k[i], v[i]);
   return out;
@@ -98,7 +87,7 @@ void expect_joins_match(const std::vector<std::uint64_t>& build, const std::vect
     const JoinPairs pairs = swapped ? hash_join_pairs(p, b, options) : hash_join_pairs(b, p, options);
     const std::vector<std::uint64_t>& l_keys = swapped ? probe : build;
     const std::vector<std::uint64_t>& r_keys = swapped ? build : probe;
-    const std::vector<std::uint64_t> left = decoded(pairs.left_rows), right = decoded(pairs.right_rows);
+    const std::vector<std::uint64_t> left = values_of(pairs.left_rows), right = values_of(pairs.right_rows);
     ASSERT_EQ(left.size(), expected);
     ASSERT_EQ(right.size(), expected);
     for (std::size_t i = 0; i < left.size(); ++i) {
@@ -120,9 +109,9 @@ TEST(Datasets, EveryDistributionIsDeterministicAndInRange) {
   for (Distribution d : {Distribution::moving_cluster, Distribution::sequential, Distribution::heavy_hitter, Distribution::zipf}) {
     const RecordsSpec spec{5000, 37, d, 9};
     const Records a = make_records(spec, {}), b = make_records(spec, {});
-    const std::vector<std::uint64_t> keys = decoded(a.keys), values = decoded(a.values);
-    EXPECT_EQ(keys, decoded(b.keys)) << to_string(d);
-    EXPECT_EQ(values, decoded(b.values));
+    const std::vector<std::uint64_t> keys = values_of(a.keys), values = values_of(a.values);
+    EXPECT_EQ(keys, values_of(b.keys)) << to_string(d);
+    EXPECT_EQ(values, values_of(b.values));
     EXPECT_EQ(a.keys.bits(), 6u);
     EXPECT_EQ(a.values.bits(), 20u);
     for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -152,7 +141,7 @@ TEST(Datasets, DistributionsHaveTheirShapes) {
 TEST(Datasets, BadSpecsAreRefused) {
   EXPECT_THROW(make_records({10, 0, Distribution::zipf, 1}, {}), Error);
   EXPECT_THROW(make_records({10, 11, Distribution::zipf, 1}, {}), Error);
-  EXPECT_THROW(make_records({10, 2, Distribution::zipf, 1}, bits_options(8)), Error);
+  EXPECT_THROW(make_records({10, 2, Distribution::zipf, 1}, with_bits(8)), Error);
   EXPECT_THROW(make_join_tables({10, 0, 1}, {}), Error);
   EXPECT_THROW(make_join_tables({std::uint64_t{1} << 62, 16, 1}, {}), Error);
   EXPECT_THROW(parse_distribution("uniform"), Error);
@@ -161,8 +150,8 @@ TEST(Datasets, BadSpecsAreRefused) {
 
 TEST(Datasets, JoinTablesAreAPermutationAndForeignKeys) {
   const JoinTables t = make_join_tables({1000, 16, 3}, {});
-  std::vector<std::uint64_t> build = decoded(t.build);
-  const std::vector<std::uint64_t> probe = decoded(t.probe);
+  std::vector<std::uint64_t> build = values_of(t.build);
+  const std::vector<std::uint64_t> probe = values_of(t.probe);
   ASSERT_EQ(probe.size(), 16000u);
   EXPECT_EQ(build[5], build_key({1000, 16, 3}, 5));
   std::sort(build.begin(), build.end());
@@ -191,7 +180,7 @@ TEST(Datasets, NpyFilesHoldTheValues) {
 TEST(GroupBy, EveryDistributionMatchesTheReference) {
   for (Distribution d : {Distribution::moving_cluster, Distribution::sequential, Distribution::heavy_hitter, Distribution::zipf}) {
     const Records r = make_records({3000, 50, d, 4}, {});
-    expect_group_by_matches(decoded(r.keys), decoded(r.values));
+    expect_group_by_matches(values_of(r.keys), values_of(r.values));
   }
 }
 
@@ -216,7 +205,7 @@ TEST(GroupBy, ErrorsAreClear) {
     EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
     EXPECT_STREQ(e.what(), "group by: keys and values differ in length (3 and 2)");
   }
-  EXPECT_THROW(GroupBy(a, a, runtime::default_pool(), bits_options(3)), Error);
+  EXPECT_THROW(GroupBy(a, a, runtime::default_pool(), with_bits(3)), Error);
   EXPECT_THROW(GroupBy(a, a).run(static_cast<Aggregate>(99)), Error);
   EXPECT_THROW(classic::median_by_key(std::vector<std::uint64_t>{1}, std::vector<std::uint64_t>{}), Error);
   EXPECT_EQ(parse_aggregate("MEDIAN"), Aggregate::median);
@@ -261,7 +250,7 @@ TEST(HashTable, FindsRowsAndReportsMemory) {
   EXPECT_EQ(table.distinct(), 3u);
   EXPECT_EQ(table.slot_bits(), 5u + 2u);  // key 30 in 5 bits, count 3 in 2
   EXPECT_GT(table.memory_bytes(), 0u);
-  EXPECT_THROW(HashTable::build(array_of(keys), bits_options(8)), Error);
+  EXPECT_THROW(HashTable::build(array_of(keys), with_bits(8)), Error);
 }
 
 TEST(SortedIndex, LooksUpLikeASortedVector) {
@@ -271,7 +260,7 @@ TEST(SortedIndex, LooksUpLikeASortedVector) {
   const SortedIndex index = SortedIndex::build(array_of(keys));
   std::vector<std::uint64_t> sorted = keys;
   std::sort(sorted.begin(), sorted.end());
-  EXPECT_EQ(decoded(index.keys()), sorted);
+  EXPECT_EQ(values_of(index.keys()), sorted);
   for (std::uint64_t probe : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{2500}, std::uint64_t{4999}, std::uint64_t{5000}, max_u64}) {
     const auto expected = std::equal_range(sorted.begin(), sorted.end(), probe);
     EXPECT_EQ(index.lower_bound(probe), static_cast<std::uint64_t>(expected.first - sorted.begin())) << probe;
@@ -280,20 +269,20 @@ TEST(SortedIndex, LooksUpLikeASortedVector) {
   const Match m = index.find(keys[17]);
   EXPECT_EQ(keys[index.rows().get(m.begin)], keys[17]);
   EXPECT_EQ(SortedIndex::build(array_of({})).find(3).count, 0u);
-  EXPECT_THROW(SortedIndex::build(array_of(keys), bits_options(64)), Error);
+  EXPECT_THROW(SortedIndex::build(array_of(keys), with_bits(64)), Error);
 }
 
 TEST(Collections, PlacementsOnFakeTopologies) {
   const test::ScopedFakeTopology topology("nodes=2");
   const Records r = make_records({4000, 64, Distribution::zipf, 2}, {});
-  const std::vector<std::uint64_t> keys = decoded(r.keys), values = decoded(r.values);
+  const std::vector<std::uint64_t> keys = values_of(r.keys), values = values_of(r.values);
   for (Placement p : {Placement::os_default, Placement::single_node, Placement::interleaved, Placement::replicated,
                       Placement::partitioned}) {
     ArrayOptions options;
     options.placement = p;
     const Records placed = make_records({4000, 64, Distribution::zipf, 2}, options);
     EXPECT_EQ(placed.keys.replicas(), p == Placement::replicated ? 2u : 1u);
-    EXPECT_EQ(decoded(placed.keys), keys);
+    EXPECT_EQ(values_of(placed.keys), keys);
     expect_group_by_matches(keys, values, options);
     expect_joins_match(random_keys(3000, 2000, 1), keys, options);
   }

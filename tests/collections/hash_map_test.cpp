@@ -14,15 +14,16 @@
 #include "smartarrays/collections/hash_map.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/mix64.hpp"
+#include "support/array_values.hpp"
 #include "support/fake_topology.hpp"
 
 namespace smartarrays::collections {
 namespace {
 
+using test::array_of;
+
 constexpr std::uint64_t max_u64 = ~std::uint64_t{0};
 constexpr std::uint64_t missing = 0xdeadbeefcafe;
-
-SmartArray array_of(const std::vector<std::uint64_t>& values) { return SmartArray::from_values(values, {}); }
 
 // Probe keys: every key, its neighbours, 0, 2^64-1 and a few random ones.
 std::vector<std::uint64_t> probes_for(const std::vector<std::uint64_t>& keys) {

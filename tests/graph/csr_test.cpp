@@ -13,6 +13,7 @@
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/build.hpp"
 #include "smartarrays/graph/generators.hpp"
+#include "support/array_values.hpp"
 #include "support/fake_topology.hpp"
 #include "support/graph_fixtures.hpp"
 
@@ -21,6 +22,7 @@ namespace {
 
 using runtime::PoolOptions;
 using runtime::ThreadPool;
+using test::array_of;
 using test::decode;
 using test::DecodedGraph;
 using test::values_of;
@@ -181,12 +183,6 @@ std::string bounds_error(const CsrGraph& g, runtime::ThreadPool& pool = runtime:
     return e.what();
   }
   return "";
-}
-
-SmartArray array_of(const std::vector<std::uint64_t>& values, unsigned bits = 0) {
-  ArrayOptions options;
-  options.bits = bits;
-  return SmartArray::from_values(values, options);
 }
 
 CsrGraph directed(const std::vector<std::uint64_t>& begin, const std::vector<std::uint64_t>& edge,

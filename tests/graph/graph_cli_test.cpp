@@ -26,10 +26,9 @@
 namespace smartarrays::graph {
 namespace {
 
+using test::cli;
 using test::CliRun;
 using test::read_file;
-
-CliRun cli(const test::ScratchDir& dir, const std::string& args) { return test::run_cli(args, dir.file("stderr.txt")); }
 
 std::vector<double> numbers_of(const std::string& text) {
   std::istringstream in(text);

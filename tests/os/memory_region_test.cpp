@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
-#include <numeric>
 #include <thread>
 
 #include "support/fake_topology.hpp"
@@ -15,15 +14,14 @@
 #include "smartarrays/error.hpp"
 #include "smartarrays/os/memory_region.hpp"
 #include "smartarrays/os/topology.hpp"
+#include "support/page_counts.hpp"
 
 namespace smartarrays::os {
 namespace {
 
-constexpr std::size_t MiB = std::size_t{1} << 20;
+using test::total;
 
-std::uint64_t total(const std::vector<std::uint64_t>& counts) {
-  return std::accumulate(counts.begin(), counts.end(), std::uint64_t{0});
-}
+constexpr std::size_t MiB = std::size_t{1} << 20;
 
 std::uint64_t pages_of(const MemoryRegion& region) { return region.mapped_bytes() / MemoryRegion::page_size(); }
 

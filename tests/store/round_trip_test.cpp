@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "smartarrays/algo/degree_centrality.hpp"
-#include "smartarrays/algo/pagerank.hpp"
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/build.hpp"
@@ -20,6 +19,7 @@
 #include "smartarrays/store/store.hpp"
 #include "store_support.hpp"
 #include "support/fake_topology.hpp"
+#include "support/pagerank_ranks.hpp"
 
 namespace smartarrays {
 namespace {
@@ -27,6 +27,7 @@ namespace {
 using store::Mode;
 using store::Object;
 using store::Store;
+using test::ranks_of;
 using test::ScratchFile;
 
 std::vector<std::uint64_t> sample(std::uint64_t n, unsigned bits, std::uint64_t seed) {
@@ -169,13 +170,6 @@ TEST(StoreRoundTrip, AMappedOpenRefusesAPlacementItWouldIgnore) {
   EXPECT_NO_THROW(Store::open(file.path(), Mode::map, ArrayOptions{}));
   const graph::GraphLayout widths_only = graph::GraphLayout::for_variant(graph::Variant::U);
   EXPECT_EQ(Store::open_graph(file.path(), "g", Mode::map, widths_only).edges(), g.edges());
-}
-
-std::vector<double> ranks_of(const graph::CsrGraph& g) {
-  const algo::PageRankResult result = algo::pagerank(g.rbegin(), g.redge(), g.begin());
-  std::vector<double> ranks(g.vertices());
-  for (std::uint64_t v = 0; v < g.vertices(); ++v) ranks[v] = algo::rank_at(result.ranks, v);
-  return ranks;
 }
 
 std::vector<std::uint64_t> centrality_of(const graph::CsrGraph& g) {

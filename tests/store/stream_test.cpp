@@ -23,13 +23,14 @@
 #include <thread>
 #include <vector>
 
-#include "smartarrays/algo/pagerank.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/build.hpp"
 #include "smartarrays/graph/generators.hpp"
 #include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/store/store.hpp"
 #include "store_support.hpp"
+#include "support/array_values.hpp"
+#include "support/pagerank_ranks.hpp"
 #include "support/sanitizers.hpp"
 
 namespace smartarrays {
@@ -39,8 +40,11 @@ using store::Object;
 using store::ReceiveOptions;
 using store::Receiver;
 using store::Store;
+using test::array_of;
 using test::Channel;
+using test::ranks_of;
 using test::receive_bytes;
+using test::values_of;
 
 std::vector<std::uint64_t> sample(std::uint64_t n, unsigned bits) {
   std::vector<std::uint64_t> values(n);
@@ -53,25 +57,6 @@ std::vector<std::uint64_t> sample(std::uint64_t n, unsigned bits) {
     v = x & mask;
   }
   return values;
-}
-
-SmartArray array_of(const std::vector<std::uint64_t>& values, unsigned bits) {
-  ArrayOptions options;
-  options.bits = bits;
-  return SmartArray::from_values(values, options);
-}
-
-std::vector<std::uint64_t> values_of(const SmartArray& a) {
-  std::vector<std::uint64_t> out(a.length());
-  if (!out.empty()) a.decode(0, out.size(), out.data());
-  return out;
-}
-
-std::vector<double> ranks_of(const graph::CsrGraph& g) {
-  const algo::PageRankResult result = algo::pagerank(g.rbegin(), g.redge(), g.begin());
-  std::vector<double> ranks(g.vertices());
-  for (std::uint64_t v = 0; v < g.vertices(); ++v) ranks[v] = algo::rank_at(result.ranks, v);
-  return ranks;
 }
 
 // Every byte a reader of fd gets until EOF.

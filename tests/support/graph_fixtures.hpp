@@ -17,19 +17,13 @@
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/csr_graph.hpp"
+#include "support/array_values.hpp"
 #include "support/scratch_dir.hpp"
 
 namespace smartarrays::test {
 
 /// A file of tests/data/graph.
 inline std::string graph_data(const std::string& name) { return std::string(SMARTARRAYS_TEST_DATA_DIR) + "/graph/" + name; }
-
-/// Every value of an array.
-inline std::vector<std::uint64_t> values_of(const SmartArray& array) {
-  std::vector<std::uint64_t> v(array.length());
-  if (!v.empty()) array.decode(0, v.size(), v.data());
-  return v;
-}
 
 /// The graph's four CSR arrays and its out-degrees (derived from begin by CsrGraph::out_degree),
 /// decoded, for exact comparisons.

@@ -1,4 +1,4 @@
-// Owns the tests' independent oracle of the bit layout (DESIGN.md §3): a plain LSB-first bit reader
+// Owns the tests' independent oracle of the bit layout (docs/bit-layout.md): a plain LSB-first bit reader
 // over raw words, one bit at a time, sharing no code with the codec so it cannot share its bugs.
 #pragma once
 

@@ -1,5 +1,6 @@
 // Owns the tests' way of running the `smartarrays` command as a user does: arguments through the
-// shell, stdout captured, stderr through a file, the exit code decoded.
+// shell, stdout captured, stderr through a file, the exit code decoded; and the check that what it
+// printed has a part.
 #pragma once
 
 #include <fcntl.h>
@@ -17,6 +18,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "support/scratch_dir.hpp"
 
 namespace smartarrays::test {
 
@@ -51,6 +54,12 @@ inline CliRun run_cli(const std::string& args, const std::string& stderr_path, c
   std::filesystem::remove(stderr_path);
   return result;
 }
+
+/// Runs the command with args, its stderr through a file of dir.
+inline CliRun cli(const ScratchDir& dir, const std::string& args) { return run_cli(args, dir.file("stderr.txt")); }
+
+/// Whether text (what the command printed) has part in it.
+inline bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 /// Waits up to seconds for child pid to end and returns its wait status; a child still running then
 /// is killed and reaped, and the answer is empty.

@@ -1,5 +1,5 @@
 // Owns the multi-node placement check that runs as the only process of an emulated NUMA guest
-// (tests/vm/run-numa-vm.sh): every placement promise of DESIGN.md §4, for memory regions and
+// (tests/vm/run-numa-vm.sh): every placement promise of docs/topology-and-placement.md, for memory regions and
 // SmartArrays, verified with move_pages on a real multi-node kernel (including that partition-aware
 // loops run each stripe's batches on its node's workers, reading pages of that node), and the knobs of
 // `smartarrays run` (docs/tune.md) checked from inside a child launched under them (this program
@@ -408,7 +408,7 @@ void check_partition_aware_loop() {
   }
 }
 
-// The SmartArray layer's placements, through its public API (DESIGN.md §4).
+// The SmartArray layer's placements, through its public API (docs/topology-and-placement.md#array-placements).
 void check_smart_array_placement() {
   check_replicated_array();
   for (int node : all_nodes()) check_single_node_array(node);

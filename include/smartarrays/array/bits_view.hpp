@@ -16,7 +16,7 @@ namespace detail {
 [[noreturn]] SMARTARRAYS_API void throw_chunk_out_of_range(std::uint64_t chunk, std::uint64_t length);
 }  // namespace detail
 
-/// A view of length B-bit values laid out as DESIGN.md §3 says, starting at words. Copying is
+/// A view of length B-bit values laid out as docs/bit-layout.md says, starting at words. Copying is
 /// cheap (two words); the view does not own the words and must not outlive them.
 template <unsigned B>
 class BitsView {

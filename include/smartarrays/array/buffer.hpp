@@ -1,5 +1,5 @@
 // Owns placed buffers: plain memory placed like an array (Shoal's shl__malloc), for data the
-// program reads and writes itself, such as PageRank scores a caller drives (docs/arrays.md).
+// program reads and writes itself, such as PageRank scores a caller drives (docs/topology-and-placement.md#placed-buffers).
 #pragma once
 
 #include <cstddef>

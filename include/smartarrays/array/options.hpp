@@ -1,4 +1,4 @@
-// Owns how an array is asked for: the NUMA placements of DESIGN.md §4 and the options that
+// Owns how an array is asked for: the NUMA placements of docs/topology-and-placement.md and the options that
 // SmartArray::allocate / from_values take.
 #pragma once
 
@@ -13,7 +13,7 @@ namespace smartarrays {
 /// How an array's pages ask for huge pages (os::HugePages: off, on, auto, 2M, 1G).
 using HugePages = os::HugePages;
 
-/// Where an array's pages live (DESIGN.md §4); the numeric values are the C ABI's sa_placement.
+/// Where an array's pages live (docs/topology-and-placement.md); the numeric values are the C ABI's sa_placement.
 enum class Placement : int {
   os_default = 0,   ///< plain mmap, pages land where first touched (pre-faulted by the allocating thread)
   single_node = 1,  ///< every page bound to ArrayOptions::node
@@ -80,7 +80,7 @@ struct ArrayOptions {
   /// SmartArray refuses options with it set.
   bool auto_bits = false;
   AccessHints hints;  ///< the program's access hints (read by the adaptive layer only)
-  /// How set reaches the replicas (write_through, or primary with build::sync; docs/arrays.md).
+  /// How set reaches the replicas (write_through, or primary with build::sync; docs/topology-and-placement.md#writable-replicas).
   WriteMode write_mode = WriteMode::write_through;
 };
 

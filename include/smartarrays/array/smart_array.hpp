@@ -1,7 +1,8 @@
 // Owns SmartArray: a fixed-length array of unsigned values bit-packed with b = 1..64 bits (layout of
-// DESIGN.md §3) in one or more replicas placed on NUMA nodes (§4), with checked and unchecked
-// random access, chunk unpacking, range decode and sum, a forward iterator that hides replica choice
-// and unpacking (paper Function 4), and statically-typed BitsView<B> views for hot loops.
+// docs/bit-layout.md) in one or more replicas placed on NUMA nodes (docs/topology-and-placement.md),
+// with checked and unchecked random access, chunk unpacking, range decode and sum, a forward
+// iterator that hides replica choice and unpacking (paper Function 4), and statically-typed
+// BitsView<B> views for hot loops.
 //
 // Thread safety: every const member may run concurrently from any number of threads. init() and
 // init_unchecked() write shared words (neighbouring values share a word), so a write must not run
@@ -32,7 +33,7 @@ namespace smartarrays {
 
 /// A bit-compressed, NUMA-placed array of unsigned 64-bit values; move-only, owns its memory.
 /// Length 0 is allowed (an empty array still maps one padding word per replica).
-/// Each replica holds words_per_replica() words in the layout of DESIGN.md §3 followed by one zero
+/// Each replica holds words_per_replica() words in the layout of docs/bit-layout.md followed by one zero
 /// padding word, so vector kernels may read one word past the stream; the padding is not part of the format.
 class SMARTARRAYS_API SmartArray {
  public:
@@ -84,7 +85,7 @@ class SMARTARRAYS_API SmartArray {
   const ArrayOptions& options() const noexcept { return options_; }
   /// Number of replicas (the node count of the set for replicated, 1 otherwise).
   std::size_t replicas() const noexcept { return replica_words_.size(); }
-  /// The packed words of replica r (layout of DESIGN.md §3); throws Error(out_of_range) for a bad r.
+  /// The packed words of replica r (layout of docs/bit-layout.md); throws Error(out_of_range) for a bad r.
   const std::uint64_t* replica(std::size_t r) const;
   /// The packed words of replica r, writable, for bulk writers that fill each replica on its own
   /// node: they must write the same stream into every replica before the array is read.

@@ -1,4 +1,4 @@
-// Owns the normative bit layout (DESIGN.md §3) as compile-time kernels templated on the bit width:
+// Owns the normative bit layout (docs/bit-layout.md) as compile-time kernels templated on the bit width:
 // get/set one value, pack/unpack one 64-value chunk. Portable C++ (no ISA extensions), inlined into
 // typed hot loops; the run-time dispatched batch kernels live in codec/kernels.hpp.
 #pragma once

@@ -14,7 +14,7 @@
 
 namespace smartarrays::os {
 
-/// Where the pages of a region go (DESIGN.md §4).
+/// Where the pages of a region go (docs/topology-and-placement.md).
 enum class MemoryPolicy {
   os_default,   ///< no policy: first touch decides
   bind,         ///< every page on nodes[0] (MPOL_BIND)

@@ -1,7 +1,7 @@
 // Owns the Java names of the C ABI's sa_placement values.
 package org.smartarrays;
 
-/** Where an array's pages live (DESIGN.md §4); the ordinals are the C ABI's sa_placement codes. */
+/** Where an array's pages live (docs/topology-and-placement.md#array-placements); the ordinals are the C ABI's sa_placement codes. */
 public enum Placement {
   /** Pages land where first touched (pre-faulted by the allocating thread). */
   OS_DEFAULT,

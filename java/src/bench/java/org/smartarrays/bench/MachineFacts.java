@@ -1,5 +1,6 @@
-// Owns the machine facts a Java benchmark result carries (DESIGN.md §6): the library's own, read
-// through the C ABI (schema smartarrays.machine/1, docs/cli.md), plus the JVM that ran the Java side.
+// Owns the machine facts a Java benchmark result carries: the library's own, read through the C ABI
+// (schema smartarrays.machine/1, docs/cli.md#smartarraysmachine1-the-machine-facts), plus the JVM
+// that ran the Java side.
 package org.smartarrays.bench;
 
 import java.util.LinkedHashMap;

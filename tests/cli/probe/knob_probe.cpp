@@ -1,7 +1,8 @@
-// Owns the knob probe: a small dynamically linked program that `smartarrays run` and `tune` tests
-// launch, printing what the launcher set from inside the child: its memory policy and node mask
-// (get_mempolicy), affinity mask, PR_GET_THP_DISABLE, which allocator's own symbol the process has
-// (dlsym), and the thread-count variables. One "key=value" per line.
+// Owns the knob probe: a small dynamically linked program that the `smartarrays run` tests
+// (tests/cli/run_command_test.cpp) launch, printing what the launcher set from inside the child:
+// its memory policy and node mask (get_mempolicy), affinity mask, PR_GET_THP_DISABLE, which
+// allocator's own symbol the process has (dlsym), and the thread-count variables. One "key=value"
+// per line.
 #include <dlfcn.h>
 #include <linux/mempolicy.h>
 #include <sched.h>
