@@ -484,3 +484,26 @@ def test_a_mapped_store_cut_underneath_raises_oserror_not_sigbus(tmp_path: Path)
         big[100_000:200_000]
     with pytest.raises(ValueError, match="store"):
         sa.open(path, mode="load")
+
+
+def test_a_writer_that_cannot_get_the_lock_raises_oserror_and_changes_nothing(tmp_path: Path) -> None:
+    import fcntl
+    import subprocess
+    import sys
+
+    path = tmp_path / "held.sa"
+    sa.save(path, {"first": sa.array([1, 2, 3])})
+    before = path.read_bytes()
+    append = f"import smartarrays as sa; sa.append({str(path)!r}, {{'late': sa.array([4])}})"
+    env = {**os.environ, "SMARTARRAYS_STORE_LOCK_WAIT": "1"}
+    with open(path, "r+b") as holder:
+        # Another writer's hold of the writer lock (byte 2^62; a POSIX lock conflicts with the library's OFD lock).
+        fcntl.lockf(holder, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 2**62)
+        late = subprocess.run([sys.executable, "-c", append], env=env, capture_output=True, text=True)
+        assert late.returncode != 0
+        assert "OSError" in late.stderr and "is being written by another writer" in late.stderr, late.stderr
+        assert "SMARTARRAYS_STORE_LOCK_WAIT" in late.stderr
+        assert path.read_bytes() == before
+    done = subprocess.run([sys.executable, "-c", append], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert list(sa.open(path)) == ["first", "late"]
