@@ -1,7 +1,7 @@
-// Owns strict reading of the adaptive layer's JSON documents: parsing any bytes into a document of
-// bounded depth or an Error(invalid_argument) naming the source, and every field looked up through
-// a path ("model.read_gbs[1][0]") so that a missing, mistyped or out-of-range value is rejected with
-// Error(invalid_argument) naming the field, its source and the text it had, quoted and cut.
+// Owns strict reading of the adaptive layer's JSON documents: parsing any bytes, in linear time, into
+// a document of bounded depth or an Error(invalid_argument) naming the source, and every field looked
+// up through a path ("model.read_gbs[1][0]") so that a missing, mistyped or out-of-range value is
+// rejected with Error(invalid_argument) naming the field, its source and the text it had, quoted and cut.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -157,24 +157,12 @@ inline std::string json_failure(const Json::exception& e) {
   return util::printable(m);
 }
 
-/// Parses text as JSON. Invalid JSON (syntax, a number out of range, invalid UTF-8) and nesting
-/// deeper than max_document_depth fail with Error(invalid_argument) naming source and, quoted and
-/// cut, the text at fault.
-inline Json parse_document(std::string_view text, std::string_view source) {
-  const auto bounded = [source](int depth, Json::parse_event_t event, Json&) {
-    const bool opens = event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start;
-    if (opens && depth >= max_document_depth) {
-      throw_error(ErrorCode::invalid_argument, std::string(source) + ": arrays and objects nested deeper than " +
-                                                   std::to_string(max_document_depth) + " levels");
-    }
-    return true;
-  };
-  try {
-    return Json::parse(text, bounded);
-  } catch (const Json::exception& e) {
-    throw_error(ErrorCode::invalid_argument, std::string(source) + ": not JSON: " + json_failure(e));
-  }
-}
+/// Parses text as JSON in time and memory linear in its length, stopping with Error(cancelled) when
+/// the calling thread's interrupt check asks (runtime::InterruptScope). Invalid JSON (syntax, a
+/// number out of range, invalid UTF-8) and nesting deeper than max_document_depth fail with
+/// Error(invalid_argument) naming source and, quoted and cut, the text at fault. A key an object
+/// repeats keeps its first place and its last value, as nlohmann's parser does.
+Json parse_document(std::string_view text, std::string_view source);
 
 /// The document's "format" must be expected.
 inline void check_format(const Field& root, const char* expected) {

@@ -1,11 +1,12 @@
 // Owns the machine profile's JSON form (smartarrays.machine/1 with a "model" member), its strict
-// reading and validation, and the file helpers the adaptive layer's documents share.
+// reading and validation, and the parser and file helpers the adaptive layer's documents share.
 #include "smartarrays/adapt/machine_profile.hpp"
 
 #include <unistd.h>
 
 #include <cerrno>
 #include <filesystem>
+#include <utility>
 
 #include "adapt/json_fields.hpp"
 #include "os/open_file.hpp"
@@ -16,6 +17,140 @@
 namespace smartarrays::adapt {
 
 namespace detail {
+
+namespace {
+
+// Builds a document from nlohmann's SAX events in time linear in its text. nlohmann's own parser
+// with a callback (the depth check) scans an object's parent for discarded values after every
+// object, and ordered_json's operator[] looks a key up through every earlier member, each
+// quadratic: 400,000 empty objects took 27 s, 100,000 keys 9 s. Here each open object indexes its
+// keys in a hash table, and the interrupt check runs every few thousand values.
+class DocumentBuilder {
+ public:
+  DocumentBuilder(Json& root, std::string_view source) : root_(root), source_(source) {}
+
+  bool null() { return add(nullptr); }
+  bool boolean(bool v) { return add(v); }
+  bool number_integer(Json::number_integer_t v) { return add(v); }
+  bool number_unsigned(Json::number_unsigned_t v) { return add(v); }
+  bool number_float(Json::number_float_t v, const Json::string_t&) { return add(v); }
+  bool string(Json::string_t& v) { return add(std::move(v)); }
+  bool binary(Json::binary_t& v) { return add(Json::binary(std::move(v))); }
+  bool start_object(std::size_t) { return open(Json::object()); }
+  bool start_array(std::size_t) { return open(Json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool key(Json::string_t& k) {
+    Open& object = open_.back();
+    member_ = &object.keys.find_or_add(object.value->get_ref<Json::object_t&>(), k).second;
+    return true;
+  }
+  template <class Exception>
+  bool parse_error(std::size_t, const std::string&, const Exception& e) {
+    throw e;
+  }
+
+ private:
+  // An object's members by key: open addressing over each member's key hash and place, at most
+  // half full, so a key costs one hash and a probe or two however many members came before.
+  class KeyIndex {
+   public:
+    // The member of object named key, appended with a null value when key is new.
+    Json::object_t::value_type& find_or_add(Json::object_t& object, Json::string_t& key) {
+      auto& members = static_cast<Json::object_t::Container&>(object);
+      if (2 * (members.size() + 1) > slots_.size()) grow(std::max<std::size_t>(8, 2 * slots_.size()));
+      const std::size_t hash = std::hash<std::string>{}(key);
+      for (std::size_t i = hash & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
+        Slot& slot = slots_[i];
+        if (slot.member == empty) {
+          slot = {hash, members.size()};
+          members.emplace_back(std::move(key), nullptr);
+          return members.back();
+        }
+        if (slot.hash == hash && members[slot.member].first == key) return members[slot.member];
+      }
+    }
+
+   private:
+    struct Slot {
+      std::size_t hash = 0;
+      std::size_t member = empty;
+    };
+    static constexpr std::size_t empty = ~std::size_t{0};
+
+    void grow(std::size_t size) {
+      const std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(size));
+      for (const Slot& slot : old) {
+        if (slot.member == empty) continue;
+        std::size_t i = slot.hash & (size - 1);
+        while (slots_[i].member != empty) i = (i + 1) & (size - 1);
+        slots_[i] = slot;
+      }
+    }
+
+    std::vector<Slot> slots_;
+  };
+
+  // An array or object being read, with an object's key index.
+  struct Open {
+    Json* value;
+    KeyIndex keys;
+  };
+
+  // Places v where the document is: the root, the next element of an array, or the member whose
+  // key came last; returns where it went.
+  template <class Value>
+  Json* place(Value&& v) {
+    if ((++values_ & 0xfff) == 0) runtime::check_interrupt();
+    if (open_.empty()) {
+      root_ = Json(std::forward<Value>(v));
+      return &root_;
+    }
+    Json& parent = *open_.back().value;
+    if (parent.is_array()) {
+      parent.emplace_back(std::forward<Value>(v));
+      return &parent.back();
+    }
+    *member_ = Json(std::forward<Value>(v));
+    return member_;
+  }
+  template <class Value>
+  bool add(Value&& v) {
+    place(std::forward<Value>(v));
+    return true;
+  }
+  bool open(Json container) {
+    if (open_.size() >= static_cast<std::size_t>(max_document_depth)) {
+      throw_error(ErrorCode::invalid_argument, std::string(source_) + ": arrays and objects nested deeper than " +
+                                                   std::to_string(max_document_depth) + " levels");
+    }
+    open_.push_back({place(std::move(container)), {}});
+    return true;
+  }
+  bool close() {
+    open_.pop_back();
+    return true;
+  }
+
+  Json& root_;
+  std::string_view source_;
+  std::vector<Open> open_;
+  Json* member_ = nullptr;
+  std::uint64_t values_ = 0;
+};
+
+}  // namespace
+
+Json parse_document(std::string_view text, std::string_view source) {
+  Json root;
+  DocumentBuilder builder(root, source);
+  try {
+    Json::sax_parse(text.begin(), text.end(), &builder);
+  } catch (const Json::exception& e) {
+    throw_error(ErrorCode::invalid_argument, std::string(source) + ": not JSON: " + json_failure(e));
+  }
+  return root;
+}
 
 std::string read_text_file(const std::string& path, os::InputKind kind) {
   // Through the one open of every path: a NUL refused, a FIFO (a stream kind's `<(...)`) waited on

@@ -124,6 +124,22 @@ TEST(AdviseCli, AMachineFileWithABadFieldIsRefusedNamingIt) {
   EXPECT_NE(r.err.find("model.read_gbs: missing"), std::string::npos) << r.err;
 }
 
+// A machine file of the size cap is parsed to its end and refused by what it holds: 16 MiB of empty
+// objects took over 12 minutes and ignored SIGTERM, the parser being quadratic in them.
+TEST(AdviseCli, AMachineFileOfTheSizeCapIsParsedAndRefused) {
+  const std::string path = test_file("-objects.json");
+  {
+    std::ofstream out(path);
+    out << "[{}";
+    for (std::size_t size = 3; size + 4 <= std::size_t{16} << 20; size += 3) out << ",{}";
+    out << "]";
+  }
+  const test::CliRun r = test::run_cli("advise --workload aggregate --length 10 --machine " + path, test_file(".err"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(path + ": document: expected an object, got '[{...},{...},"), std::string::npos) << r.err;
+  std::filesystem::remove(path);
+}
+
 // Profiles are read through the one open of every path: the reason a file cannot be opened is
 // named (it said only "cannot read"), a FIFO given as --profile is waited on until Ctrl-C, which
 // exits 130 (it was exit 1, "cannot read"), and a FIFO in the cache's place is refused at once

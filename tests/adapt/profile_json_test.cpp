@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
+#include <string>
 
 #include "adapt/json_fields.hpp"
 #include "adapt/profiles.hpp"
@@ -14,6 +16,7 @@
 #include "smartarrays/adapt/adaptive_array.hpp"
 #include "smartarrays/adapt/machine_profile.hpp"
 #include "smartarrays/adapt/workload.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
 
 namespace smartarrays::adapt {
 namespace {
@@ -151,6 +154,60 @@ TEST(MachineProfileJson, ValuesAreShownOneLevelDeepAndCutAndDocumentsNestAtMost6
   // Workload profiles are read by the same parser.
   EXPECT_EQ(rejection([&] { return to_json(parse_workload_profile("{\"format\": " + nested(100000) + "}", "w.json")); }),
             "w.json: arrays and objects nested deeper than 64 levels");
+}
+
+// Parsing is linear in the document: nlohmann's parser with a callback rescanned an array after
+// each object in it, and ordered_json looked every key up through the keys before it, so a 16 MiB
+// document of empty objects ran for over 12 minutes. Documents of the size cap are read to the end.
+TEST(MachineProfileJson, DocumentsOfTheSizeCapParseInLinearTime) {
+  const auto refused = [](const std::string& text) {
+    return rejection([&] { return to_json(parse_machine_profile(text, "m.json")); });
+  };
+  std::string objects = "[{}";
+  while (objects.size() + 4 <= detail::profile_file_limit) objects += ",{}";
+  objects += "]";
+  EXPECT_EQ(refused(objects).rfind("m.json: document: expected an object, got '[{...},{...},", 0), 0u);
+  std::string keys = "{\"k0\":0";
+  for (std::size_t i = 1; keys.size() + 32 <= detail::profile_file_limit; ++i) keys += ",\"k" + std::to_string(i) + "\":0";
+  keys += "}";
+  EXPECT_EQ(refused(keys), "m.json: format: missing");
+}
+
+// Every key finds its member however many came before, and a repeated key keeps its first place
+// and its last value, as nlohmann's parser does.
+TEST(MachineProfileJson, KeysFindTheirMembersAndARepeatedKeyKeepsItsPlaceAndLastValue) {
+  std::string text = "{";
+  for (int i = 0; i < 1000; ++i) text += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  text += "\"k5\":{\"k5\":[true],\"x\":1,\"k5\":null}}";
+  const Json json = detail::parse_document(text, "d.json");
+  ASSERT_EQ(json.size(), 1000u);
+  for (int i = 0; i < 1000; ++i) {
+    if (i == 5) continue;
+    EXPECT_EQ(json.at("k" + std::to_string(i)), i);
+  }
+  EXPECT_EQ(json.at("k5").dump(), "{\"k5\":null,\"x\":1}");
+  EXPECT_EQ(json.begin().key(), "k0");
+  EXPECT_EQ(std::next(json.begin(), 5).key(), "k5");
+}
+
+// The parse stops at the calling thread's interrupt (the command's Ctrl-C and SIGTERM, Python's
+// KeyboardInterrupt): before, it ran to the end of the document whatever the signal.
+TEST(MachineProfileJson, ParsingStopsAtAnInterrupt) {
+  std::string values = "[0";
+  for (int i = 0; i < 100000; ++i) values += ",0";
+  values += "]";
+  int checks = 0;
+  const runtime::InterruptScope stop([&] {
+    ++checks;
+    return true;
+  });
+  try {
+    detail::parse_document(values, "m.json");
+    FAIL() << "parsed despite the interrupt";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::cancelled) << e.what();
+  }
+  EXPECT_EQ(checks, 1);
 }
 
 TEST(MachineProfileJson, FilesRoundTripAndMissingFilesAreOsErrors) {
