@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <sstream>
 #include <string>
 #include <string_view>
 
@@ -66,6 +67,14 @@ class Field {
     }
     return v;
   }
+  /// A number in [min, max]: a rate or time the model divides or multiplies by, within what a
+  /// machine can measure (docs/adaptivity.md).
+  double number_in(double min, double max) const {
+    if (!value_->is_number()) fail("expected a number, got " + shown());
+    const double v = value_->get<double>();
+    if (!(v >= min && v <= max)) fail("expected a number in " + number_text(min) + ".." + number_text(max) + ", got " + shown());
+    return v;
+  }
   /// A whole number in [min, max].
   std::uint64_t whole(std::uint64_t min, std::uint64_t max) const {
     if (!value_->is_number_unsigned() && !(value_->is_number_integer() && value_->get<std::int64_t>() >= 0)) {
@@ -118,10 +127,9 @@ class Field {
   }
   static std::string scalar_text(const Json& scalar) { return scalar.dump(-1, ' ', false, Json::error_handler_t::replace); }
   static std::string number_text(double v) {
-    std::string s = std::to_string(v);
-    while (s.size() > 1 && s.back() == '0') s.pop_back();
-    if (!s.empty() && s.back() == '.') s.pop_back();
-    return s;
+    std::ostringstream text;
+    text << v;
+    return text.str();
   }
 
   static constexpr std::size_t shown_bytes = 80;  // util::quoted's default cut

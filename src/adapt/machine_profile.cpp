@@ -200,12 +200,23 @@ Json matrix_json(const NodeMatrix& m) {
   return rows;
 }
 
-NodeMatrix read_matrix(const Field& f, std::size_t n) {
+// The range of each rate and time a profile may hold: what a machine can measure, wide enough for
+// any real one. Beyond them a value is a slip (a unit, a typo) or made to break the model, whose
+// predictions would then come out 0 s for every candidate, hundreds of digits long, or not a number
+// (docs/adaptivity.md).
+constexpr double min_gbs = 1e-3, max_gbs = 1e5;                    // bandwidths: 1 MB/s .. 100 TB/s
+constexpr double min_latency_ns = 1, max_latency_ns = 1e6;         // a load beyond the caches: 1 ns .. 1 ms
+constexpr double min_get_ns = 1e-2, max_get_ns = 1e6;              // a cache-resident get: 10 ps .. 1 ms
+constexpr double min_values_per_s = 1e3, max_values_per_s = 1e13;  // decoding, one CPU
+constexpr double max_memory_parallelism = 1e3;                     // misses in flight per CPU
+constexpr double min_latency_ratio = 1e-2, max_latency_ratio = 1e2;  // huge pages against small
+
+NodeMatrix read_matrix(const Field& f, std::size_t n, double min, double max) {
   f.array_size(n);
   NodeMatrix m(n, std::vector<double>(n));
   for (std::size_t i = 0; i < n; ++i) {
     f[i].array_size(n);
-    for (std::size_t j = 0; j < n; ++j) m[i][j] = f[i][j].number(0, true);
+    for (std::size_t j = 0; j < n; ++j) m[i][j] = f[i][j].number_in(min, max);
   }
   return m;
 }
@@ -229,36 +240,42 @@ MachineProfile read_profile(const Field& root) {
     node.memory_free_bytes = nodes[i].at("memory_free_bytes").whole(0, node.memory_bytes);
     p.nodes.push_back(node);
   }
-  p.read_gbs = read_matrix(model.at("read_gbs"), n);
-  p.read_gbs_1t = read_matrix(model.at("read_gbs_1t"), n);
-  p.latency_ns = read_matrix(model.at("latency_ns"), n);
+  p.read_gbs = read_matrix(model.at("read_gbs"), n, min_gbs, max_gbs);
+  p.read_gbs_1t = read_matrix(model.at("read_gbs_1t"), n, min_gbs, max_gbs);
+  p.latency_ns = read_matrix(model.at("latency_ns"), n, min_latency_ns, max_latency_ns);
   const Field copy = model.at("copy_gbs");
   copy.array_size(n);
-  for (std::size_t i = 0; i < n; ++i) p.copy_gbs.push_back(copy[i].number(0, true));
+  for (std::size_t i = 0; i < n; ++i) p.copy_gbs.push_back(copy[i].number_in(min_gbs, max_gbs));
   const Field decode = model.at("decode");
   const Field scan = decode.at("scan_values_per_s_per_cpu");
   const Field get = decode.at("get_ns");
   scan.array_size(64);
   get.array_size(64);
   for (std::size_t b = 0; b < 64; ++b) {
-    p.decode.scan_values_per_s_per_cpu[b] = scan[b].number(0, true);
-    p.decode.get_ns[b] = get[b].number(0, true);
+    p.decode.scan_values_per_s_per_cpu[b] = scan[b].number_in(min_values_per_s, max_values_per_s);
+    p.decode.get_ns[b] = get[b].number_in(min_get_ns, max_get_ns);
   }
-  p.decode.plain_scan_values_per_s_per_cpu = decode.at("plain_scan_values_per_s_per_cpu").number(0, true);
-  if (model.has("memory_parallelism")) p.memory_parallelism = model.at("memory_parallelism").number(1, false);
+  p.decode.plain_scan_values_per_s_per_cpu =
+      decode.at("plain_scan_values_per_s_per_cpu").number_in(min_values_per_s, max_values_per_s);
+  if (model.has("memory_parallelism")) {
+    p.memory_parallelism = model.at("memory_parallelism").number_in(1, max_memory_parallelism);
+  }
   if (model.has("llc_bytes")) p.llc_bytes = model.at("llc_bytes").whole(0, ~std::uint64_t{0});
   if (model.has("random_cache_bytes")) p.random_cache_bytes = model.at("random_cache_bytes").whole(0, ~std::uint64_t{0});
-  if (model.has("huge_page_latency_ratio")) p.huge_page_latency_ratio = model.at("huge_page_latency_ratio").number(0, true);
-  if (model.has("serial_fraction")) {
-    p.serial_fraction = model.at("serial_fraction").number(0, false);
-    if (p.serial_fraction > 1) model.at("serial_fraction").fail("expected a number in 0..1, got " + std::to_string(p.serial_fraction));
+  if (model.has("huge_page_latency_ratio")) {
+    p.huge_page_latency_ratio = model.at("huge_page_latency_ratio").number_in(min_latency_ratio, max_latency_ratio);
   }
+  if (model.has("serial_fraction")) p.serial_fraction = model.at("serial_fraction").number_in(0, 1);
   if (model.has("calibration")) p.calibration = model.at("calibration").text();
   if (model.has("calibration_seconds")) p.calibration_seconds = model.at("calibration_seconds").number(0, false);
   if (model.has("machine_key")) p.machine_key = model.at("machine_key").text();
-  bool any_cpu = false;
-  for (const NodeProfile& node : p.nodes) any_cpu = any_cpu || node.cpus > 0;
+  bool any_cpu = false, any_memory = false;
+  for (const NodeProfile& node : p.nodes) {
+    any_cpu = any_cpu || node.cpus > 0;
+    any_memory = any_memory || node.memory_bytes > 0;
+  }
   if (!any_cpu) nodes.fail("expected a node with cpus > 0");
+  if (!any_memory) nodes.fail("expected a node with memory_bytes > 0");
   return p;
 }
 
