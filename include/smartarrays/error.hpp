@@ -1,10 +1,12 @@
-// Owns the one exception type of the C++ API and the error codes it shares with the C ABI.
+// Owns the one exception type of the C++ API, the error codes it shares with the C ABI, and naming
+// what failed in an error from below (with_context).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "smartarrays/export.hpp"
 
@@ -39,5 +41,18 @@ class SMARTARRAYS_API Error : public std::runtime_error {
 
 /// Throws Error(code, message); a function so hot paths keep the throw out of line.
 [[noreturn]] inline void throw_error(ErrorCode code, const std::string& message) { throw Error(code, message); }
+
+/// Runs f; an Error it throws comes out with the same code as "context: message", for a caller that
+/// can name what failed (an array) where the callee could not. An interruption (Error(cancelled))
+/// passes unchanged: it is no failure of what is named.
+template <typename F>
+decltype(auto) with_context(const std::string& context, F&& f) {
+  try {
+    return std::forward<F>(f)();
+  } catch (const Error& e) {
+    if (e.code() == ErrorCode::cancelled) throw;
+    throw Error(e.code(), context + ": " + e.message());
+  }
+}
 
 }  // namespace smartarrays

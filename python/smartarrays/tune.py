@@ -46,7 +46,7 @@ class RunResult:
     """Its standard output (decoded as UTF-8, undecodable bytes replaced): the last 64 MiB, when it
     printed more; stderr is inherited."""
     max_rss_kib: int
-    """Peak resident set in KiB; at least the caller's resident memory at the fork (docs/tune.md)."""
+    """Peak resident set in KiB of the command alone, not counting this process's memory (docs/tune.md)."""
     minor_faults: int
     """Page faults served without I/O."""
     major_faults: int

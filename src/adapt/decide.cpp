@@ -3,6 +3,7 @@
 #include "smartarrays/adapt/decision.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <iomanip>
 #include <limits>
@@ -125,6 +126,8 @@ class Decider {
   static constexpr double thread_tolerance = 0.02;
   // A uniform candidate replaces the arrays' own choices only when predicted faster by this share.
   static constexpr double joint_tolerance = 0.02;
+  // Machines of up to this many nodes have the dense-pinning boundary after every node predicted.
+  static constexpr std::size_t every_boundary_nodes = 8;
 
   const ArrayUse& use(std::size_t k) const { return w_.arrays[k]; }
 
@@ -225,15 +228,20 @@ class Decider {
     return p;
   }
 
-  // Thread counts worth predicting: powers of two, each node boundary of dense pinning, and all CPUs.
+  // Thread counts worth predicting: powers of two, the boundaries of dense pinning after each of the
+  // first every_boundary_nodes nodes and after 16, 32, 64, ... nodes, and all CPUs. Every prediction
+  // reads each node's share of each array (nodes squared), so a boundary after every node made the
+  // search cubic in the nodes: a 1000-node profile took 27-124 s. Doubling keeps it to
+  // O(log nodes) predictions, and a machine of up to 8 nodes keeps every boundary.
   std::vector<unsigned> thread_counts() const {
     const unsigned cpus = std::max(m_.total_cpus(), 1u);
     std::vector<unsigned> counts;
     for (unsigned t = 1; t < cpus; t *= 2) counts.push_back(t);
     unsigned filled = 0;
-    for (const NodeProfile& node : m_.nodes) {
-      filled += node.cpus;
-      if (filled > 0 && filled < cpus) counts.push_back(filled);
+    for (std::size_t nodes = 1; nodes <= m_.node_count(); ++nodes) {
+      filled += m_.nodes[nodes - 1].cpus;
+      const bool boundary = nodes <= every_boundary_nodes || std::has_single_bit(nodes);
+      if (boundary && filled > 0 && filled < cpus) counts.push_back(filled);
     }
     counts.push_back(cpus);
     std::sort(counts.begin(), counts.end());
@@ -271,9 +279,10 @@ class Decider {
       rules_.push_back({"", "threads", "fewest_threads_near_fastest", std::to_string(best_threads),
                         "all " + std::to_string(cpus) + " CPUs predicted " + num(all * 1e3) + " ms, the fastest count " +
                             num(fastest * 1e3) + " ms; " + std::to_string(best_threads) + " threads predicted " +
-                            num(chosen * 1e3) + " ms, the fewest within " + num(thread_tolerance * 100) + "%",
+                            num(chosen * 1e3) + " ms, the fewest within " + num(thread_tolerance * 100) + "% (" +
+                            std::to_string(predicted.size()) + " counts predicted)",
                         {{"threads", best_threads}, {"cpus", cpus}, {"all_cpus_s", all}, {"fastest_s", fastest},
-                         {"chosen_s", chosen}}});
+                         {"chosen_s", chosen}, {"counts_predicted", static_cast<double>(predicted.size())}}});
     }
     const unsigned t = std::min(run_as.threads, cpus);
     run_as.pinning = at.pinning;

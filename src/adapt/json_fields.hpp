@@ -1,7 +1,7 @@
-// Owns strict reading of the adaptive layer's JSON documents: parsing any bytes into a document of
-// bounded depth or an Error(invalid_argument) naming the source, and every field looked up through
-// a path ("model.read_gbs[1][0]") so that a missing, mistyped or out-of-range value is rejected with
-// Error(invalid_argument) naming the field, its source and the text it had, quoted and cut.
+// Owns strict reading of the adaptive layer's JSON documents: parsing any bytes, in linear time, into
+// a document of bounded depth or an Error(invalid_argument) naming the source, and every field looked
+// up through a path ("model.read_gbs[1][0]") so that a missing, mistyped or out-of-range value is
+// rejected with Error(invalid_argument) naming the field, its source and the text it had, quoted and cut.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <sstream>
 #include <string>
 #include <string_view>
 
@@ -66,6 +67,14 @@ class Field {
     }
     return v;
   }
+  /// A number in [min, max]: a rate or time the model divides or multiplies by, within what a
+  /// machine can measure (docs/adaptivity.md).
+  double number_in(double min, double max) const {
+    if (!value_->is_number()) fail("expected a number, got " + shown());
+    const double v = value_->get<double>();
+    if (!(v >= min && v <= max)) fail("expected a number in " + number_text(min) + ".." + number_text(max) + ", got " + shown());
+    return v;
+  }
   /// A whole number in [min, max].
   std::uint64_t whole(std::uint64_t min, std::uint64_t max) const {
     if (!value_->is_number_unsigned() && !(value_->is_number_integer() && value_->get<std::int64_t>() >= 0)) {
@@ -118,10 +127,9 @@ class Field {
   }
   static std::string scalar_text(const Json& scalar) { return scalar.dump(-1, ' ', false, Json::error_handler_t::replace); }
   static std::string number_text(double v) {
-    std::string s = std::to_string(v);
-    while (s.size() > 1 && s.back() == '0') s.pop_back();
-    if (!s.empty() && s.back() == '.') s.pop_back();
-    return s;
+    std::ostringstream text;
+    text << v;
+    return text.str();
   }
 
   static constexpr std::size_t shown_bytes = 80;  // util::quoted's default cut
@@ -157,24 +165,12 @@ inline std::string json_failure(const Json::exception& e) {
   return util::printable(m);
 }
 
-/// Parses text as JSON. Invalid JSON (syntax, a number out of range, invalid UTF-8) and nesting
-/// deeper than max_document_depth fail with Error(invalid_argument) naming source and, quoted and
-/// cut, the text at fault.
-inline Json parse_document(std::string_view text, std::string_view source) {
-  const auto bounded = [source](int depth, Json::parse_event_t event, Json&) {
-    const bool opens = event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start;
-    if (opens && depth >= max_document_depth) {
-      throw_error(ErrorCode::invalid_argument, std::string(source) + ": arrays and objects nested deeper than " +
-                                                   std::to_string(max_document_depth) + " levels");
-    }
-    return true;
-  };
-  try {
-    return Json::parse(text, bounded);
-  } catch (const Json::exception& e) {
-    throw_error(ErrorCode::invalid_argument, std::string(source) + ": not JSON: " + json_failure(e));
-  }
-}
+/// Parses text as JSON in time and memory linear in its length, stopping with Error(cancelled) when
+/// the calling thread's interrupt check asks (runtime::InterruptScope). Invalid JSON (syntax, a
+/// number out of range, invalid UTF-8) and nesting deeper than max_document_depth fail with
+/// Error(invalid_argument) naming source and, quoted and cut, the text at fault. A key an object
+/// repeats keeps its first place and its last value, as nlohmann's parser does.
+Json parse_document(std::string_view text, std::string_view source);
 
 /// The document's "format" must be expected.
 inline void check_format(const Field& root, const char* expected) {

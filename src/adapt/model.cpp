@@ -212,6 +212,15 @@ Prediction predict_scaled(const MachineProfile& m, const WorkloadProfile& w, con
     load.bytes_per_s = p.loop_seconds > 0 ? p.bytes * load.share / p.loop_seconds : 0;
   }
   p.seconds = p.loop_seconds + p.init_seconds;
+  // A time that is not a finite number is no answer to rank (a NaN compares as neither faster nor
+  // slower): rates within validate()'s bounds never give one, so the profile was built in code.
+  if (!std::isfinite(p.seconds)) {
+    std::ostringstream why;
+    why << std::setprecision(3) << "the machine profile predicts a time that is not a finite number (loop "
+        << p.loop_seconds << " s, replica initialisation " << p.init_seconds
+        << " s): a rate in it is out of range; validate() names the field";
+    throw_error(ErrorCode::invalid_argument, why.str());
+  }
   return p;
 }
 

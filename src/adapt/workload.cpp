@@ -3,6 +3,7 @@
 #include "smartarrays/adapt/workload.hpp"
 
 #include <bit>
+#include <unordered_map>
 
 #include "adapt/json_fields.hpp"
 
@@ -61,12 +62,13 @@ WorkloadProfile read_workload(const Field& root) {
   const Field arrays = root.at("arrays");
   const std::size_t n = arrays.array_size();
   if (n == 0) arrays.fail("expected at least one array");
+  std::unordered_map<std::string, std::size_t> named;  // each name's first array
   for (std::size_t i = 0; i < n; ++i) {
     w.arrays.push_back(read_array(arrays[i]));
-    for (std::size_t j = 0; j < i; ++j) {
-      if (w.arrays[j].name == w.arrays[i].name) {
-        arrays[i].at("name").fail(util::quoted(w.arrays[i].name) + " is also the name of arrays[" + std::to_string(j) + "]");
-      }
+    const auto [first, added] = named.try_emplace(w.arrays[i].name, i);
+    if (!added) {
+      arrays[i].at("name").fail(util::quoted(w.arrays[i].name) + " is also the name of arrays[" +
+                                std::to_string(first->second) + "]");
     }
   }
   if (root.has("edges")) w.edges = root.at("edges").whole(0, std::uint64_t{1} << 48);

@@ -104,7 +104,8 @@ SmartArray degree_centrality(const SmartArray& begin, const SmartArray& rbegin, 
   check_offsets(begin, rbegin, n);
   ArrayOptions options = output;
   if (options.bits == 0) options.bits = codec::min_bits(begin.get(n) + rbegin.get(n));
-  SmartArray out = SmartArray::allocate(n, options);
+  SmartArray out = with_context("degree_centrality array degrees of " + std::to_string(n) + " values",
+                                 [&] { return SmartArray::allocate(n, options); });
   degree_centrality(begin, rbegin, out, pool);
   return out;
 }

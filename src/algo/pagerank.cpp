@@ -309,8 +309,12 @@ PageRankResult pagerank(const SmartArray& rbegin, const SmartArray& redge, const
   check_inputs(rbegin, redge, begin, options);
   const std::uint64_t n = begin.length() - 1;
   const unsigned bits = score_bits(options.scores);
-  PageRankResult result{SmartArray::allocate(n, with_bits(options.ranks, bits)), 0, 0, false, {},
-                        SmartArray::allocate(n, with_bits(options.contributions, bits))};
+  // Named in any error: a graph's arrays fit, and then these could not be mapped.
+  const auto allocate = [&](const char* name, const ArrayOptions& array) {
+    return with_context(std::string("pagerank array ") + name + " of " + std::to_string(n) + " values",
+                        [&] { return SmartArray::allocate(n, with_bits(array, bits)); });
+  };
+  PageRankResult result{allocate("ranks", options.ranks), 0, 0, false, {}, allocate("contributions", options.contributions)};
   if (n == 0) {
     result.converged = true;
     return result;

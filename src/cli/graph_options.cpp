@@ -242,12 +242,17 @@ AdaptiveChoice adaptive_layout(const LoadFlags& flags, const graph::GraphSource&
 }  // namespace
 
 void load_variants(const LoadFlags& flags, std::unique_ptr<runtime::ThreadPool>& pool, const VariantVisitor& each) {
+  // What runs on each graph (an algorithm and its arrays) names the file when memory runs out, as
+  // its build does.
+  const VariantVisitor named = [&](graph::Variant v, graph::CsrGraph&& g, double seconds, const graph::LayoutSpec& layout) {
+    graph::naming_graph_file(flags.input, [&] { each(v, std::move(g), seconds, layout); });
+  };
   std::optional<graph::GraphSource> opened;
   const double open_seconds = measure::time_once([&] { opened.emplace(open_source(flags, *pool)); });
   if (opened->stored() && uses_stored_graph(flags)) {
     graph::CsrGraph g = std::move(*opened).take_stored();
     const graph::Variant v = g.variant();
-    each(v, std::move(g), open_seconds, flags.layout);
+    named(v, std::move(g), open_seconds, flags.layout);
     return;
   }
   const graph::GraphSource& source = *opened;
@@ -262,7 +267,7 @@ void load_variants(const LoadFlags& flags, std::unique_ptr<runtime::ThreadPool>&
     std::optional<graph::CsrGraph> g;
     const double seconds =
         measure::time_once([&] { g.emplace(std::move(*opened).build(build_options(chosen, variant), *pool)); });
-    each(variant, std::move(*g), seconds, chosen.layout);
+    named(variant, std::move(*g), seconds, chosen.layout);
     return;
   }
   // The last build is the source's last use: it is given up, so a text file's edges are freed once placed.
@@ -273,7 +278,7 @@ void load_variants(const LoadFlags& flags, std::unique_ptr<runtime::ThreadPool>&
       g.emplace(k + 1 < flags.variants.size() ? source.build(build_options(flags, v), *pool)
                                               : std::move(*opened).build(build_options(flags, v), *pool));
     });
-    each(v, std::move(*g), seconds, flags.layout);
+    named(v, std::move(*g), seconds, flags.layout);
   }
 }
 

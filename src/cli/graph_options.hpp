@@ -89,7 +89,7 @@ using VariantVisitor = std::function<void(graph::Variant, graph::CsrGraph&&, dou
 /// The one place info, degree and pagerank load graphs: reads flags.input once and calls
 /// each(variant, graph, build_seconds, layout) for every --variant in order, each graph built in turn on pool;
 /// a compact file's graph used as stored (uses_stored_graph) is passed once, with its own variant
-/// and the seconds opening it took.
+/// and the seconds opening it took. An Error(out_of_memory) of each names the file, as the build's do.
 /// With --variant/--placement auto, the adaptive decision also picks the thread count (when --threads
 /// is not given) and the pinning (when --pinning is not given): pool is then replaced by a pool of its
 /// choice before the graph is built, so each(...) must reach the pool through it.

@@ -168,6 +168,12 @@ int run_tune(TuneFlags& f) {
     if (own_file) measure::write_text(report(result), data);
     plot(f, data);
   }
+  // A grid in which every configuration failed has no answer: the table and the report say how each
+  // ended, and the exit status says it failed (it was 0).
+  if (!result.best()) {
+    std::cerr << "smartarrays: tune: every configuration failed (the table's status column says how)\n";
+    return exit_failure;
+  }
   return 0;
 }
 

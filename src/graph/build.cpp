@@ -26,17 +26,18 @@ namespace smartarrays::graph {
 namespace {
 
 // Encodes values as graph array `which`, naming the array in any error (e.g. a U layout's 32-bit
-// ids on a graph with more than 2^32 vertices).
+// ids on a graph with more than 2^32 vertices, or its memory not mapped).
 template <typename T>
 SmartArray encode_named(GraphArray which, std::span<const T> values, const ArrayOptions& options, runtime::ThreadPool& pool) {
-  try {
-    return build::build_array_from_values(values, options, pool);
-  } catch (const Error& e) {
-    throw Error(e.code(), std::string("graph array ") + to_string(which) + ": " + e.what());
-  }
+  return with_context(detail::array_context(which, values.size()),
+                      [&] { return build::build_array_from_values(values, options, pool); });
 }
 
 }  // namespace
+
+std::string detail::array_context(GraphArray which, std::uint64_t length) {
+  return std::string("graph array ") + to_string(which) + " of " + std::to_string(length) + " values";
+}
 
 SmartArray detail::encode_graph_array(GraphArray which, std::span<const std::uint64_t> values, const ArrayOptions& options,
                                       runtime::ThreadPool& pool) {

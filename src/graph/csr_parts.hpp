@@ -65,6 +65,9 @@ std::string times(std::uint64_t count);
 /// The index in parts.targets of the first `id` in vertex's list (its stored order), or none.
 std::optional<std::uint64_t> position_in_list(const CsrParts& parts, std::uint64_t vertex, std::uint64_t id);
 
+/// "graph array edge of 12 values": how errors name graph array `which` of length values.
+std::string array_context(GraphArray which, std::uint64_t length);
+
 /// values encoded in parallel as graph array `which` with options, naming the array in any error.
 SmartArray encode_graph_array(GraphArray which, std::span<const std::uint64_t> values, const ArrayOptions& options,
                               runtime::ThreadPool& pool);

@@ -357,10 +357,9 @@ CsrGraph encode_sg(const SgScan& scan, const BuildOptions& options, runtime::Thr
     ArrayOptions resolved = layout[which];
     if (resolved.bits == 0) resolved.bits = codec::min_bits(largest);
     if (resolved.bits < 64 && largest >> resolved.bits != 0) {
-      throw_error(ErrorCode::invalid_argument, std::string("graph array ") + to_string(which) + ": value " +
-                                                   std::to_string(largest) + " needs " +
-                                                   std::to_string(codec::min_bits(largest)) + " bits, array has " +
-                                                   std::to_string(resolved.bits));
+      throw_error(ErrorCode::invalid_argument, detail::array_context(which, m) + ": value " + std::to_string(largest) +
+                                                   " needs " + std::to_string(codec::min_bits(largest)) +
+                                                   " bits, array has " + std::to_string(resolved.bits));
     }
     return resolved;
   };
@@ -372,7 +371,7 @@ CsrGraph encode_sg(const SgScan& scan, const BuildOptions& options, runtime::Thr
   // Each id array read from the file again into its final layout, batch by batch.
   std::atomic<bool> bad{false};
   auto ids_of = [&](const Part& part, std::uint64_t largest, GraphArray which, const ArrayOptions& resolved) {
-    try {
+    return with_context(detail::array_context(which, m), [&] {
       return build::build_array(
           m, resolved,
           [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
@@ -382,10 +381,7 @@ CsrGraph encode_sg(const SgScan& scan, const BuildOptions& options, runtime::Thr
             }
           },
           pool);
-    } catch (const Error& e) {
-      if (e.code() == ErrorCode::cancelled) throw;
-      throw Error(e.code(), std::string("graph array ") + to_string(which) + ": " + e.what());
-    }
+    });
   };
   const Part out{header_bytes, header_bytes + (n + 1) * 8};
   const Part in{out.ids_at + m * 4, out.ids_at + m * 4 + (n + 1) * 8};
@@ -442,26 +438,28 @@ std::optional<CsrGraph> load_sg(const std::string& path, const BuildOptions& opt
   // One pass per part: every id is checked, hashed and written into its final array.
   std::mutex merge;
   auto ids_of = [&](const Part& part, const std::vector<std::uint64_t>& offsets, HashSum sum, std::uint64_t largest,
-                    const ArrayOptions& resolved, IdStats& stats) {
-    return build::build_array(
-        m, resolved,
-        [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* values) {
-          IdStats s = scan_id_range_as(sum, fd.descriptor(), path, part, offsets, n, lo, hi, values);
-          if (s.bad || s.largest > largest) {
-            s.bad = true;
-            std::fill(values, values + (hi - lo), 0);
-          }
-          const std::lock_guard<std::mutex> lock(merge);
-          stats.merge(s);
-        },
-        pool);
+                    GraphArray which, const ArrayOptions& resolved, IdStats& stats) {
+    return with_context(detail::array_context(which, m), [&] {
+      return build::build_array(
+          m, resolved,
+          [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* values) {
+            IdStats s = scan_id_range_as(sum, fd.descriptor(), path, part, offsets, n, lo, hi, values);
+            if (s.bad || s.largest > largest) {
+              s.bad = true;
+              std::fill(values, values + (hi - lo), 0);
+            }
+            const std::lock_guard<std::mutex> lock(merge);
+            stats.merge(s);
+          },
+          pool);
+    });
   };
   auto progress = [&](std::uint64_t done) {
     if (read.progress) read.progress(done, stamp.bytes);
   };
   IdStats out_stats;
   SmartArray edge = ids_of(out, scan.out_offsets, scan.directed ? HashSum::forward : HashSum::balance, largest_out,
-                           edge_options, out_stats);
+                           GraphArray::edge, edge_options, out_stats);
   progress(in.offsets_at);
   if (out_stats.bad || out_stats.unsorted) return std::nullopt;
   SmartArray begin = encode_graph_array(GraphArray::begin, scan.out_offsets, layout[GraphArray::begin], pool);
@@ -470,7 +468,7 @@ std::optional<CsrGraph> load_sg(const std::string& path, const BuildOptions& opt
     return CsrGraph(std::move(begin), std::move(edge));
   }
   IdStats in_stats;
-  SmartArray redge = ids_of(in, scan.in_offsets, HashSum::reverse, largest_in, redge_options, in_stats);
+  SmartArray redge = ids_of(in, scan.in_offsets, HashSum::reverse, largest_in, GraphArray::redge, redge_options, in_stats);
   progress(stamp.bytes);
   if (in_stats.bad || in_stats.unsorted || out_stats.hash != in_stats.hash || stamp_of(fd.descriptor(), path) != stamp) {
     return std::nullopt;

@@ -55,6 +55,7 @@ GraphFormat SourceOptions::format_of(std::string_view path) const {
 
 GraphSource GraphSource::open(const std::string& path, const SourceOptions& options, runtime::ThreadPool& pool) {
   GraphSource source;
+  source.path_ = path;
   const GraphFormat format = options.format_of(path);
   switch (format) {
     case GraphFormat::edge_list:
@@ -154,23 +155,27 @@ CsrGraph GraphSource::take_stored() && {
 }
 
 CsrGraph GraphSource::build(const BuildOptions& options, runtime::ThreadPool& pool) const& {
-  if (stored_) return build_csr(forward_parts(*stored_), directed_, options, pool);
-  if (sg_) {
-    if (detail::streams_as_is(*sg_, options)) return detail::encode_sg(*sg_, options, pool);
-    SgContents contents = read_gap_sg(sg_->path, {}, pool);
-    return build_csr(std::move(contents.out), contents.directed, options, pool);
-  }
-  if (is_csr_) return build_csr(csr_, directed_, options, pool);
-  if (blocks_) return detail::build_csr(*blocks_, options, pool, false);
-  return build_csr(edges_, options, pool);
+  return naming_graph_file(path_, [&] {
+    if (stored_) return build_csr(forward_parts(*stored_), directed_, options, pool);
+    if (sg_) {
+      if (detail::streams_as_is(*sg_, options)) return detail::encode_sg(*sg_, options, pool);
+      SgContents contents = read_gap_sg(sg_->path, {}, pool);
+      return build_csr(std::move(contents.out), contents.directed, options, pool);
+    }
+    if (is_csr_) return build_csr(csr_, directed_, options, pool);
+    if (blocks_) return detail::build_csr(*blocks_, options, pool, false);
+    return build_csr(edges_, options, pool);
+  });
 }
 
 CsrGraph GraphSource::build(const BuildOptions& options, runtime::ThreadPool& pool) && {
-  if (stored_) return build_csr(forward_parts(*stored_), directed_, options, pool);
   if (sg_) return std::as_const(*this).build(options, pool);
-  if (is_csr_) return build_csr(std::move(csr_), directed_, options, pool);
-  if (blocks_) return detail::build_csr(*blocks_, options, pool, true);
-  return build_csr(std::move(edges_), options, pool);
+  return naming_graph_file(path_, [&] {
+    if (stored_) return build_csr(forward_parts(*stored_), directed_, options, pool);
+    if (is_csr_) return build_csr(std::move(csr_), directed_, options, pool);
+    if (blocks_) return detail::build_csr(*blocks_, options, pool, true);
+    return build_csr(std::move(edges_), options, pool);
+  });
 }
 
 std::function<void(std::uint64_t, std::uint64_t)> progress_writer(std::string name, std::ostream& out, bool interactive,

@@ -9,8 +9,11 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <functional>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "adapt/profiles.hpp"
 #include "smartarrays/adapt/calibrate.hpp"
@@ -122,6 +125,55 @@ TEST(AdviseCli, AMachineFileWithABadFieldIsRefusedNamingIt) {
       test::run_cli("advise --workload aggregate --length 10 --machine " + path, test_file(".err"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("model.read_gbs: missing"), std::string::npos) << r.err;
+}
+
+// Profiles the model cannot answer with are refused naming the field, where advise printed
+// "fits in 0.00 MiB free", -nan ms, 0.000 ms for every candidate or times of 300 digits.
+TEST(AdviseCli, ADegenerateMachineFileIsRefusedNamingTheField) {
+  const nlohmann::json good = nlohmann::json::parse(to_json(test::machine(2, 4, 40, 10)));
+  const std::string path = test_file("-degenerate.json");
+  const std::pair<std::function<void(nlohmann::json&)>, std::string> cases[] = {
+      {[](nlohmann::json& j) {
+         for (auto& n : j["model"]["nodes"]) n["memory_bytes"] = n["memory_free_bytes"] = 0;
+       },
+       "model.nodes: expected a node with memory_bytes > 0"},
+      {[](nlohmann::json& j) { j["model"]["copy_gbs"][0] = 5e-324; },
+       "model.copy_gbs[0]: expected a number in 0.001..100000, got '5e-324'"},
+      {[](nlohmann::json& j) { j["model"]["read_gbs"] = {{1e308, 1e308}, {1e308, 1e308}}; },
+       "model.read_gbs[0][0]: expected a number in 0.001..100000, got '1e+308'"},
+      {[](nlohmann::json& j) { j["model"]["read_gbs_1t"] = {{1e-300, 1e-300}, {1e-300, 1e-300}}; },
+       "model.read_gbs_1t[0][0]: expected a number in 0.001..100000, got '1e-300'"},
+  };
+  for (const auto& [edit, why] : cases) {
+    nlohmann::json bad = good;
+    edit(bad);
+    {
+      std::ofstream out(path);
+      out << bad.dump();
+    }
+    const test::CliRun r = test::run_cli(
+        "advise --workload aggregate --length 64M --bits 33 --hints read_only=true,passes=20 --machine " + path,
+        test_file(".err"));
+    EXPECT_EQ(r.exit_code, 1) << r.out;
+    EXPECT_NE(r.err.find(path + ": " + why), std::string::npos) << r.err;
+  }
+  std::filesystem::remove(path);
+}
+
+// A machine file of the size cap is parsed to its end and refused by what it holds: 16 MiB of empty
+// objects took over 12 minutes and ignored SIGTERM, the parser being quadratic in them.
+TEST(AdviseCli, AMachineFileOfTheSizeCapIsParsedAndRefused) {
+  const std::string path = test_file("-objects.json");
+  {
+    std::ofstream out(path);
+    out << "[{}";
+    for (std::size_t size = 3; size + 4 <= std::size_t{16} << 20; size += 3) out << ",{}";
+    out << "]";
+  }
+  const test::CliRun r = test::run_cli("advise --workload aggregate --length 10 --machine " + path, test_file(".err"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(path + ": document: expected an object, got '[{...},{...},"), std::string::npos) << r.err;
+  std::filesystem::remove(path);
 }
 
 // Profiles are read through the one open of every path: the reason a file cannot be opened is

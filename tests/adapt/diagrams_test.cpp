@@ -278,6 +278,30 @@ TEST(Threads, AComputeBoundLoopTakesEveryCpu) {
   EXPECT_EQ(d.threads, 8u);
 }
 
+// The number name of rule id; fails the test when it is absent.
+double number(const Decision& d, const std::string& id, const std::string& name) {
+  for (const Rule& r : d.explanation) {
+    if (r.rule != id) continue;
+    for (const auto& [key, value] : r.numbers) {
+      if (key == name) return value;
+    }
+  }
+  ADD_FAILURE() << "no number " << name << " in rule " << id << " of:\n" << d.text();
+  return 0;
+}
+
+// The search predicts the counts at every dense-pinning boundary of a machine of up to 8 nodes, and
+// beyond that at 16, 32, 64, ... nodes: a boundary after every node made it cubic in the nodes (a
+// 1000-node profile searched for 27-124 s, predicting 1000 counts).
+TEST(Threads, TheSearchKeepsEveryNodeBoundaryUpTo8NodesAndDoublesBeyond) {
+  // 8 nodes of 3 CPUs: 1, 2, 4, 8, 16 threads, the boundaries 3, 6, 9, 12, 15, 18, 21, and all 24.
+  const Decision eight = decide(test::machine(8, 3, 40, 10), one_array(64, true, AccessPattern::sequential, 1));
+  EXPECT_EQ(number(eight, "fewest_threads_near_fastest", "counts_predicted"), 13);
+  // 1000 nodes of 1 CPU: 1, 2, 4, ..., 512 threads, the boundaries after 3, 5, 6 and 7 nodes, and all 1000.
+  const Decision many = decide(test::machine(1000, 1, 40, 10), one_array(64, true, AccessPattern::sequential, 1));
+  EXPECT_EQ(number(many, "fewest_threads_near_fastest", "counts_predicted"), 15);
+}
+
 TEST(Threads, ACountTheWorkloadGivesIsKept) {
   WorkloadProfile w = one_array(64, true, AccessPattern::sequential, 1);
   w.threads = 3;

@@ -1,6 +1,9 @@
 // Tests the paper's §6 formulas and the prediction against values computed by hand.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <string>
+
 #include "adapt/profiles.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/adapt/decision.hpp"
@@ -167,6 +170,26 @@ TEST(Predict, RefusesAWorkloadBeyondWhatItCanTime) {
     EXPECT_STREQ(e.what(), "workload array 'array': 1e+305 passes over 1048576 values are more accesses than the model can time");
   }
   EXPECT_THROW(decide(m, absurd), Error);
+}
+
+// A prediction that is not a finite number is an error, not an answer: a profile built in code
+// (validate() was not asked) with a copy rate of 5e-324 predicted replicas at -nan ms, which
+// compares as neither faster nor slower than any candidate.
+TEST(Predict, RefusesATimeThatIsNotAFiniteNumber) {
+  MachineProfile m = test::machine(2, 4, 40, 10);
+  m.copy_gbs[0] = 5e-324;
+  const WorkloadProfile w = array_workload(1 << 20, 64, AccessHints{true, AccessPattern::sequential, 1, 8});
+  EXPECT_TRUE(std::isfinite(predict(m, w, {ArrayConfig{Placement::interleaved, 0, 64, false}}).seconds));
+  try {
+    const double seconds = predict(m, w, {ArrayConfig{Placement::replicated, 0, 64, false}}).seconds;
+    FAIL() << "predicted " << seconds << " s";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_EQ(std::string(e.what()).rfind("the machine profile predicts a time that is not a finite number (loop ", 0), 0u)
+        << e.what();
+  }
+  EXPECT_THROW(decide(m, w), Error);
+  EXPECT_THROW(validate(m), Error);
 }
 
 TEST(Predict, RejectsAConfigurationCountThatDiffers) {

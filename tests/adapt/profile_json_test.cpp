@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
+#include <string>
 
 #include "adapt/json_fields.hpp"
 #include "adapt/profiles.hpp"
@@ -14,6 +16,7 @@
 #include "smartarrays/adapt/adaptive_array.hpp"
 #include "smartarrays/adapt/machine_profile.hpp"
 #include "smartarrays/adapt/workload.hpp"
+#include "smartarrays/runtime/interrupt.hpp"
 
 namespace smartarrays::adapt {
 namespace {
@@ -92,7 +95,7 @@ TEST(MachineProfileJson, RejectsBadValuesNamingTheField) {
   EXPECT_EQ(with([](Json& j) { j["format"] = "smartarrays.machine/2"; }),
             "m.json: format: expected \"smartarrays.machine/1\", got 'smartarrays.machine/2'");
   EXPECT_EQ(with([](Json& j) { j["model"]["read_gbs"][1][0] = -3; }),
-            "m.json: model.read_gbs[1][0]: expected a number > 0, got '-3'");
+            "m.json: model.read_gbs[1][0]: expected a number in 0.001..100000, got '-3'");
   EXPECT_EQ(with([](Json& j) { j["model"]["read_gbs_1t"][0] = Json::array({1.0}); }),
             "m.json: model.read_gbs_1t[0]: expected 2 entries, got 1");
   EXPECT_EQ(with([](Json& j) { j["model"]["latency_ns"] = "fast"; }),
@@ -102,7 +105,7 @@ TEST(MachineProfileJson, RejectsBadValuesNamingTheField) {
   EXPECT_EQ(with([](Json& j) { j["model"]["decode"]["get_ns"].erase(63); }),
             "m.json: model.decode.get_ns: expected 64 entries, got 63");
   EXPECT_EQ(with([](Json& j) { j["model"]["decode"]["scan_values_per_s_per_cpu"][9] = 0; }),
-            "m.json: model.decode.scan_values_per_s_per_cpu[9]: expected a number > 0, got '0'");
+            "m.json: model.decode.scan_values_per_s_per_cpu[9]: expected a number in 1000..1e+13, got '0'");
   EXPECT_EQ(with([](Json& j) { j["model"]["decode"]["plain_scan_values_per_s_per_cpu"] = true; }),
             "m.json: model.decode.plain_scan_values_per_s_per_cpu: expected a number, got 'true'");
   EXPECT_EQ(with([](Json& j) { j["cpu_model"] = "EPYC\x07"; }),
@@ -120,16 +123,60 @@ TEST(MachineProfileJson, RejectsBadValuesNamingTheField) {
             }),
             "m.json: model.nodes: expected a node with cpus > 0");
   EXPECT_EQ(with([](Json& j) { j["model"]["memory_parallelism"] = 0.5; }),
-            "m.json: model.memory_parallelism: expected a number >= 1, got '0.5'");
+            "m.json: model.memory_parallelism: expected a number in 1..1000, got '0.5'");
   EXPECT_EQ(with([](Json& j) { j["model"]["serial_fraction"] = 1.5; }),
-            "m.json: model.serial_fraction: expected a number in 0..1, got 1.500000");
+            "m.json: model.serial_fraction: expected a number in 0..1, got '1.5'");
   EXPECT_EQ(with([](Json& j) { j["model"]["huge_page_latency_ratio"] = 0; }),
-            "m.json: model.huge_page_latency_ratio: expected a number > 0, got '0'");
+            "m.json: model.huge_page_latency_ratio: expected a number in 0.01..100, got '0'");
   EXPECT_EQ(with([](Json& j) { j["model"]["llc_bytes"] = 1.5; }),
             "m.json: model.llc_bytes: expected a whole number in 0..18446744073709551615, got '1.5'");
   EXPECT_EQ(with([](Json& j) { j = Json::array(); }), "m.json: document: expected an object, got '[]'");
   EXPECT_NE(rejection([] { return to_json(parse_machine_profile("{", "m.json")); }).find("m.json: not JSON"),
             std::string::npos);
+}
+
+// A profile the model cannot answer with is refused naming the field: with no node's memory every
+// array "fit in 0.00 MiB free"; a copy rate of 5e-324 predicted replicas at -nan ms and marked them
+// as fitting; bandwidths of 1e308 predicted every candidate at 0.000 ms, of 1e-300 at 300 digits.
+// Each rate and time lies within what a machine can measure (docs/adaptivity.md).
+TEST(MachineProfileJson, RejectsDegenerateProfilesNamingTheField) {
+  const Json good = Json::parse(to_json(test::machine(2, 4, 40, 10)));
+  auto with = [&](const std::function<void(Json&)>& edit) {
+    Json bad = good;
+    edit(bad);
+    return machine_rejection(bad);
+  };
+  EXPECT_EQ(with([](Json& j) {
+              for (auto& n : j["model"]["nodes"]) n["memory_bytes"] = n["memory_free_bytes"] = 0;
+            }),
+            "m.json: model.nodes: expected a node with memory_bytes > 0");
+  EXPECT_EQ(with([](Json& j) { j["model"]["nodes"][1]["memory_bytes"] = j["model"]["nodes"][1]["memory_free_bytes"] = 0; }),
+            "accepted")
+      << "a node without memory is a real machine's (a CPU-only node)";
+  EXPECT_EQ(with([](Json& j) { j["model"]["copy_gbs"][1] = 5e-324; }),
+            "m.json: model.copy_gbs[1]: expected a number in 0.001..100000, got '5e-324'");
+  EXPECT_EQ(with([](Json& j) { j["model"]["read_gbs"][0][1] = 1e308; }),
+            "m.json: model.read_gbs[0][1]: expected a number in 0.001..100000, got '1e+308'");
+  EXPECT_EQ(with([](Json& j) { j["model"]["read_gbs_1t"][1][1] = 1e-300; }),
+            "m.json: model.read_gbs_1t[1][1]: expected a number in 0.001..100000, got '1e-300'");
+  EXPECT_EQ(with([](Json& j) { j["model"]["latency_ns"][1][0] = 2e6; }),
+            "m.json: model.latency_ns[1][0]: expected a number in 1..1e+06, got '2000000.0'");
+  EXPECT_EQ(with([](Json& j) { j["model"]["decode"]["get_ns"][0] = 1e-3; }),
+            "m.json: model.decode.get_ns[0]: expected a number in 0.01..1e+06, got '0.001'");
+  EXPECT_EQ(with([](Json& j) { j["model"]["decode"]["plain_scan_values_per_s_per_cpu"] = 1e14; }),
+            "m.json: model.decode.plain_scan_values_per_s_per_cpu: expected a number in 1000..1e+13, got '100000000000000.0'");
+  EXPECT_EQ(with([](Json& j) { j["model"]["memory_parallelism"] = 1e308; }),
+            "m.json: model.memory_parallelism: expected a number in 1..1000, got '1e+308'");
+  EXPECT_EQ(with([](Json& j) { j["model"]["huge_page_latency_ratio"] = 1e-5; }),
+            "m.json: model.huge_page_latency_ratio: expected a number in 0.01..100, got '1e-05'");
+  // The bounds themselves are accepted.
+  EXPECT_EQ(with([](Json& j) {
+              j["model"]["copy_gbs"][0] = 1e-3;
+              j["model"]["read_gbs"][0][0] = 1e5;
+              j["model"]["latency_ns"][0][0] = 1;
+              j["model"]["decode"]["scan_values_per_s_per_cpu"][0] = 1e13;
+            }),
+            "accepted");
 }
 
 // A value is shown one level deep and cut, and a document is read to 64 levels of arrays and
@@ -151,6 +198,60 @@ TEST(MachineProfileJson, ValuesAreShownOneLevelDeepAndCutAndDocumentsNestAtMost6
   // Workload profiles are read by the same parser.
   EXPECT_EQ(rejection([&] { return to_json(parse_workload_profile("{\"format\": " + nested(100000) + "}", "w.json")); }),
             "w.json: arrays and objects nested deeper than 64 levels");
+}
+
+// Parsing is linear in the document: nlohmann's parser with a callback rescanned an array after
+// each object in it, and ordered_json looked every key up through the keys before it, so a 16 MiB
+// document of empty objects ran for over 12 minutes. Documents of the size cap are read to the end.
+TEST(MachineProfileJson, DocumentsOfTheSizeCapParseInLinearTime) {
+  const auto refused = [](const std::string& text) {
+    return rejection([&] { return to_json(parse_machine_profile(text, "m.json")); });
+  };
+  std::string objects = "[{}";
+  while (objects.size() + 4 <= detail::profile_file_limit) objects += ",{}";
+  objects += "]";
+  EXPECT_EQ(refused(objects).rfind("m.json: document: expected an object, got '[{...},{...},", 0), 0u);
+  std::string keys = "{\"k0\":0";
+  for (std::size_t i = 1; keys.size() + 32 <= detail::profile_file_limit; ++i) keys += ",\"k" + std::to_string(i) + "\":0";
+  keys += "}";
+  EXPECT_EQ(refused(keys), "m.json: format: missing");
+}
+
+// Every key finds its member however many came before, and a repeated key keeps its first place
+// and its last value, as nlohmann's parser does.
+TEST(MachineProfileJson, KeysFindTheirMembersAndARepeatedKeyKeepsItsPlaceAndLastValue) {
+  std::string text = "{";
+  for (int i = 0; i < 1000; ++i) text += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  text += "\"k5\":{\"k5\":[true],\"x\":1,\"k5\":null}}";
+  const Json json = detail::parse_document(text, "d.json");
+  ASSERT_EQ(json.size(), 1000u);
+  for (int i = 0; i < 1000; ++i) {
+    if (i == 5) continue;
+    EXPECT_EQ(json.at("k" + std::to_string(i)), i);
+  }
+  EXPECT_EQ(json.at("k5").dump(), "{\"k5\":null,\"x\":1}");
+  EXPECT_EQ(json.begin().key(), "k0");
+  EXPECT_EQ(std::next(json.begin(), 5).key(), "k5");
+}
+
+// The parse stops at the calling thread's interrupt (the command's Ctrl-C and SIGTERM, Python's
+// KeyboardInterrupt): before, it ran to the end of the document whatever the signal.
+TEST(MachineProfileJson, ParsingStopsAtAnInterrupt) {
+  std::string values = "[0";
+  for (int i = 0; i < 100000; ++i) values += ",0";
+  values += "]";
+  int checks = 0;
+  const runtime::InterruptScope stop([&] {
+    ++checks;
+    return true;
+  });
+  try {
+    detail::parse_document(values, "m.json");
+    FAIL() << "parsed despite the interrupt";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::cancelled) << e.what();
+  }
+  EXPECT_EQ(checks, 1);
 }
 
 TEST(MachineProfileJson, FilesRoundTripAndMissingFilesAreOsErrors) {

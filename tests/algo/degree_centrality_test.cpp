@@ -99,6 +99,18 @@ TEST(DegreeCentrality, FillsAnExistingArrayAndChecksIt) {
   EXPECT_THROW(degree_centrality(g.begin(), g.rbegin(), wrong, pool), Error);
 }
 
+// The degrees array is named when it cannot be mapped; an empty hugetlb pool refuses it here.
+TEST(DegreeCentrality, ADegreesArrayThatCannotBeMappedIsNamed) {
+  if (!test::hugetlb_2m_pool_is_empty()) GTEST_SKIP() << "the 2 MiB hugetlb pool is missing or has pages: nothing fails";
+  ThreadPool pool(PoolOptions{.threads = 1});
+  const CsrGraph g = graph::build_csr(EdgeList{3, {{0, 1}}, true}, {}, pool);
+  ArrayOptions output;
+  output.huge_pages = HugePages::pages_2m;
+  EXPECT_EQ(test::expect_error([&] { degree_centrality(g.begin(), g.rbegin(), output, pool); },
+                               {"degree_centrality array degrees of 3 values: cannot map 2 MiB"}),
+            ErrorCode::out_of_memory);
+}
+
 TEST(DegreeCentrality, TopK) {
   ThreadPool pool(PoolOptions{.threads = 1});
   // Degrees: 0:3, 1:2, 2:3, 3:2, 4:0 -> ties broken by the smaller id.

@@ -283,6 +283,22 @@ TEST(PageRank, BadArguments) {
   EXPECT_THROW(parse_dangling_rule("networkx"), Error);
 }
 
+// The arrays PageRank allocates are named when they cannot be mapped: with the graph's arrays in
+// place, "cannot map 762.9 MiB" alone did not say which. An empty hugetlb pool refuses them here.
+TEST(PageRank, AnArrayThatCannotBeMappedIsNamed) {
+  if (!test::hugetlb_2m_pool_is_empty()) GTEST_SKIP() << "the 2 MiB hugetlb pool is missing or has pages: nothing fails";
+  ThreadPool pool(PoolOptions{.threads = 1});
+  const CsrGraph g = graph::build_csr(EdgeList{3, {{0, 1}}, true}, {}, pool);
+  PageRankOptions options;
+  options.contributions.huge_pages = HugePages::pages_2m;
+  EXPECT_EQ(test::expect_error([&] { run(g, options, pool); }, {"pagerank array contributions of 3 values: cannot map 2 MiB"}),
+            ErrorCode::out_of_memory);
+  options = {};
+  options.ranks.huge_pages = HugePages::pages_2m;
+  EXPECT_EQ(test::expect_error([&] { run(g, options, pool); }, {"pagerank array ranks of 3 values: cannot map 2 MiB"}),
+            ErrorCode::out_of_memory);
+}
+
 // The one validation the command, the C ABI and the bindings share: each bad option is named, with
 // its value written so that a subnormal tolerance is not shown as 0.
 TEST(PageRank, ValidateNamesTheOptionAndAcceptsSubnormalTolerance) {

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -90,11 +91,32 @@ TEST(TuneCommand, CrashesHangsAndMissingMetricsAreReportedNotWaitedFor) {
   r = run(small_grid + "--metric 'rate ([0-9]+)' -- true");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("no metric"), std::string::npos) << r.err;
-  // Without a warm-up, failures are rows of the table.
+  // Without a warm-up, failures are rows of the table; when every configuration failed there is no
+  // answer, and the command fails (it exited 0).
   r = run(small_grid + "--warmup 0 --timeout 0.3 -- sleep 30");
-  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.out.find("timed out after"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("no configuration ran without a failure"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("smartarrays: tune: every configuration failed (the table's status column says how)"),
+            std::string::npos)
+      << r.err;
+}
+
+// The child is measured, not its descendants: a process it leaves running with its stdout (a
+// daemon) kept the command reading until that process ended, for ever without --timeout.
+TEST(TuneCommand, ADescendantHoldingStdoutIsNotWaitedFor) {
+  const std::string daemons = temp("-daemons.pid");
+  const CliRun r = smartarrays::test::run_cli(
+      "tune --quiet --warmup 0 --repetitions 1 --allocators glibc --policies first-touch --pinnings none --thp on "
+      "--metric 'rate ([0-9]+)' -- sh -c 'sleep 300 & echo $! >> " + daemons + "; echo rate 7'",
+      temp(".err"), "timeout 120");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("best: smartarrays run"), std::string::npos) << r.out;
+  std::ifstream pids(daemons);
+  int started = 0;
+  for (pid_t pid = 0; pids >> pid; ++started) ::kill(pid, SIGKILL);
+  EXPECT_EQ(started, 2) << "each run starts its daemon";
+  std::filesystem::remove(daemons);
 }
 
 TEST(TuneCommand, ABudgetKeepsTheDefaultAndTheMostPromisingConfigurations) {

@@ -283,6 +283,23 @@ TEST(GraphCli, AWriteToAFifoWhoseReaderStoppedReadingEndsOnTheFirstCtrlC) {
   EXPECT_NE(run.err.find("smartarrays: graph convert: interrupted"), std::string::npos) << run.err;
 }
 
+// Memory that runs out after the graph is built names the file and the array: an edge list naming
+// one vertex id among millions said only "cannot map 762.9 MiB: Cannot allocate memory". Here the
+// contributions replicated over 64 fake nodes (64 x 30.5 MiB) pass a 1 GB address-space limit
+// that the graph itself fits in.
+TEST(GraphCli, MemoryRunningOutNamesTheFileAndTheArray) {
+  const test::ScratchDir dir;
+  const std::string file = dir.write("big-id.el", "0 3999999\n");
+  const CliRun run = test::run_cli(
+      "graph pagerank " + file + " --placement contributions=replicated --threads 2 --max-iterations 1 --quiet",
+      dir.file("stderr.txt"), "ulimit -v 1000000; SMARTARRAYS_TOPOLOGY=nodes=64");
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("smartarrays: error: graph '" + file +
+                         "': pagerank array contributions of 4000000 values: cannot map 30.5 MiB"),
+            std::string::npos)
+      << run.err;
+}
+
 TEST(GraphCli, AnEndlessPipeIsRefusedEarlyNamingTheLine) {
   const test::ScratchDir dir;
   // `yes` never ends: the read must stop at the memory limit, naming the file and the line it reached.

@@ -34,6 +34,26 @@ BuildOptions variant_options(Variant variant) {
   return options;
 }
 
+// Memory running out while a file's graph is built names the file and the array: a 16-byte edge
+// list naming vertex 99,999,999 under a small memory limit said only "cannot map 762.9 MiB: Cannot
+// allocate memory". An empty hugetlb pool refuses the mapping here.
+TEST(GraphSource, MemoryRunningOutWhileBuildingNamesTheFileAndTheArray) {
+  if (!test::hugetlb_2m_pool_is_empty()) GTEST_SKIP() << "the 2 MiB hugetlb pool is missing or has pages: nothing fails";
+  const std::string file = graph_data("tiny.el");
+  BuildOptions options = variant_options(Variant::U);
+  options.layout[GraphArray::rbegin].huge_pages = HugePages::pages_2m;
+  const std::string named = "graph '" + file + "': graph array rbegin of 7 values: cannot map 2 MiB in 2 MiB hugetlb pages";
+  EXPECT_EQ(test::expect_error([&] { GraphSource::open(file).build(options); }, {named.c_str()}), ErrorCode::out_of_memory);
+  // Generated graphs and given edges have no file to name.
+  const std::vector<std::uint64_t> src{0, 1}, dst{1, 2};
+  try {
+    GraphSource::from_edges(src, dst, 6).build(options);
+    ADD_FAILURE() << "built";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("graph array rbegin of 7 values: cannot map", 0), 0u) << e.what();
+  }
+}
+
 TEST(GraphSource, EveryFormatReadsTheTinyGraph) {
   const ScratchDir dir;
   const CsrGraph reference = GraphSource::open(graph_data("tiny.el")).build();

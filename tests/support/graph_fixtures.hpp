@@ -1,6 +1,7 @@
 // Owns what the graph and algorithm tests share: a scratch directory, file helpers, decoding a
 // graph's arrays to vectors, the hand-checked tiny graph of tests/data/graph, hand-written .sg
-// bytes, and the check that a call fails with a message naming what was wrong.
+// bytes, the check that a call fails with a message naming what was wrong, and a mapping that fails
+// as memory running out does.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/csr_graph.hpp"
+#include "smartarrays/os/huge_pages.hpp"
 #include "support/array_values.hpp"
 #include "support/scratch_dir.hpp"
 
@@ -85,6 +87,15 @@ std::optional<ErrorCode> expect_error(F&& f, std::initializer_list<const char*> 
   }
   ADD_FAILURE() << "expected an error";
   return std::nullopt;
+}
+
+/// Whether mapping 2 MiB hugetlb pages (ArrayOptions::huge_pages = pages_2m) fails as memory running
+/// out does, Error(out_of_memory): the kernel has the pool and it is empty, as on most machines.
+inline bool hugetlb_2m_pool_is_empty() {
+  for (const os::HugetlbPool& pool : os::read_hugetlb_pools()) {
+    if (pool.page_bytes == std::uint64_t{2} << 20) return pool.free_pages == 0;
+  }
+  return false;
 }
 
 }  // namespace smartarrays::test

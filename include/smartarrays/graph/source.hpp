@@ -1,6 +1,7 @@
 // Owns GraphSource: a graph's input read (or generated) once — a file in any format, an R-MAT or
 // uniform generator, or edge arrays — from which CsrGraphs of any layout are built, several from
-// one read (the variants U / V / V+E side by side); and the progress writer of long reads.
+// one read (the variants U / V / V+E side by side); naming the file in errors of memory; and the
+// progress writer of long reads.
 #pragma once
 
 #include <cstdint>
@@ -11,13 +12,16 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
+#include "smartarrays/error.hpp"
 #include "smartarrays/export.hpp"
 #include "smartarrays/graph/build.hpp"
 #include "smartarrays/graph/csr_graph.hpp"
 #include "smartarrays/graph/formats.hpp"
 #include "smartarrays/graph/generators.hpp"
 #include "smartarrays/runtime/thread_pool.hpp"
+#include "smartarrays/util/text.hpp"
 
 namespace smartarrays::graph {
 
@@ -36,6 +40,18 @@ enum class OpenMode : int {
 SMARTARRAYS_API const char* to_string(OpenMode mode) noexcept;
 /// The mode spelled "map" or "load" (any case); throws Error(invalid_argument) otherwise.
 SMARTARRAYS_API OpenMode parse_open_mode(std::string_view name);
+
+/// Runs f, naming the graph file path in an Error(out_of_memory) it throws ("graph 'g.el': ..."),
+/// unless the message names the file already (a reader's "g.el:3: ..."); an empty path names none.
+template <typename F>
+decltype(auto) naming_graph_file(const std::string& path, F&& f) {
+  try {
+    return std::forward<F>(f)();
+  } catch (const Error& e) {
+    if (path.empty() || e.code() != ErrorCode::out_of_memory || e.message().starts_with(path + ":")) throw;
+    throw Error(e.code(), "graph " + util::quoted(path) + ": " + e.message());
+  }
+}
 
 /// How GraphSource::open reads a file.
 struct SourceOptions {
@@ -82,7 +98,8 @@ class SMARTARRAYS_API GraphSource {
   GraphSource(GraphSource&&) noexcept = default;
   GraphSource& operator=(GraphSource&&) noexcept = default;
 
-  /// A new CsrGraph of the edges, built with options on pool (throws as build_csr does).
+  /// A new CsrGraph of the edges, built with options on pool (throws as build_csr does; an
+  /// Error(out_of_memory) names the file, naming_graph_file).
   CsrGraph build(const BuildOptions& options = {}, runtime::ThreadPool& pool = runtime::default_pool()) const&;
   /// The same from a source used once: a .sg file's CSR or a text file's edges are moved into the build (the edges
   /// freed once placed: a large text file's per-range blocks one by one), not copied.
@@ -110,6 +127,7 @@ class SMARTARRAYS_API GraphSource {
   bool is_csr_ = false;
   std::shared_ptr<const detail::SgScan> sg_;  // a .sg file checked by the streaming scan (nothing else held)
   std::shared_ptr<detail::EdgeBlocks> blocks_;  // a text file read in parallel, in narrow blocks (then edges_ is empty)
+  std::string path_;  // the file read, "" for a generated graph or given edges
   std::uint64_t vertices_ = 0;
   bool directed_ = true;
 };

@@ -1,7 +1,9 @@
 // Owns running a program once under a Launch in a child process, the way `smartarrays tune` and the
-// start-overhead benchmark need it: its stdout captured, a time limit (the child's whole process
-// group is killed when it passes), the caller's interrupt check polled (runtime/interrupt.hpp), and
-// what wait4 reports: exit status or signal, peak RSS, page faults, context switches.
+// start-overhead benchmark need it: its stdout captured until it exits, a time limit (the child's
+// whole process group is killed when it passes), the caller's interrupt check polled
+// (runtime/interrupt.hpp), and what wait4 reports of the program itself, started through the
+// launcher smartarrays-spawn (not counting the caller's memory): exit status or signal, peak RSS,
+// page faults, context switches.
 #pragma once
 
 #include <cstddef>
@@ -28,7 +30,7 @@ struct ChildRun {
   int signal = 0;               ///< the signal that ended it, 0 when it exited
   std::string output;           ///< its stdout (empty unless captured): the last captured_output_limit bytes
   std::uint64_t output_dropped = 0;  ///< bytes of stdout dropped before output's first (0 when all fit)
-  long max_rss_kib = 0;         ///< peak resident set (ru_maxrss)
+  long max_rss_kib = 0;         ///< peak resident set (ru_maxrss) of the program alone (docs/tune.md)
   long minor_faults = 0;        ///< page faults served without I/O
   long major_faults = 0;        ///< page faults that read from disk
   long voluntary_switches = 0;  ///< context switches while waiting
@@ -42,8 +44,8 @@ struct ChildRun {
 SMARTARRAYS_API std::string command_problem(const std::vector<std::string>& argv);
 
 /// Runs argv under launch in a new process group; throws Error(invalid_argument) for a
-/// command_problem; timeout_seconds <= 0 means no limit. Its stdout is
-/// captured when capture is set (else inherited); stderr is inherited. An interrupt (the calling
+/// command_problem; timeout_seconds <= 0 means no limit. Its stdout is captured when capture is set
+/// (else inherited), until it exits: a process it leaves running is not waited for; stderr is inherited. An interrupt (the calling
 /// thread's InterruptScope) kills the child and throws Error(cancelled). Throws Error(os_error) when
 /// no child can be made.
 SMARTARRAYS_API ChildRun run_child(const Launch& launch, const std::vector<std::string>& argv, double timeout_seconds,
