@@ -1,4 +1,5 @@
-// Owns the streaming .sg path (see sg_stream.hpp). Workers read their own file ranges with pread,
+// Owns the streaming .sg path (see sg_stream.hpp). Workers read their own file ranges at offsets
+// (SgFile, sg_file.hpp, which also checks the header),
 // so nothing but the offsets and a batch buffer per worker is held besides the final arrays. The
 // symmetry of an undirected file and the transpose relation of a directed one are checked without
 // building a transpose: the multiset of edges u -> v read from the lists must equal the multiset
@@ -8,24 +9,20 @@
 #include "graph/sg_stream.hpp"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <cstring>
-#include <limits>
 #include <mutex>
 #include <random>
 #include <string>
 
 #include "graph/csr_parts.hpp"
-#include "os/open_file.hpp"
+#include "graph/sg_file.hpp"
 #include "smartarrays/build/parallel_build.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/limits.hpp"
-#include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/util/checked.hpp"
 #include "smartarrays/util/mix64.hpp"
 
@@ -33,27 +30,9 @@ namespace smartarrays::graph::detail {
 
 namespace {
 
-constexpr std::uint64_t header_bytes = 1 + 8 + 8;
 // Ids per batch of the id passes: 1 MiB of int32 per worker buffer.
 constexpr std::uint64_t id_batch = std::uint64_t{1} << 18;
 constexpr std::uint64_t offset_batch = std::uint64_t{1} << 17;
-
-// Reads bytes at offset; false when the file ends first. Throws Error(os_error) on a read error.
-bool read_at(int fd, void* out, std::uint64_t bytes, std::uint64_t offset, const std::string& path) {
-  auto* p = static_cast<char*>(out);
-  while (bytes > 0) {
-    const ssize_t got = ::pread(fd, p, std::min<std::uint64_t>(bytes, std::uint64_t{1} << 30), static_cast<off_t>(offset));
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw_error(ErrorCode::os_error, "cannot read " + path + ": " + std::strerror(errno));
-    }
-    if (got == 0) return false;
-    p += got;
-    bytes -= static_cast<std::uint64_t>(got);
-    offset += static_cast<std::uint64_t>(got);
-  }
-  return true;
-}
 
 // Size and modification time: a file that changes between the scan and the encoding is refused.
 struct FileStamp {
@@ -63,9 +42,9 @@ struct FileStamp {
   friend bool operator==(const FileStamp&, const FileStamp&) = default;
 };
 
-FileStamp stamp_of(int fd, const std::string& path) {
+FileStamp stamp_of(const SgFile& file) {
   struct stat st {};
-  if (::fstat(fd, &st) != 0) throw_error(ErrorCode::os_error, "cannot stat " + path + ": " + std::strerror(errno));
+  if (::fstat(file.input().descriptor(), &st) != 0) os::fail_on_path("stat", file.path(), errno);
   return {static_cast<std::uint64_t>(st.st_size), st.st_mtim.tv_sec, st.st_mtim.tv_nsec};
 }
 
@@ -101,18 +80,12 @@ std::uint64_t edge_hash(std::uint64_t from, std::uint64_t to, std::uint64_t key)
   return util::mix64(((from << 32) | to) + key);
 }
 
-// One part of a .sg file: n + 1 int64 offsets at offsets_at, then m int32 ids.
-struct Part {
-  std::uint64_t offsets_at = 0;
-  std::uint64_t ids_at = 0;
-};
-
 // Reads ids [lo, hi) of a part whose offsets are known into the calling thread's buffer; null when
 // the file ends first.
-const std::int32_t* read_ids(int fd, const std::string& path, const Part& part, std::uint64_t lo, std::uint64_t hi) {
+const std::int32_t* read_ids(const SgFile& file, const SgPart& part, std::uint64_t lo, std::uint64_t hi) {
   thread_local std::vector<std::int32_t> buffer;
   buffer.resize(hi - lo);
-  if (!read_at(fd, buffer.data(), buffer.size() * sizeof(std::int32_t), part.ids_at + lo * sizeof(std::int32_t), path)) {
+  if (!file.read_at(part.ids_at + lo * sizeof(std::int32_t), buffer.data(), buffer.size() * sizeof(std::int32_t))) {
     return nullptr;
   }
   return buffer.data() - lo;
@@ -129,12 +102,11 @@ enum class HashSum {
 // Scans ids [lo, hi) of a part whose offsets are known: range, order, repeats, self-loops and the
 // edge hash sum; the ids go to out[0, hi - lo) too when out is not null.
 template <HashSum Sum>
-IdStats scan_id_range(int fd, const std::string& path, const Part& part, const std::vector<std::uint64_t>& offsets,
+IdStats scan_id_range(const SgFile& file, const SgPart& part, const std::vector<std::uint64_t>& offsets,
                       std::uint64_t n, std::uint64_t lo, std::uint64_t hi, std::uint64_t* out = nullptr) {
-  runtime::check_interrupt();
   IdStats stats;
   // One id before lo as well, to check the order across the batch boundary.
-  const std::int32_t* ids = read_ids(fd, path, part, lo == 0 ? 0 : lo - 1, hi);
+  const std::int32_t* ids = read_ids(file, part, lo == 0 ? 0 : lo - 1, hi);
   if (ids == nullptr) {
     stats.bad = true;
     return stats;
@@ -171,26 +143,25 @@ IdStats scan_id_range(int fd, const std::string& path, const Part& part, const s
   return stats;
 }
 
-IdStats scan_id_range_as(HashSum sum, int fd, const std::string& path, const Part& part,
+IdStats scan_id_range_as(HashSum sum, const SgFile& file, const SgPart& part,
                          const std::vector<std::uint64_t>& offsets, std::uint64_t n, std::uint64_t lo, std::uint64_t hi,
                          std::uint64_t* out) {
   switch (sum) {
     case HashSum::forward:
-      return scan_id_range<HashSum::forward>(fd, path, part, offsets, n, lo, hi, out);
+      return scan_id_range<HashSum::forward>(file, part, offsets, n, lo, hi, out);
     case HashSum::reverse:
-      return scan_id_range<HashSum::reverse>(fd, path, part, offsets, n, lo, hi, out);
+      return scan_id_range<HashSum::reverse>(file, part, offsets, n, lo, hi, out);
     case HashSum::balance:
       break;
   }
-  return scan_id_range<HashSum::balance>(fd, path, part, offsets, n, lo, hi, out);
+  return scan_id_range<HashSum::balance>(file, part, offsets, n, lo, hi, out);
 }
 
 // Reads ids [lo, hi) of a scanned part into out, widened; false when one is not below limit (or
 // the file ended): the file changed since the scan.
-bool encode_id_range(int fd, const std::string& path, const Part& part, std::uint64_t limit, std::uint64_t lo,
+bool encode_id_range(const SgFile& file, const SgPart& part, std::uint64_t limit, std::uint64_t lo,
                      std::uint64_t hi, std::uint64_t* out) {
-  runtime::check_interrupt();
-  const std::int32_t* ids = read_ids(fd, path, part, lo, hi);
+  const std::int32_t* ids = read_ids(file, part, lo, hi);
   if (ids == nullptr) return false;
   // Unsigned: a negative id is a large value, beyond limit.
   std::uint64_t largest = 0;
@@ -209,15 +180,14 @@ runtime::LoopOptions batches_of(std::uint64_t batch) {
 }
 
 // Reads and checks the n + 1 offsets of a part: from 0, never decreasing, ending at m. False when not.
-bool read_offsets(int fd, const std::string& path, const Part& part, std::uint64_t n, std::uint64_t m,
+bool read_offsets(const SgFile& file, const SgPart& part, std::uint64_t n, std::uint64_t m,
                   std::vector<std::uint64_t>& offsets, runtime::ThreadPool& pool) {
   offsets.resize(n + 1);
   std::uint64_t* values = offsets.data();
   const bool complete = pool.parallel_reduce(
       0, n + 1, true,
       [&](std::uint64_t lo, std::uint64_t hi) {
-        runtime::check_interrupt();
-        return read_at(fd, values + lo, (hi - lo) * sizeof(std::uint64_t), part.offsets_at + lo * sizeof(std::uint64_t), path);
+        return file.read_at(part.offsets_at + lo * sizeof(std::uint64_t), values + lo, (hi - lo) * sizeof(std::uint64_t));
       },
       [](bool a, bool b) { return a && b; }, batches_of(offset_batch));
   if (!complete || values[0] != 0 || values[n] != m) return false;
@@ -232,10 +202,10 @@ bool read_offsets(int fd, const std::string& path, const Part& part, std::uint64
       [](bool a, bool b) { return a && b; });
 }
 
-IdStats scan_ids(int fd, const std::string& path, const Part& part, const std::vector<std::uint64_t>& offsets,
+IdStats scan_ids(const SgFile& file, const SgPart& part, const std::vector<std::uint64_t>& offsets,
                  std::uint64_t n, std::uint64_t m, HashSum sum, runtime::ThreadPool& pool) {
   auto range = [&](std::uint64_t lo, std::uint64_t hi) {
-    return scan_id_range_as(sum, fd, path, part, offsets, n, lo, hi, nullptr);
+    return scan_id_range_as(sum, file, part, offsets, n, lo, hi, nullptr);
   };
   return pool.parallel_reduce(
       0, m, IdStats{}, range,
@@ -259,33 +229,17 @@ std::string stamp_key(const FileStamp& s) {
 
 namespace {
 
-// The header of a .sg file whose size matches it, or none; checks the offsets' memory.
-std::optional<SgScan> read_header(int fd, const std::string& path, const FileStamp& stamp) {
-  std::uint8_t head[header_bytes];
-  if (stamp.bytes < header_bytes || !read_at(fd, head, header_bytes, 0, path)) return std::nullopt;
-  std::int64_t m = 0;
-  std::int64_t n = 0;
-  std::memcpy(&m, head + 1, 8);
-  std::memcpy(&n, head + 9, 8);
-  if (head[0] > 1 || m < 0 || n < 0 || n > std::int64_t{std::numeric_limits<std::int32_t>::max()} + 1) return std::nullopt;
+// The scan of file's header; checks the offsets' memory.
+SgScan scan_of(const SgFile& file) {
   SgScan scan;
-  scan.path = path;
-  scan.directed = head[0] == 1;
-  scan.vertices = static_cast<std::uint64_t>(n);
-  scan.edges = static_cast<std::uint64_t>(m);
-  const unsigned __int128 part_bytes = (static_cast<unsigned __int128>(n) + 1) * 8 + static_cast<unsigned __int128>(m) * 4;
-  if (header_bytes + part_bytes * (scan.directed ? 2 : 1) != stamp.bytes) return std::nullopt;
-  scan.file_bytes = stamp.bytes;
+  scan.path = file.path();
+  scan.file_bytes = file.size();
+  scan.directed = file.header().directed;
+  scan.vertices = file.header().vertices;
+  scan.edges = file.header().edges;
   check_load_memory(vector_bytes(util::checked_mul(scan.vertices + 1, scan.directed ? 2 : 1, "the offsets of a graph file")),
-                    scan.vertices, scan.edges, path + ": byte offset 1: ");
+                    scan.vertices, scan.edges, file.where(1));
   return scan;
-}
-
-Part out_part(const SgScan& scan) { return {header_bytes, header_bytes + (scan.vertices + 1) * 8}; }
-
-Part in_part(const SgScan& scan) {
-  const Part out = out_part(scan);
-  return {out.ids_at + scan.edges * 4, out.ids_at + scan.edges * 4 + (scan.vertices + 1) * 8};
 }
 
 // The largest v whose offsets say it has a list entry (0 when none): in a valid file, the largest
@@ -305,20 +259,17 @@ std::uint64_t largest_listed(const std::vector<std::uint64_t>& offsets, runtime:
 }  // namespace
 
 std::optional<SgScan> scan_sg(const std::string& path, const ReadOptions& options, runtime::ThreadPool& pool) {
-  const os::InputFile fd = os::InputFile::open(path, os::InputKind::regular);
-  const FileStamp stamp = stamp_of(fd.descriptor(), path);
-  std::optional<SgScan> header = read_header(fd.descriptor(), path, stamp);
-  if (!header) return std::nullopt;
-  SgScan& scan = *header;
-  const Part out = out_part(scan);
-  const Part in = in_part(scan);
+  const SgFile file(path);
+  const FileStamp stamp = stamp_of(file);
+  SgScan scan = scan_of(file);
+  const SgPart out = file.out();
+  const SgPart in = file.in();
   auto progress = [&](std::uint64_t done) {
     if (options.progress) options.progress(done, stamp.bytes);
   };
-  if (!read_offsets(fd.descriptor(), path, out, scan.vertices, scan.edges, scan.out_offsets, pool)) return std::nullopt;
-  const IdStats out_ids =
-      scan_ids(fd.descriptor(), path, out, scan.out_offsets, scan.vertices, scan.edges,
-               scan.directed ? HashSum::forward : HashSum::balance, pool);
+  if (!read_offsets(file, out, scan.vertices, scan.edges, scan.out_offsets, pool)) return std::nullopt;
+  const IdStats out_ids = scan_ids(file, out, scan.out_offsets, scan.vertices, scan.edges,
+                                   scan.directed ? HashSum::forward : HashSum::balance, pool);
   progress(in.offsets_at);
   if (out_ids.bad || out_ids.unsorted) return std::nullopt;
   scan.largest_out_id = out_ids.largest;
@@ -326,17 +277,17 @@ std::optional<SgScan> scan_sg(const std::string& path, const ReadOptions& option
   scan.self_loops = out_ids.self_loops;
   if (!scan.directed) {
     if (out_ids.hash != 0) return std::nullopt;
-    return header;
+    return scan;
   }
-  if (!read_offsets(fd.descriptor(), path, in, scan.vertices, scan.edges, scan.in_offsets, pool)) return std::nullopt;
-  const IdStats in_ids = scan_ids(fd.descriptor(), path, in, scan.in_offsets, scan.vertices, scan.edges, HashSum::reverse, pool);
+  if (!read_offsets(file, in, scan.vertices, scan.edges, scan.in_offsets, pool)) return std::nullopt;
+  const IdStats in_ids = scan_ids(file, in, scan.in_offsets, scan.vertices, scan.edges, HashSum::reverse, pool);
   progress(stamp.bytes);
   if (in_ids.bad || in_ids.unsorted) return std::nullopt;
   // The in-list of v holding u is the edge u -> v: its reverse hash is the out-edges' forward one.
   if (out_ids.hash != in_ids.hash) return std::nullopt;
   scan.largest_in_id = in_ids.largest;
-  if (stamp_of(fd.descriptor(), path) != stamp) return std::nullopt;
-  return header;
+  if (stamp_of(file) != stamp) return std::nullopt;
+  return scan;
 }
 
 bool streams_as_is(const SgScan& scan, const BuildOptions& options) {
@@ -344,8 +295,8 @@ bool streams_as_is(const SgScan& scan, const BuildOptions& options) {
 }
 
 CsrGraph encode_sg(const SgScan& scan, const BuildOptions& options, runtime::ThreadPool& pool) {
-  const os::InputFile fd = os::InputFile::open(scan.path, os::InputKind::regular);
-  const FileStamp stamp = stamp_of(fd.descriptor(), scan.path);
+  const SgFile file(scan.path);
+  const FileStamp stamp = stamp_of(file);
   auto changed = [&] {
     throw_error(ErrorCode::invalid_argument, scan.path + ": the file changed since it was read (" + stamp_key(stamp) + ")");
   };
@@ -371,12 +322,12 @@ CsrGraph encode_sg(const SgScan& scan, const BuildOptions& options, runtime::Thr
 
   // Each id array read from the file again into its final layout, batch by batch.
   std::atomic<bool> bad{false};
-  auto ids_of = [&](const Part& part, std::uint64_t largest, GraphArray which, const ArrayOptions& resolved) {
+  auto ids_of = [&](const SgPart& part, std::uint64_t largest, GraphArray which, const ArrayOptions& resolved) {
     try {
       return build::build_array(
           m, resolved,
           [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
-            if (!encode_id_range(fd.descriptor(), scan.path, part, largest + 1, lo, hi, out)) {
+            if (!encode_id_range(file, part, largest + 1, lo, hi, out)) {
               bad.store(true, std::memory_order_relaxed);
               std::fill(out, out + (hi - lo), 0);
             }
@@ -387,17 +338,17 @@ CsrGraph encode_sg(const SgScan& scan, const BuildOptions& options, runtime::Thr
       throw Error(e.code(), std::string("graph array ") + to_string(which) + ": " + e.what());
     }
   };
-  const Part out{header_bytes, header_bytes + (n + 1) * 8};
-  const Part in{out.ids_at + m * 4, out.ids_at + m * 4 + (n + 1) * 8};
+  const SgPart out = file.out();
+  const SgPart in = file.in();
   SmartArray begin = encode_graph_array(GraphArray::begin, scan.out_offsets, layout[GraphArray::begin], pool);
   SmartArray edge = ids_of(out, scan.largest_out_id, GraphArray::edge, edge_options);
   if (!scan.directed) {
-    if (bad.load() || stamp_of(fd.descriptor(), scan.path) != stamp) changed();
+    if (bad.load() || stamp_of(file) != stamp) changed();
     return CsrGraph(std::move(begin), std::move(edge));
   }
   SmartArray rbegin = encode_graph_array(GraphArray::rbegin, scan.in_offsets, layout[GraphArray::rbegin], pool);
   SmartArray redge = ids_of(in, scan.largest_in_id, GraphArray::redge, id_options(GraphArray::redge, scan.largest_in_id));
-  if (bad.load() || stamp_of(fd.descriptor(), scan.path) != stamp) changed();
+  if (bad.load() || stamp_of(file) != stamp) changed();
   std::array<SmartArray, graph_array_count> arrays{std::move(begin), std::move(edge), std::move(rbegin), std::move(redge)};
   return CsrGraph(std::move(arrays), true);
 }
@@ -411,17 +362,15 @@ std::optional<CsrGraph> load_sg(const std::string& path, const BuildOptions& opt
       layout[GraphArray::redge].placement == Placement::replicated) {
     return std::nullopt;
   }
-  const os::InputFile fd = os::InputFile::open(path, os::InputKind::regular);
-  const FileStamp stamp = stamp_of(fd.descriptor(), path);
-  std::optional<SgScan> header = read_header(fd.descriptor(), path, stamp);
-  if (!header) return std::nullopt;
-  SgScan& scan = *header;
+  const SgFile file(path);
+  const FileStamp stamp = stamp_of(file);
+  SgScan scan = scan_of(file);
   const std::uint64_t n = scan.vertices;
   const std::uint64_t m = scan.edges;
-  const Part out = out_part(scan);
-  const Part in = in_part(scan);
-  if (!read_offsets(fd.descriptor(), path, out, n, m, scan.out_offsets, pool)) return std::nullopt;
-  if (scan.directed && !read_offsets(fd.descriptor(), path, in, n, m, scan.in_offsets, pool)) return std::nullopt;
+  const SgPart out = file.out();
+  const SgPart in = file.in();
+  if (!read_offsets(file, out, n, m, scan.out_offsets, pool)) return std::nullopt;
+  if (scan.directed && !read_offsets(file, in, n, m, scan.in_offsets, pool)) return std::nullopt;
   // In a valid file an out-list names exactly the vertices with in-edges (undirected: with edges),
   // so the widths are known before any id is read; an id beyond them makes the file invalid.
   const std::uint64_t largest_out = largest_listed(scan.directed ? scan.in_offsets : scan.out_offsets, pool);
@@ -441,12 +390,12 @@ std::optional<CsrGraph> load_sg(const std::string& path, const BuildOptions& opt
 
   // One pass per part: every id is checked, hashed and written into its final array.
   std::mutex merge;
-  auto ids_of = [&](const Part& part, const std::vector<std::uint64_t>& offsets, HashSum sum, std::uint64_t largest,
+  auto ids_of = [&](const SgPart& part, const std::vector<std::uint64_t>& offsets, HashSum sum, std::uint64_t largest,
                     const ArrayOptions& resolved, IdStats& stats) {
     return build::build_array(
         m, resolved,
         [&](std::uint64_t lo, std::uint64_t hi, std::uint64_t* values) {
-          IdStats s = scan_id_range_as(sum, fd.descriptor(), path, part, offsets, n, lo, hi, values);
+          IdStats s = scan_id_range_as(sum, file, part, offsets, n, lo, hi, values);
           if (s.bad || s.largest > largest) {
             s.bad = true;
             std::fill(values, values + (hi - lo), 0);
@@ -466,13 +415,13 @@ std::optional<CsrGraph> load_sg(const std::string& path, const BuildOptions& opt
   if (out_stats.bad || out_stats.unsorted) return std::nullopt;
   SmartArray begin = encode_graph_array(GraphArray::begin, scan.out_offsets, layout[GraphArray::begin], pool);
   if (!scan.directed) {
-    if (out_stats.hash != 0 || stamp_of(fd.descriptor(), path) != stamp) return std::nullopt;
+    if (out_stats.hash != 0 || stamp_of(file) != stamp) return std::nullopt;
     return CsrGraph(std::move(begin), std::move(edge));
   }
   IdStats in_stats;
   SmartArray redge = ids_of(in, scan.in_offsets, HashSum::reverse, largest_in, redge_options, in_stats);
   progress(stamp.bytes);
-  if (in_stats.bad || in_stats.unsorted || out_stats.hash != in_stats.hash || stamp_of(fd.descriptor(), path) != stamp) {
+  if (in_stats.bad || in_stats.unsorted || out_stats.hash != in_stats.hash || stamp_of(file) != stamp) {
     return std::nullopt;
   }
   SmartArray rbegin = encode_graph_array(GraphArray::rbegin, scan.in_offsets, layout[GraphArray::rbegin], pool);
