@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "graph/buffered_output.hpp"
-#include "graph/sg_stream.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/limits.hpp"
 #include "smartarrays/graph/source.hpp"
@@ -144,9 +143,6 @@ GraphFormat format_of_path(std::string_view path) {
 
 CsrGraph load_graph(const std::string& path, GraphFormat format, const BuildOptions& options,
                     const ReadOptions& read_options, runtime::ThreadPool& pool) {
-  if (format == GraphFormat::gap_sg) {
-    if (std::optional<CsrGraph> graph = detail::load_sg(path, options, read_options, pool)) return std::move(*graph);
-  }
   SourceOptions source;
   source.format = format;
   source.read = read_options;

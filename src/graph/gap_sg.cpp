@@ -1,10 +1,11 @@
-// Owns the GAP benchmark suite's binary .sg format (its reader.h / writer.h, unweighted): a bool
-// directed flag (1 byte), int64 number of stored edges m, int64 vertex count n, int64 offsets[n+1],
-// int32 neighbours[m], and for directed graphs the same offsets/neighbours pair again for the
-// in-edges. Little-endian, no padding. The file size must be exactly what n and m imply, so every
-// allocation is a small multiple of the file; the in-edges must be the transpose of the out-edges,
-// and an undirected file's edges must be symmetric, or the file is refused naming the first edge
-// that breaks the rule.
+// Owns the general reader of the GAP benchmark suite's binary .sg format (its reader.h / writer.h,
+// unweighted): a bool directed flag (1 byte), int64 number of stored edges m, int64 vertex count n,
+// int64 offsets[n+1], int32 neighbours[m], and for directed graphs the same offsets/neighbours pair
+// again for the in-edges. Little-endian, no padding. The header is checked by SgFile (sg_file.hpp):
+// the file size must be exactly what n and m imply, so every allocation is a small multiple of the
+// file. This reader holds the whole file: the in-edges must be the transpose of the out-edges, and
+// an undirected file's edges must be symmetric, or the file is refused naming the first edge that
+// breaks the rule. Graphs are loaded by sg_load.hpp, which comes here to name a problem or to sort.
 #include <algorithm>
 #include <string>
 

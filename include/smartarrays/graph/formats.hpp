@@ -80,7 +80,8 @@ struct SgContents {
 SMARTARRAYS_API SgContents read_gap_sg(const std::string& path, const ReadOptions& options = {},
                                        runtime::ThreadPool& pool = runtime::default_pool());
 
-/// Reads path in format and builds the graph with options on pool.
+/// Reads path in format and builds the graph with options on pool: GraphSource::open(path).build(), the
+/// one path every surface takes (source.hpp).
 SMARTARRAYS_API CsrGraph load_graph(const std::string& path, GraphFormat format, const BuildOptions& options = {},
                                     const ReadOptions& read_options = {},
                                     runtime::ThreadPool& pool = runtime::default_pool());
