@@ -121,12 +121,19 @@ TEST(Formats, NamesAndExtensions) {
   EXPECT_EQ(format_of_path("web-Google.txt"), GraphFormat::edge_list);
   EXPECT_EQ(format_of_path("m.mtx"), GraphFormat::matrix_market);
   EXPECT_EQ(format_of_path("/x.y/twitter.sg"), GraphFormat::gap_sg);
+  EXPECT_EQ(format_of_path("g.edges"), GraphFormat::edge_list);
+  EXPECT_EQ(format_of_path("g.tsv"), GraphFormat::edge_list);
+  EXPECT_EQ(format_of_path("g.sa"), GraphFormat::compact);
   EXPECT_THROW(format_of_path("dir.d/graph"), Error);
-  EXPECT_THROW(format_of_path("g.gz"), Error);
-  for (GraphFormat f : {GraphFormat::edge_list, GraphFormat::matrix_market, GraphFormat::gap_sg}) {
+  expect_error([] { format_of_path("g.gz"); }, {"'g.gz' from its extension (.el, .txt, .edges, .tsv, .mtx, .sg or .sa)"});
+  expect_error([] { format_of_path("g.EL"); }, {"'g.EL'"});  // extensions are matched as written
+  expect_error([] { parse_graph_format("csv"); }, {"unknown graph format 'csv' (expected one of: el, mtx, sg, compact)"});
+  for (const char* alias : {"edgelist", "SNAP", "txt"}) EXPECT_EQ(parse_graph_format(alias), GraphFormat::edge_list);
+  EXPECT_EQ(parse_graph_format("mm"), GraphFormat::matrix_market);
+  for (const char* alias : {"sa", "store"}) EXPECT_EQ(parse_graph_format(alias), GraphFormat::compact);
+  for (GraphFormat f : {GraphFormat::edge_list, GraphFormat::matrix_market, GraphFormat::gap_sg, GraphFormat::compact}) {
     EXPECT_EQ(parse_graph_format(to_string(f)), f);
   }
-  EXPECT_THROW(parse_graph_format("csv"), Error);
 }
 
 TEST(Readers, ReportProgress) {
