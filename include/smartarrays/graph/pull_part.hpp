@@ -36,8 +36,9 @@ SMARTARRAYS_API PullPart pull_part(const CsrGraph& graph, std::uint64_t first, s
 /// The part [first, first + count) of the .sg file at path, reading only its in-offsets, its
 /// in-neighbour ids and its out-offsets (the out-edges of an undirected file), each checked: offsets
 /// never decreasing and within m, ids below n. Ids and offsets take the fewest bits that hold them.
-/// Throws Error(invalid_argument) "PATH: byte offset N: ..." for a malformed range, Error(os_error)
-/// when the file cannot be read, Error(cancelled) on an interrupt.
+/// Throws Error(invalid_argument) "PATH: byte offset N: ..." for a malformed header (in
+/// read_sg_header's words) or range, Error(os_error) when the file cannot be read, Error(cancelled)
+/// on an interrupt.
 SMARTARRAYS_API PullPart read_sg_pull_part(const std::string& path, std::uint64_t first, std::uint64_t count);
 
 }  // namespace smartarrays::graph
