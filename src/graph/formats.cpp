@@ -1,7 +1,9 @@
-// Owns format names and detection, load_graph (a GraphSource used once) and the three writers.
+// Owns format names and extensions (one table) and detection, load_graph (a GraphSource used once)
+// and the three writers.
 // Writers decode the graph's arrays block by block, so writing never holds a second copy of the graph.
 #include "smartarrays/graph/formats.hpp"
 
+#include <array>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -10,7 +12,6 @@
 #include <vector>
 
 #include "graph/buffered_output.hpp"
-#include "graph/sg_stream.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/limits.hpp"
 #include "smartarrays/graph/source.hpp"
@@ -22,18 +23,46 @@ namespace smartarrays::graph {
 
 namespace {
 
-constexpr util::NameTable<GraphFormat, 10> graph_format_names{
-    "graph format",
-    {{{GraphFormat::edge_list, "el"},
-      {GraphFormat::matrix_market, "mtx"},
-      {GraphFormat::gap_sg, "sg"},
-      {GraphFormat::compact, "compact"},
-      {GraphFormat::compact, "sa"},
-      {GraphFormat::compact, "store"},
-      {GraphFormat::edge_list, "edgelist"},
-      {GraphFormat::edge_list, "snap"},
-      {GraphFormat::edge_list, "txt"},
-      {GraphFormat::matrix_market, "mm"}}}};
+// Every format's names (the first is the one to_string gives, the others are accepted) and the file
+// extensions that name it: the one list of both.
+struct FormatRow {
+  GraphFormat format;
+  std::array<std::string_view, 4> names;       // unused entries ""
+  std::array<std::string_view, 4> extensions;  // without the dot; unused entries ""
+};
+
+constexpr std::array<FormatRow, 4> format_rows{{
+    {GraphFormat::edge_list, {"el", "edgelist", "snap", "txt"}, {"el", "txt", "edges", "tsv"}},
+    {GraphFormat::matrix_market, {"mtx", "mm", "", ""}, {"mtx", "", "", ""}},
+    {GraphFormat::gap_sg, {"sg", "", "", ""}, {"sg", "", "", ""}},
+    {GraphFormat::compact, {"compact", "sa", "store", ""}, {"sa", "", "", ""}},
+}};
+
+// The number of names in format_rows.
+constexpr std::size_t count_names() {
+  std::size_t count = 0;
+  for (const FormatRow& row : format_rows) {
+    for (const std::string_view name : row.names) count += name.empty() ? 0 : 1;
+  }
+  return count;
+}
+
+constexpr std::size_t name_count = count_names();
+
+// The names of format_rows for a name table: every format's first name before any other name, so
+// the canonical names come first in messages.
+constexpr std::array<util::Named<GraphFormat>, name_count> named_formats() {
+  std::array<util::Named<GraphFormat>, name_count> named{};
+  std::size_t next = 0;
+  for (std::size_t rank = 0; rank < 4; ++rank) {
+    for (const FormatRow& row : format_rows) {
+      if (!row.names[rank].empty()) named[next++] = {row.format, row.names[rank]};
+    }
+  }
+  return named;
+}
+
+constexpr util::NameTable<GraphFormat, name_count> graph_format_names{"graph format", named_formats()};
 
 constexpr std::uint64_t block_values = std::uint64_t{1} << 16;
 
@@ -134,19 +163,22 @@ GraphFormat parse_graph_format(std::string_view name) { return graph_format_name
 
 GraphFormat format_of_path(std::string_view path) {
   const std::string ext = extension_of(path);
-  if (ext == "el" || ext == "txt" || ext == "edges" || ext == "tsv") return GraphFormat::edge_list;
-  if (ext == "mtx") return GraphFormat::matrix_market;
-  if (ext == "sg") return GraphFormat::gap_sg;
-  if (ext == "sa") return GraphFormat::compact;
-  throw_error(ErrorCode::invalid_argument, "cannot tell the format of " + util::quoted(path, 4096) +
-                                               " from its extension (.el, .txt, .edges, .tsv, .mtx, .sg or .sa); name it explicitly");
+  std::string known;
+  std::string_view last;
+  for (const FormatRow& row : format_rows) {
+    for (const std::string_view extension : row.extensions) {
+      if (extension.empty()) continue;
+      if (ext == extension) return row.format;
+      if (!last.empty()) known += (known.empty() ? "." : ", .") + std::string(last);
+      last = extension;
+    }
+  }
+  throw_error(ErrorCode::invalid_argument, "cannot tell the format of " + util::quoted(path, 4096) + " from its extension (" +
+                                               known + " or ." + std::string(last) + "); name it explicitly");
 }
 
 CsrGraph load_graph(const std::string& path, GraphFormat format, const BuildOptions& options,
                     const ReadOptions& read_options, runtime::ThreadPool& pool) {
-  if (format == GraphFormat::gap_sg) {
-    if (std::optional<CsrGraph> graph = detail::load_sg(path, options, read_options, pool)) return std::move(*graph);
-  }
   SourceOptions source;
   source.format = format;
   source.read = read_options;

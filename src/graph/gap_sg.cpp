@@ -1,78 +1,40 @@
-// Owns the GAP benchmark suite's binary .sg format (its reader.h / writer.h, unweighted): a bool
-// directed flag (1 byte), int64 number of stored edges m, int64 vertex count n, int64 offsets[n+1],
-// int32 neighbours[m], and for directed graphs the same offsets/neighbours pair again for the
-// in-edges. Little-endian, no padding. The file size must be exactly what n and m imply, so every
-// allocation is a small multiple of the file; the in-edges must be the transpose of the out-edges,
-// and an undirected file's edges must be symmetric, or the file is refused naming the first edge
-// that breaks the rule.
+// Owns the general reader of the GAP benchmark suite's binary .sg format (its reader.h / writer.h,
+// unweighted): a bool directed flag (1 byte), int64 number of stored edges m, int64 vertex count n,
+// int64 offsets[n+1], int32 neighbours[m], and for directed graphs the same offsets/neighbours pair
+// again for the in-edges. Little-endian, no padding. The header is checked by SgFile (sg_file.hpp):
+// the file size must be exactly what n and m imply, so every allocation is a small multiple of the
+// file. This reader holds the whole file: the in-edges must be the transpose of the out-edges, and
+// an undirected file's edges must be symmetric, or the file is refused naming the first edge that
+// breaks the rule. Graphs are loaded by sg_load.hpp, which comes here to name a problem or to sort.
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <limits>
-#include <memory>
 #include <string>
 
 #include "graph/csr_parts.hpp"
+#include "graph/sg_file.hpp"
 #include "graph/text_reader.hpp"
-#include "os/open_file.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/formats.hpp"
 #include "smartarrays/graph/limits.hpp"
-#include "smartarrays/runtime/interrupt.hpp"
 
 namespace smartarrays::graph {
 
 namespace {
 
-constexpr std::uint64_t header_bytes = 1 + 8 + 8;
 constexpr std::uint64_t block_values = std::uint64_t{1} << 20;
 
-// The decimal digits of a 128-bit count (a byte size n and m imply can exceed 64 bits).
-std::string decimal(unsigned __int128 value) {
-  std::string digits;
-  do {
-    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(value % 10)));
-    value /= 10;
-  } while (value != 0);
-  return digits;
-}
-
-struct FileCloser {
-  void operator()(std::FILE* f) const noexcept { std::fclose(f); }
-};
-using File = std::unique_ptr<std::FILE, FileCloser>;
-
+// Reads a .sg file front to back in blocks after its header, reporting progress.
 class SgReader {
  public:
-  SgReader(const std::string& path, const ReadOptions& options) : path_(path), options_(options) {
-    os::InputFile input = os::InputFile::open(path, os::InputKind::regular);
-    size_ = input.size();
-    file_.reset(::fdopen(input.descriptor(), "rb"));
-    if (!file_) os::fail_on_path("read", path, errno);
-    input.release();
-    next_progress_ = options_.progress_step;
-  }
+  SgReader(const detail::SgFile& file, const ReadOptions& options)
+      : file_(file), options_(options), next_progress_(options.progress_step) {}
 
-  // "PATH: byte offset N: ", the prefix of messages about the byte at offset.
-  std::string where(std::uint64_t offset) const { return path_ + ": byte offset " + std::to_string(offset) + ": "; }
-
-  [[noreturn]] void fail(std::uint64_t offset, const std::string& message) const {
-    throw_error(ErrorCode::invalid_argument, where(offset) + message);
-  }
-
-  std::uint64_t size() const noexcept { return size_; }
   std::uint64_t offset() const noexcept { return offset_; }
 
   void read(void* out, std::uint64_t bytes) {
-    runtime::check_interrupt();
-    if (std::fread(out, 1, bytes, file_.get()) != bytes) {
-      if (std::ferror(file_.get())) throw_error(ErrorCode::os_error, "cannot read " + path_ + ": " + std::strerror(errno));
-      fail(offset_, "the file ends early");
-    }
+    file_.read(offset_, out, bytes);
     offset_ += bytes;
-    if (options_.progress && (offset_ >= next_progress_ || offset_ == size_)) {
-      options_.progress(offset_, size_);
+    if (options_.progress && (offset_ >= next_progress_ || offset_ == file_.size())) {
+      options_.progress(offset_, file_.size());
       next_progress_ = offset_ + options_.progress_step;
     }
   }
@@ -86,15 +48,17 @@ class SgReader {
     }
     auto at = [&](std::uint64_t i) { return base + i * sizeof(std::uint64_t); };
     const std::string what = std::string(which) + " offset of vertex ";
-    if (offsets[0] != 0) fail(at(0), what + "0 is " + signed_text(offsets[0]) + " (expected 0)");
+    if (offsets[0] != 0) file_.fail(at(0), what + "0 is " + signed_text(offsets[0]) + " (expected 0)");
     for (std::uint64_t i = 1; i <= n; ++i) {
       if (offsets[i] < offsets[i - 1] || offsets[i] > m) {
-        fail(at(i), what + std::to_string(i) + " is " + signed_text(offsets[i]) + " (previous " +
-                        std::to_string(offsets[i - 1]) + ", edges " + std::to_string(m) + ")");
+        file_.fail(at(i), what + std::to_string(i) + " is " + signed_text(offsets[i]) + " (previous " +
+                              std::to_string(offsets[i - 1]) + ", edges " + std::to_string(m) + ")");
       }
     }
-    if (offsets[n] != m) fail(at(n), "the last " + std::string(which) + " offset is " + std::to_string(offsets[n]) +
-                                         " but the header says " + std::to_string(m) + " edges");
+    if (offsets[n] != m) {
+      file_.fail(at(n), "the last " + std::string(which) + " offset is " + std::to_string(offsets[n]) +
+                            " but the header says " + std::to_string(m) + " edges");
+    }
     return offsets;
   }
 
@@ -108,8 +72,8 @@ class SgReader {
       read(block.data(), count * sizeof(std::int32_t));
       for (std::uint64_t k = 0; k < count; ++k) {
         if (block[k] < 0 || static_cast<std::uint64_t>(block[k]) >= n) {
-          fail(base + k * sizeof(std::int32_t), std::string(which) + " neighbour id " + std::to_string(block[k]) +
-                                                    " is outside 0.." + std::to_string(n - 1));
+          file_.fail(base + k * sizeof(std::int32_t), std::string(which) + " neighbour id " + std::to_string(block[k]) +
+                                                          " is outside 0.." + std::to_string(n - 1));
         }
         ids[e + k] = static_cast<std::uint64_t>(block[k]);
       }
@@ -120,55 +84,21 @@ class SgReader {
  private:
   static std::string signed_text(std::uint64_t v) { return std::to_string(static_cast<std::int64_t>(v)); }
 
-  std::string path_;
+  const detail::SgFile& file_;
   const ReadOptions& options_;
-  File file_;
-  std::uint64_t size_ = 0;
-  std::uint64_t offset_ = 0;
+  std::uint64_t offset_ = detail::sg_header_bytes;
   std::uint64_t next_progress_ = 0;
 };
 
-}  // namespace
-
-namespace {
-
-SgContents read_sg(SgReader& reader, runtime::ThreadPool& pool) {
-  if (reader.size() < header_bytes) {
-    reader.fail(reader.size(), "the file has " + std::to_string(reader.size()) + " bytes; the header alone needs " +
-                                   std::to_string(header_bytes));
-  }
-  std::uint8_t flag = 0;
-  std::int64_t m = 0;
-  std::int64_t n = 0;
-  reader.read(&flag, 1);
-  reader.read(&m, sizeof m);
-  reader.read(&n, sizeof n);
-  if (flag > 1) reader.fail(0, "directed flag is " + std::to_string(flag) + " (expected 0 or 1)");
-  if (m < 0) reader.fail(1, "edge count " + std::to_string(m) + " is negative");
-  if (n < 0) reader.fail(9, "vertex count " + std::to_string(n) + " is negative");
-  if (n > std::int64_t{std::numeric_limits<std::int32_t>::max()} + 1) {
-    reader.fail(9, "vertex count " + std::to_string(n) + " does not fit GAP's int32 vertex ids");
-  }
-  const bool directed = flag == 1;
-  const unsigned __int128 part = (static_cast<unsigned __int128>(n) + 1) * 8 + static_cast<unsigned __int128>(m) * 4;
-  const unsigned __int128 expected = header_bytes + part * (directed ? 2 : 1);
-  if (expected != reader.size()) {
-    const std::string shape = "n = " + std::to_string(n) + " and m = " + std::to_string(m) +
-                              (directed ? " (directed: out- and in-edges)" : " (undirected)");
-    if (expected > reader.size()) {
-      reader.fail(reader.size(), "the file is truncated: " + shape + " need " + decimal(expected) + " bytes, it has " +
-                                     std::to_string(reader.size()));
-    }
-    reader.fail(static_cast<std::uint64_t>(expected), std::to_string(reader.size() - static_cast<std::uint64_t>(expected)) +
-                                                          " bytes follow the end of the graph (" + shape + ")");
-  }
-  const auto nv = static_cast<std::uint64_t>(n);
-  const auto mv = static_cast<std::uint64_t>(m);
-  check_build_memory(nv, mv, reader.where(1));
+SgContents read_sg(const detail::SgFile& file, SgReader& reader, runtime::ThreadPool& pool) {
+  const std::uint64_t nv = file.header().vertices;
+  const std::uint64_t mv = file.header().edges;
+  const bool directed = file.header().directed;
+  check_build_memory(nv, mv, file.where(1));
   SgContents contents;
   contents.directed = directed;
   contents.vertices = nv;
-  const std::uint64_t out_ids = reader.offset() + (nv + 1) * sizeof(std::uint64_t);
+  const std::uint64_t out_ids = file.out().ids_at;
   contents.out.offsets = reader.read_offsets(nv, mv, "out");
   contents.out.targets = reader.read_ids(nv, mv, "out");
   auto edge = [](std::uint64_t from, std::uint64_t to) { return std::to_string(from) + " -> " + std::to_string(to); };
@@ -184,13 +114,13 @@ SgContents read_sg(SgReader& reader, runtime::ThreadPool& pool) {
     if (const auto d = detail::first_difference(sorted_out, expected_in, nv, pool)) {
       const std::uint64_t at = d->count_a > 0 ? offset_of(contents.out, out_ids, d->vertex, d->id)
                                               : offset_of(contents.out, out_ids, d->id, d->vertex);
-      reader.fail(at, "the graph is undirected but its edges are not symmetric (first difference at vertex " +
-                          std::to_string(d->vertex) + ": " + edge(d->vertex, d->id) + " is stored " +
-                          detail::times(d->count_a) + ", " + edge(d->id, d->vertex) + " " + detail::times(d->count_b) + ")");
+      file.fail(at, "the graph is undirected but its edges are not symmetric (first difference at vertex " +
+                        std::to_string(d->vertex) + ": " + edge(d->vertex, d->id) + " is stored " +
+                        detail::times(d->count_a) + ", " + edge(d->id, d->vertex) + " " + detail::times(d->count_b) + ")");
     }
     return contents;
   }
-  const std::uint64_t in_ids = reader.offset() + (nv + 1) * sizeof(std::uint64_t);
+  const std::uint64_t in_ids = file.in().ids_at;
   contents.in.offsets = reader.read_offsets(nv, mv, "in");
   contents.in.targets = reader.read_ids(nv, mv, "in");
   CsrParts stored = contents.in;
@@ -198,9 +128,9 @@ SgContents read_sg(SgReader& reader, runtime::ThreadPool& pool) {
   if (const auto d = detail::first_difference(stored, expected_in, nv, pool)) {
     const std::uint64_t at = d->count_a > 0 ? offset_of(contents.in, in_ids, d->vertex, d->id)
                                             : offset_of(contents.out, out_ids, d->id, d->vertex);
-    reader.fail(at, "the in-edges are not the transpose of the out-edges (first difference at vertex " +
-                        std::to_string(d->vertex) + ": the in-edges hold " + edge(d->id, d->vertex) + " " +
-                        detail::times(d->count_a) + ", the out-edges " + detail::times(d->count_b) + ")");
+    file.fail(at, "the in-edges are not the transpose of the out-edges (first difference at vertex " +
+                      std::to_string(d->vertex) + ": the in-edges hold " + edge(d->id, d->vertex) + " " +
+                      detail::times(d->count_a) + ", the out-edges " + detail::times(d->count_b) + ")");
   }
   return contents;
 }
@@ -208,8 +138,10 @@ SgContents read_sg(SgReader& reader, runtime::ThreadPool& pool) {
 }  // namespace
 
 SgContents read_gap_sg(const std::string& path, const ReadOptions& options, runtime::ThreadPool& pool) {
-  SgReader reader(path, options);
-  return detail::out_of_memory_naming([&] { return reader.where(reader.offset()); }, [&] { return read_sg(reader, pool); });
+  const detail::SgFile file(path);
+  SgReader reader(file, options);
+  return detail::out_of_memory_naming([&] { return file.where(reader.offset()); },
+                                      [&] { return read_sg(file, reader, pool); });
 }
 
 }  // namespace smartarrays::graph

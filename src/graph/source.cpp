@@ -9,7 +9,7 @@
 
 #include "graph/compact_hooks.hpp"
 #include "graph/parallel_text.hpp"
-#include "graph/sg_stream.hpp"
+#include "graph/sg_load.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/checked.hpp"
 #include "smartarrays/util/names.hpp"
@@ -71,19 +71,9 @@ GraphSource GraphSource::open(const std::string& path, const SourceOptions& opti
       break;
     }
     case GraphFormat::gap_sg: {
-      if (std::optional<detail::SgScan> scan = detail::scan_sg(path, options.read, pool)) {
-        source.vertices_ = scan->vertices;
-        source.directed_ = scan->directed;
-        source.sg_ = std::make_shared<const detail::SgScan>(std::move(*scan));
-        return source;
-      }
-      // Not streamable (malformed, or lists to sort): the general reader names the problem or reads
-      // it whole. The stored in-edges were checked against the out-edges; the builder transposes anew.
-      SgContents contents = read_gap_sg(path, options.read, pool);
-      source.csr_ = std::move(contents.out);
-      source.is_csr_ = true;
-      source.vertices_ = contents.vertices;
-      source.directed_ = contents.directed;
+      source.sg_ = detail::open_sg(path, options.read, pool);
+      source.vertices_ = source.sg_->vertices;
+      source.directed_ = source.sg_->directed;
       return source;
     }
     case GraphFormat::compact: {
@@ -157,22 +147,16 @@ CsrGraph GraphSource::take_stored() && {
 CsrGraph GraphSource::build(const BuildOptions& options, runtime::ThreadPool& pool) const& {
   return naming_graph_file(path_, [&] {
     if (stored_) return build_csr(forward_parts(*stored_), directed_, options, pool);
-    if (sg_) {
-      if (detail::streams_as_is(*sg_, options)) return detail::encode_sg(*sg_, options, pool);
-      SgContents contents = read_gap_sg(sg_->path, {}, pool);
-      return build_csr(std::move(contents.out), contents.directed, options, pool);
-    }
-    if (is_csr_) return build_csr(csr_, directed_, options, pool);
+    if (sg_) return detail::build_sg(*sg_, options, pool, false);
     if (blocks_) return detail::build_csr(*blocks_, options, pool, false);
     return build_csr(edges_, options, pool);
   });
 }
 
 CsrGraph GraphSource::build(const BuildOptions& options, runtime::ThreadPool& pool) && {
-  if (sg_) return std::as_const(*this).build(options, pool);
   return naming_graph_file(path_, [&] {
     if (stored_) return build_csr(forward_parts(*stored_), directed_, options, pool);
-    if (is_csr_) return build_csr(std::move(csr_), directed_, options, pool);
+    if (sg_) return detail::build_sg(*sg_, options, pool, true);
     if (blocks_) return detail::build_csr(*blocks_, options, pool, true);
     return build_csr(std::move(edges_), options, pool);
   });

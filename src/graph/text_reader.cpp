@@ -1,18 +1,14 @@
 // Owns the block-buffered line reader and field parsing of the text graph formats. The buffer is
 // sized to the file (at most 8 MiB, so a multi-gigabyte file is read at disk speed without being
 // held in memory, and a small file costs a small buffer) and grows only for a line longer than it,
-// up to max_line_bytes. Reads use read(2), so a pipe delivers lines as they arrive and a signal
-// (EINTR) gives the interrupt check its turn instead of failing the read.
+// up to max_line_bytes. Reads go through os::InputFile at the file offset, so a pipe delivers lines
+// as they arrive and a signal (EINTR) gives the interrupt check its turn instead of failing the read.
 #include "graph/text_reader.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cstring>
 
-#include "os/open_file.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/limits.hpp"
 #include "smartarrays/runtime/interrupt.hpp"
@@ -31,21 +27,18 @@ bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c 
 
 }  // namespace
 
-LineReader::LineReader(const std::string& path, const ReadOptions& options) : path_(path), options_(options) {
-  os::InputFile file = os::InputFile::open(path, os::InputKind::stream);
-  size_ = file.size();
+LineReader::LineReader(const std::string& path, const ReadOptions& options)
+    : path_(path), options_(options), file_(os::InputFile::open(path, os::InputKind::stream)) {
+  size_ = file_.size();
   next_progress_ = options_.progress_step;
   // One byte more than a regular file holds, so its first read reaches the end.
-  capacity_ = file.regular() ? static_cast<std::size_t>(std::min<std::uint64_t>(size_ + 1, block_bytes)) : stream_block_bytes;
+  capacity_ = file_.regular() ? static_cast<std::size_t>(std::min<std::uint64_t>(size_ + 1, block_bytes)) : stream_block_bytes;
   try {
     buffer_ = std::make_unique_for_overwrite<char[]>(capacity_);
   } catch (const std::bad_alloc&) {
     throw_error(ErrorCode::out_of_memory, "cannot allocate the read buffer of " + path);
   }
-  fd_ = file.release();
 }
-
-LineReader::~LineReader() { ::close(fd_); }
 
 std::string LineReader::where(std::uint64_t line) const { return path_ + ":" + std::to_string(line) + ": "; }
 
@@ -70,16 +63,14 @@ bool LineReader::refill() {
     buffer_ = std::move(bigger);
     capacity_ = grown;
   }
-  ssize_t got = 0;
-  while ((got = ::read(fd_, buffer_.get() + end_, capacity_ - end_)) < 0 && errno == EINTR) runtime::check_interrupt();
-  if (got < 0) throw_error(ErrorCode::os_error, "cannot read " + path_ + ": " + std::strerror(errno));
+  const std::size_t got = file_.read(buffer_.get() + end_, capacity_ - end_);
   if (got == 0) {
     eof_ = true;
     if (options_.progress) options_.progress(read_, std::max(size_, read_));
     return pending > 0;
   }
-  end_ += static_cast<std::size_t>(got);
-  read_ += static_cast<std::uint64_t>(got);
+  end_ += got;
+  read_ += got;
   if (options_.progress && read_ >= next_progress_) {
     // A pipe's total is unknown (0) until its end.
     options_.progress(read_, size_ == 0 ? 0 : std::max(size_, read_));
@@ -97,13 +88,9 @@ std::uint64_t LineReader::count_data_lines(std::string_view comment_starts) {
   bool line_start = true;  // before the first field of a line, perhaps across blocks
   for (;;) {
     runtime::check_interrupt();
-    ssize_t got = 0;
-    while ((got = ::pread(fd_, scratch.get(), block, static_cast<off_t>(offset))) < 0 && errno == EINTR) {
-      runtime::check_interrupt();
-    }
-    if (got < 0) throw_error(ErrorCode::os_error, "cannot read " + path_ + ": " + std::strerror(errno));
+    const std::size_t got = file_.read_at(offset, scratch.get(), block);
     if (got == 0) return lines;
-    offset += static_cast<std::uint64_t>(got);
+    offset += got;
     const char* p = scratch.get();
     const char* const end = p + got;
     while (p != end) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "os/open_file.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/formats.hpp"
 
@@ -23,7 +24,6 @@ class LineReader {
  public:
   /// Opens path.
   LineReader(const std::string& path, const ReadOptions& options);
-  ~LineReader();
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;
 
@@ -51,7 +51,7 @@ class LineReader {
 
   std::string path_;
   const ReadOptions& options_;
-  int fd_ = -1;
+  os::InputFile file_;
   std::uint64_t size_ = 0;
   std::uint64_t read_ = 0;
   std::uint64_t next_progress_ = 0;

@@ -1,9 +1,12 @@
-// Owns opening a path: the checks every open shares (a path holding a NUL byte is refused, since
-// the system would open the shorter path before it; a signal that interrupts an open waiting on a
-// FIFO stops it as an interruption), and the descriptor a reader opens (InputFile), which refuses a
-// file that is not regular without blocking when the reader needs one.
+// Owns opening a path and reading it: the checks every open shares (a path holding a NUL byte is
+// refused, since the system would open the shorter path before it; a signal that interrupts an open
+// waiting on a FIFO stops it as an interruption), and the descriptor a reader opens (InputFile),
+// which refuses a file that is not regular without blocking when the reader needs one, and through
+// which every file reader reads: at the file offset (a pipe's bytes as they arrive) or at a given
+// offset, a signal handled as writes handle it, an error naming the file.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -40,7 +43,9 @@ enum class InputKind {
   regular,  ///< sized, mapped or read at offsets: a regular file only
 };
 
-/// A file open for reading; the descriptor is closed with the object.
+/// A file open for reading; the descriptor is closed with the object. Reads that a signal cuts
+/// short (EINTR) stop with Error(cancelled) when the installed check asks (stop_if_signalled), else
+/// are retried; a failed read is Error(os_error) "cannot read 'PATH': reason" (fail_on_path).
 class InputFile {
  public:
   /// Opens path read-only through open_path. A regular kind opens without waiting (O_NONBLOCK,
@@ -60,11 +65,21 @@ class InputFile {
   bool regular() const noexcept { return regular_; }
   /// The size of a regular file when opened (0 for any other).
   std::uint64_t size() const noexcept { return size_; }
+  /// The path the file was opened by, as messages name it.
+  const std::string& path() const noexcept { return path_; }
   /// Hands the descriptor to the caller, who closes it.
   int release() noexcept;
 
+  /// Reads at most size bytes at the file offset, advancing it, with one read(2) that returns
+  /// something: the bytes read (a pipe's that have arrived), 0 at the end of the file.
+  std::size_t read(void* out, std::size_t size) const;
+  /// Reads size bytes at offset, leaving the file offset as it was (pread: safe from many threads
+  /// at once): the bytes read, fewer than size only when the file ends first.
+  std::size_t read_at(std::uint64_t offset, void* out, std::size_t size) const;
+
  private:
   InputFile() = default;
+  std::string path_;
   int fd_ = -1;
   bool regular_ = false;
   std::uint64_t size_ = 0;

@@ -1,6 +1,7 @@
 // Owns the store's sharing of one file between writers and readers (store_file.hpp): the two locks,
-// the committed part found with pread (so a reader never touches an append's tail, which on a full
-// tmpfs would raise SIGBUS) and mapped alone, the reservation and the roll-back of an append.
+// the committed part found with positioned reads (os::InputFile::read_at, so a reader never touches an
+// append's tail, which on a full tmpfs would raise SIGBUS) and mapped alone, the reservation and the
+// roll-back of an append.
 #include "store/store_file.hpp"
 
 #include <fcntl.h>
@@ -32,19 +33,9 @@ std::string store_named(const std::string& path) { return "store " + util::quote
                                        " s for it (SMARTARRAYS_STORE_LOCK_WAIT), nothing was changed");
 }
 
-// Reads n bytes at offset of fd into out, zeros past the end of the file.
-void read_exactly(int fd, std::uint64_t offset, std::size_t n, std::uint8_t* out, const std::string& path) {
-  std::size_t done = 0;
-  while (done < n) {
-    const ssize_t got = ::pread(fd, out + done, n - done, static_cast<off_t>(offset + done));
-    if (got < 0 && errno == EINTR) {
-      os::stop_if_signalled("read", path);
-      continue;
-    }
-    if (got < 0) os::fail_on_path("read", path, errno);
-    if (got == 0) break;
-    done += static_cast<std::size_t>(got);
-  }
+// Reads n bytes at offset of file into out, zeros past the end of the file.
+void read_exactly(const os::InputFile& file, std::uint64_t offset, std::size_t n, std::uint8_t* out) {
+  const std::size_t done = file.read_at(offset, out, n);
   std::memset(out + done, 0, n - done);
 }
 
@@ -67,11 +58,11 @@ CommittedFile open_committed(const std::string& path) {
   CommittedFile opened;
   opened.file_bytes = static_cast<std::uint64_t>(st.st_size);
   std::array<std::uint8_t, header_bytes> header{};
-  read_exactly(fd, 0, header.size(), header.data(), path);
+  read_exactly(input, 0, header.size(), header.data());
   check_header(header.data(), opened.file_bytes);
   std::memcpy(&opened.version, header.data() + 8, sizeof opened.version);
   const std::uint64_t committed = committed_end(
-      [&](std::uint64_t offset, std::size_t n, std::uint8_t* out) { read_exactly(fd, offset, n, out, path); },
+      [&](std::uint64_t offset, std::size_t n, std::uint8_t* out) { read_exactly(input, offset, n, out); },
       opened.file_bytes);
   opened.mapping = std::make_shared<const os::MappedFile>(os::MappedFile::map(fd, committed, path));
   opened.catalogue = read_catalogue(opened.mapping->data(), committed);

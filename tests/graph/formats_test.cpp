@@ -10,6 +10,7 @@
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/formats.hpp"
 #include "smartarrays/graph/generators.hpp"
+#include "smartarrays/graph/pull_part.hpp"
 #include "support/graph_fixtures.hpp"
 
 namespace smartarrays::graph {
@@ -120,12 +121,19 @@ TEST(Formats, NamesAndExtensions) {
   EXPECT_EQ(format_of_path("web-Google.txt"), GraphFormat::edge_list);
   EXPECT_EQ(format_of_path("m.mtx"), GraphFormat::matrix_market);
   EXPECT_EQ(format_of_path("/x.y/twitter.sg"), GraphFormat::gap_sg);
+  EXPECT_EQ(format_of_path("g.edges"), GraphFormat::edge_list);
+  EXPECT_EQ(format_of_path("g.tsv"), GraphFormat::edge_list);
+  EXPECT_EQ(format_of_path("g.sa"), GraphFormat::compact);
   EXPECT_THROW(format_of_path("dir.d/graph"), Error);
-  EXPECT_THROW(format_of_path("g.gz"), Error);
-  for (GraphFormat f : {GraphFormat::edge_list, GraphFormat::matrix_market, GraphFormat::gap_sg}) {
+  expect_error([] { format_of_path("g.gz"); }, {"'g.gz' from its extension (.el, .txt, .edges, .tsv, .mtx, .sg or .sa)"});
+  expect_error([] { format_of_path("g.EL"); }, {"'g.EL'"});  // extensions are matched as written
+  expect_error([] { parse_graph_format("csv"); }, {"unknown graph format 'csv' (expected one of: el, mtx, sg, compact)"});
+  for (const char* alias : {"edgelist", "SNAP", "txt"}) EXPECT_EQ(parse_graph_format(alias), GraphFormat::edge_list);
+  EXPECT_EQ(parse_graph_format("mm"), GraphFormat::matrix_market);
+  for (const char* alias : {"sa", "store"}) EXPECT_EQ(parse_graph_format(alias), GraphFormat::compact);
+  for (GraphFormat f : {GraphFormat::edge_list, GraphFormat::matrix_market, GraphFormat::gap_sg, GraphFormat::compact}) {
     EXPECT_EQ(parse_graph_format(to_string(f)), f);
   }
-  EXPECT_THROW(parse_graph_format("csv"), Error);
 }
 
 TEST(Readers, ReportProgress) {
@@ -221,6 +229,49 @@ TEST(GapSgReader, MalformedFilesNameTheOffset) {
                {"byte offset 49", "transpose", "first difference at vertex 1", "in-edges hold 0 -> 1 0 times",
                 "out-edges 1 time"});
   expect_error([&] { read_gap_sg(dir.file("none.sg")); }, {"cannot open"});
+}
+
+// One header parser: the whole-file reader, the loader every surface takes, the header reader and
+// the part reader of distributed runs say the same of a bad header, in the same words.
+TEST(GapSgReader, EveryReaderRefusesABadHeaderInTheSameWords) {
+  ScratchDir dir;
+  SgBytes truncated = tiny_sg();
+  truncated.bytes.resize(truncated.bytes.size() - 3);
+  SgBytes trailing = tiny_sg();
+  trailing.i32(0);
+  const struct {
+    const char* name;
+    std::string bytes;
+    std::string message;
+  } cases[] = {
+      {"short.sg", "ab", "short.sg: byte offset 2: the file has 2 bytes, fewer than its 17-byte header"},
+      {"flag.sg", SgBytes().flag(2).i64(0).i64(0).i64(0).bytes, "flag.sg: byte offset 0: directed flag is 2 (expected 0 or 1)"},
+      {"m.sg", SgBytes().flag(0).i64(-5).i64(0).i64(0).bytes, "m.sg: byte offset 1: edge count -5 is negative"},
+      {"n.sg", SgBytes().flag(0).i64(0).i64(-1).bytes, "n.sg: byte offset 9: vertex count -1 is negative"},
+      {"wide.sg", SgBytes().flag(0).i64(0).i64(std::int64_t{1} << 31 | 1).bytes,
+       "wide.sg: byte offset 9: vertex count 2147483649 does not fit GAP's int32 vertex ids"},
+      {"cut.sg", truncated.bytes,
+       "cut.sg: byte offset 182: the file is truncated: n = 6 and m = 7 (directed: out- and in-edges) need 185 bytes, it has 182"},
+      {"tail.sg", trailing.bytes, "tail.sg: byte offset 185: 4 bytes follow the end of the graph (n = 6 and m = 7 (directed: out- and in-edges))"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string path = dir.write(c.name, c.bytes);
+    const std::string expected = dir.file(c.message);
+    auto message_of = [&](auto&& read) {
+      try {
+        read();
+      } catch (const Error& e) {
+        EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+        return std::string(e.what());
+      }
+      return std::string("no error");
+    };
+    EXPECT_EQ(message_of([&] { read_gap_sg(path); }), expected);
+    EXPECT_EQ(message_of([&] { load_graph(path, GraphFormat::gap_sg); }), expected);
+    EXPECT_EQ(message_of([&] { read_sg_header(path); }), expected);
+    EXPECT_EQ(message_of([&] { read_sg_pull_part(path, 0, 0); }), expected);
+  }
 }
 
 }  // namespace

@@ -109,7 +109,9 @@ TEST(PullPart, MalformedSgFilesNameTheByteOffset) {
   test::expect_error([&] { read_sg_pull_part(short_end, 3, 1); }, {"end.sg: byte offset 101: ", "the last in offset is 2 but the header says 3 edges"});
   EXPECT_EQ(read_sg_pull_part(short_end, 0, 3).first, 0u);
   const std::string short_file = dir.write("short.sg", SgBytes().flag(0).i64(2).i64(2).i64s({0, 1, 2}).i32s({1}).bytes);
-  test::expect_error([&] { read_sg_header(short_file); }, {"short.sg", "not what its header"});
+  // One header parser for every .sg reader: the part reader's messages are the whole-file reader's.
+  test::expect_error([&] { read_sg_header(short_file); },
+                     {"short.sg: byte offset 45: ", "the file is truncated: n = 2 and m = 2 (undirected) need 49 bytes, it has 45"});
   const std::string flag = dir.write("flag.sg", SgBytes().flag(5).i64(0).i64(0).i64s({0}).bytes);
   test::expect_error([&] { read_sg_header(flag); }, {"byte offset 0", "directed flag is 5"});
   test::expect_error([&] { read_sg_header(dir.write("tiny.sg", "ab")); }, {"17-byte header"});

@@ -54,6 +54,18 @@ SMARTARRAYS_API EdgeList read_edge_list(const std::string& path, const ReadOptio
 /// gives an undirected list. Throws Error naming file and line.
 SMARTARRAYS_API EdgeList read_matrix_market(const std::string& path, const ReadOptions& options = {});
 
+/// A GAP .sg file's header: its flag and counts.
+struct SgHeader {
+  bool directed = true;        ///< the file's flag
+  std::uint64_t edges = 0;     ///< m, stored edges
+  std::uint64_t vertices = 0;  ///< n
+};
+
+/// Reads and checks the header of the .sg file at path, as every .sg reader does: Error(invalid_argument)
+/// "PATH: byte offset N: ..." for a bad flag or count, or a size other than the one n and m imply;
+/// Error(os_error) when the file cannot be opened or read.
+SMARTARRAYS_API SgHeader read_sg_header(const std::string& path);
+
 /// A GAP .sg file's contents: the forward CSR and, for directed graphs, the reverse one.
 struct SgContents {
   bool directed = true;  ///< the file's directed flag
@@ -68,7 +80,8 @@ struct SgContents {
 SMARTARRAYS_API SgContents read_gap_sg(const std::string& path, const ReadOptions& options = {},
                                        runtime::ThreadPool& pool = runtime::default_pool());
 
-/// Reads path in format and builds the graph with options on pool.
+/// Reads path in format and builds the graph with options on pool: GraphSource::open(path).build(), the
+/// one path every surface takes (source.hpp).
 SMARTARRAYS_API CsrGraph load_graph(const std::string& path, GraphFormat format, const BuildOptions& options = {},
                                     const ReadOptions& read_options = {},
                                     runtime::ThreadPool& pool = runtime::default_pool());

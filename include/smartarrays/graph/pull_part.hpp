@@ -9,6 +9,7 @@
 #include "smartarrays/array/smart_array.hpp"
 #include "smartarrays/export.hpp"
 #include "smartarrays/graph/csr_graph.hpp"
+#include "smartarrays/graph/formats.hpp"  // SgHeader, read_sg_header: the header a distributed run reads first
 #include "smartarrays/runtime/thread_pool.hpp"
 
 namespace smartarrays::graph {
@@ -32,21 +33,12 @@ struct PullPart {
 SMARTARRAYS_API PullPart pull_part(const CsrGraph& graph, std::uint64_t first, std::uint64_t count,
                                    runtime::ThreadPool& pool = runtime::default_pool());
 
-/// The vertex count n and directed flag of a GAP .sg file, from its header; throws Error naming
-/// the file when it cannot be read or its size is not what its header implies.
-struct SgHeader {
-  bool directed = true;     ///< the file's flag
-  std::uint64_t edges = 0;  ///< m, stored edges
-  std::uint64_t vertices = 0;  ///< n
-};
-/// Reads and checks the header of the .sg file at path (see SgHeader).
-SMARTARRAYS_API SgHeader read_sg_header(const std::string& path);
-
 /// The part [first, first + count) of the .sg file at path, reading only its in-offsets, its
 /// in-neighbour ids and its out-offsets (the out-edges of an undirected file), each checked: offsets
 /// never decreasing and within m, ids below n. Ids and offsets take the fewest bits that hold them.
-/// Throws Error(invalid_argument) "PATH: byte offset N: ..." for a malformed range, Error(os_error)
-/// when the file cannot be read, Error(cancelled) on an interrupt.
+/// Throws Error(invalid_argument) "PATH: byte offset N: ..." for a malformed header (in
+/// read_sg_header's words) or range, Error(os_error) when the file cannot be read, Error(cancelled)
+/// on an interrupt.
 SMARTARRAYS_API PullPart read_sg_pull_part(const std::string& path, std::uint64_t first, std::uint64_t count);
 
 }  // namespace smartarrays::graph

@@ -26,7 +26,7 @@
 namespace smartarrays::graph {
 
 namespace detail {
-struct SgScan;
+struct SgSource;
 struct EdgeBlocks;
 }  // namespace detail
 
@@ -75,9 +75,10 @@ class SMARTARRAYS_API GraphSource {
   /// Reads path in options.format_of(path) on pool. Throws Error naming the file and the line or
   /// byte offset of malformed input, or the option that does not fit. A compact file's graph is
   /// opened as stored (options.mode: mapped, or loaded into options.placement) and is then
-  /// stored_graph(); build() makes other layouts of it. A .sg file whose lists are ascending is
-  /// checked in one parallel pass holding only its offsets; build() then reads its ids again
-  /// straight into the graph's arrays (see docs/graph.md, "Loading .sg files").
+  /// stored_graph(); build() makes other layouts of it. Of a .sg file only the header and the
+  /// offsets are read and checked; each build() reads its ids straight into the graph's arrays, the
+  /// first checking them in the same pass, so malformed ids are the first build's error (see
+  /// docs/graph.md, "Loading .sg files").
   static GraphSource open(const std::string& path, const SourceOptions& options = {},
                           runtime::ThreadPool& pool = runtime::default_pool());
   /// The R-MAT graph of options, generated on pool; undirected stores each edge both ways.
@@ -101,9 +102,9 @@ class SMARTARRAYS_API GraphSource {
   /// A new CsrGraph of the edges, built with options on pool (throws as build_csr does; an
   /// Error(out_of_memory) names the file, naming_graph_file).
   CsrGraph build(const BuildOptions& options = {}, runtime::ThreadPool& pool = runtime::default_pool()) const&;
-  /// The same from a source used once: a .sg file's CSR or a text file's edges are moved into the build (the edges
-  /// freed once placed: a large text file's per-range blocks one by one), not copied.
-  /// Throws Error(invalid_argument) when a streamed .sg file changed since open().
+  /// The same from a source used once: a text file's edges, or the lists of a .sg file that had to be
+  /// sorted, are moved into the build (the edges freed once placed: a large text file's per-range
+  /// blocks one by one), not copied. Throws Error(invalid_argument) when a .sg file changed since open().
   CsrGraph build(const BuildOptions& options = {}, runtime::ThreadPool& pool = runtime::default_pool()) &&;
 
   /// True for a compact file's graph, which is used as stored (stored_graph()) or built anew (build()).
@@ -122,10 +123,8 @@ class SMARTARRAYS_API GraphSource {
   GraphSource() = default;
 
   EdgeList edges_;
-  CsrParts csr_;  // a .sg file's out-edges (then edges_ is empty)
   std::optional<CsrGraph> stored_;  // a compact file's graph as opened
-  bool is_csr_ = false;
-  std::shared_ptr<const detail::SgScan> sg_;  // a .sg file checked by the streaming scan (nothing else held)
+  std::shared_ptr<detail::SgSource> sg_;  // a .sg file: its header and offsets (and what its builds learn of it)
   std::shared_ptr<detail::EdgeBlocks> blocks_;  // a text file read in parallel, in narrow blocks (then edges_ is empty)
   std::string path_;  // the file read, "" for a generated graph or given edges
   std::uint64_t vertices_ = 0;

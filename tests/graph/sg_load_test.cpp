@@ -1,18 +1,24 @@
-// Tests the streaming .sg loaders (load_graph's one pass, GraphSource's scan then encode): they
-// build exactly the graph of the general reader for every variant, directed and undirected,
-// whatever the thread count; files they cannot stream (unsorted lists, options that drop edges)
-// take the general path; and a load runs in a child process whose
-// address space is limited to a little above the final arrays; a text load (the command, in a fresh
-// process) peaks at its narrow edge blocks and narrow forward CSR, not at 64-bit pairs.
+// Tests the one .sg loading path (GraphSource: the header and offsets at open, each build reading the
+// ids straight into the arrays, the first checking them in the same pass; load_graph is a source used
+// once): it builds exactly the graph of the general reader for every variant, directed and
+// undirected, whatever the thread count, built once or several times; files it cannot stream
+// (unsorted lists, options that drop edges) take the general path; options that replicate an id
+// array or name too narrow a width, malformed ids, a file changed between builds and progress behave
+// as documented; and a load runs in a child process whose address space is limited to a little above
+// the final arrays; a text load (the command, in a fresh process) peaks at its narrow edge blocks
+// and narrow forward CSR, not at 64-bit pairs.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -23,6 +29,7 @@
 #include "smartarrays/graph/generators.hpp"
 #include "smartarrays/graph/limits.hpp"
 #include "smartarrays/graph/source.hpp"
+#include "support/fake_topology.hpp"
 #include "support/graph_fixtures.hpp"
 #include "support/sanitizers.hpp"
 
@@ -61,7 +68,7 @@ void expect_same(const CsrGraph& a, const CsrGraph& b) {
   }
 }
 
-TEST(SgStream, BuildsTheGeneralReadersGraphForEveryVariantAndThreadCount) {
+TEST(SgLoad, BuildsTheGeneralReadersGraphForEveryVariantAndThreadCount) {
   const ScratchDir dir;
   for (bool undirected : {false, true}) {
     const std::string path = dir.file(undirected ? "u.sg" : "d.sg");
@@ -86,7 +93,7 @@ TEST(SgStream, BuildsTheGeneralReadersGraphForEveryVariantAndThreadCount) {
   }
 }
 
-TEST(SgStream, ListsToSortAndEdgesToDropTakeTheGeneralPath) {
+TEST(SgLoad, ListsToSortAndEdgesToDropTakeTheGeneralPath) {
   const ScratchDir dir;
   // 0 -> {2, 1} unsorted, 1 -> {1, 1} a duplicated self-loop; written by hand as GAP's layout.
   const std::string path = dir.file("raw.sg");
@@ -118,7 +125,7 @@ TEST(SgStream, ListsToSortAndEdgesToDropTakeTheGeneralPath) {
   expect_same(cleaned, general(path, options));
 }
 
-TEST(SgStream, SortedFilesWithDuplicatesStreamUnlessAskedToDropThem) {
+TEST(SgLoad, SortedFilesWithDuplicatesStreamUnlessAskedToDropThem) {
   const ScratchDir dir;
   const std::string path = dir.file("dup.sg");
   write_gap_sg(build_csr(EdgeList{3, {{0, 1}, {0, 1}, {1, 1}, {2, 0}}, true}), path);
@@ -130,6 +137,83 @@ TEST(SgStream, SortedFilesWithDuplicatesStreamUnlessAskedToDropThem) {
     expect_same(source.build(options), general(path, options));
     expect_same(load_graph(path, GraphFormat::gap_sg, options), general(path, options));
   }
+}
+
+TEST(SgLoad, ReplicatedIdArraysAndNamedWidthsAreCheckedBeforeTheyAreBuilt) {
+  const test::ScopedFakeTopology fake("nodes=2");  // two replicas, each filled from the file
+  const ScratchDir dir;
+  for (bool undirected : {false, true}) {
+    SCOPED_TRACE(undirected ? "undirected" : "directed");
+    const std::string path = dir.file(undirected ? "u.sg" : "d.sg");
+    write_gap_sg(rmat_graph(8, undirected), path);
+    BuildOptions replicated;
+    replicated.layout = GraphLayout::for_variant(Variant::VE);
+    replicated.layout[GraphArray::edge].placement = Placement::replicated;
+    replicated.layout[GraphArray::redge].placement = Placement::replicated;
+    // First build (a pass of its own checks the ids, then they are read into every replica), then a second.
+    const GraphSource source = GraphSource::open(path);
+    expect_same(source.build(replicated), general(path, replicated));
+    expect_same(source.build(replicated), general(path, replicated));
+    expect_same(load_graph(path, GraphFormat::gap_sg, replicated), general(path, replicated));
+    // A width the ids do not fit is the options' error, naming the array, first build or later.
+    BuildOptions narrow;
+    narrow.layout = GraphLayout::for_variant(Variant::VE);
+    narrow.layout[GraphArray::edge].bits = 3;
+    test::expect_error([&] { load_graph(path, GraphFormat::gap_sg, narrow); }, {"graph array edge of ", ": value 254 needs 8 bits", "array has 3"});
+    test::expect_error([&] { source.build(narrow); }, {"graph array edge of ", ": value 254 needs 8 bits", "array has 3"});
+  }
+}
+
+TEST(SgLoad, MalformedIdsAreTheFirstBuildsErrorNamingTheByteOffset) {
+  const ScratchDir dir;
+  // Header and offsets are sound; the second id (byte 17 + 4*8 + 4 = 53) is beyond n.
+  const std::string path = dir.write("id.sg", test::SgBytes().flag(0).i64(2).i64(3).i64s({0, 1, 2, 2}).i32s({1, 3}).bytes);
+  const GraphSource source = GraphSource::open(path);
+  EXPECT_EQ(source.vertices(), 3u);
+  for (int build = 0; build < 2; ++build) {
+    test::expect_error([&] { source.build(); }, {"id.sg: byte offset 53", "id 3"});
+  }
+  // Offsets are read at open: a decreasing one (vertex 2's, byte 33) is open's error.
+  const std::string offsets = dir.write("off.sg", test::SgBytes().flag(0).i64(2).i64(3).i64s({0, 2, 1, 2}).i32s({1, 2}).bytes);
+  test::expect_error([&] { GraphSource::open(offsets); }, {"off.sg: byte offset 33", "vertex 2"});
+}
+
+TEST(SgLoad, AFileChangedSinceOpenIsRefusedNamingIt) {
+  const ScratchDir dir;
+  const std::string path = dir.file("g.sg");
+  write_gap_sg(rmat_graph(8, false), path);
+  for (bool built_before : {false, true}) {
+    SCOPED_TRACE(built_before ? "after a build" : "before any build");
+    const GraphSource source = GraphSource::open(path);
+    if (built_before) source.build();
+    // Rewritten in place, same size: the modification time tells.
+    const std::filesystem::file_time_type written = std::filesystem::last_write_time(path);
+    std::filesystem::last_write_time(path, written + std::chrono::seconds(2));
+    test::expect_error([&] { source.build(); }, {(path + ": the file changed since it was read").c_str()});
+  }
+}
+
+TEST(SgLoad, TheFirstBuildReportsTheReadsProgress) {
+  const ScratchDir dir;
+  const std::string path = dir.file("g.sg");
+  write_gap_sg(rmat_graph(10, false), path);
+  const auto size = static_cast<std::uint64_t>(std::filesystem::file_size(path));
+  std::vector<std::uint64_t> reports;
+  SourceOptions options;
+  options.read.progress_step = 4096;
+  options.read.progress = [&](std::uint64_t done, std::uint64_t total) {
+    EXPECT_EQ(total, size);
+    reports.push_back(done);
+  };
+  const GraphSource source = GraphSource::open(path, options);
+  EXPECT_TRUE(reports.empty()) << "open reads the header and offsets only";
+  source.build();
+  ASSERT_FALSE(reports.empty());
+  EXPECT_EQ(reports.back(), size);
+  EXPECT_TRUE(std::is_sorted(reports.begin(), reports.end()));
+  const std::size_t first = reports.size();
+  source.build();
+  EXPECT_EQ(reports.size(), first) << "a later build trusts what the first read";
 }
 
 // The bytes of a /proc/self/status line ("VmSize:"), 0 when absent.
@@ -171,7 +255,7 @@ bool loads_within(const std::string& path, GraphFormat format, const BuildOption
   return WEXITSTATUS(status) == 0;
 }
 
-TEST(SgStream, LoadsInAChildWhoseAddressSpaceIsALittleAboveTheFinalArrays) {
+TEST(SgLoad, LoadsInAChildWhoseAddressSpaceIsALittleAboveTheFinalArrays) {
 #if defined(SMARTARRAYS_TEST_TSAN)
   // ThreadSanitizer cannot start threads in a child forked from a threaded process, and its
   // shadow memory makes an address-space limit meaningless; the plain and ASan runs check this.
