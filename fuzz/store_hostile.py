@@ -8,14 +8,14 @@ Classes (each round starts from a fresh store of one graph):
   crash       an append killed (SIGKILL) after a random delay: the store opens with its old objects
               or with the new one too, verifies, and the next append succeeds;
   truncated   the store cut to a random length while `graph pagerank` runs over it mapped: the run
-              ends with exit 0 or 1 (an error naming the file), never a signal;
+              ends with exit 0 or 1 (an error naming the file), never a signal or a hang;
   rewritten   random bytes written over a random block while `graph pagerank` runs mapped: exit 0 or
-              1, never a signal;
+              1, never a signal or a hang;
   full        (root only) appends to a store on a small tmpfs until it is full: each refused append
               exits 1 with "no room", and the store keeps every object it committed.
 
 Prints a table and writes JSON (format smartarrays.fuzz.store_hostile/1). Exits 1 when any round
-lost an object, left a store unreadable or ended a process with a signal.
+lost an object, left a store unreadable, ended a process with a signal or left one hanging.
   fuzz/store_hostile.py --cli build/bin/smartarrays --rounds 1000 --out build/bench-results
 """
 import argparse
@@ -30,6 +30,9 @@ import tempfile
 import time
 
 CLASSES = ("concurrent", "crash", "truncated", "rewritten", "full")
+# A reader of a changed file that runs this long (200 iterations of a 2^14-vertex graph take about a
+# second) is a hang: a traversal the change sent round bad offsets.
+HANG_SECONDS = 60
 
 
 class Suite:
@@ -39,7 +42,8 @@ class Suite:
         self.cli = cli
         self.folder = folder
         self.rng = random.Random(seed)
-        self.tally = {c: {"rounds": 0, "lost_objects": 0, "unreadable": 0, "signals": 0, "skipped": ""} for c in CLASSES}
+        self.tally = {c: {"rounds": 0, "lost_objects": 0, "unreadable": 0, "signals": 0, "hangs": 0, "skipped": ""}
+                      for c in CLASSES}
         self.findings = []
 
     def path(self, name):
@@ -124,7 +128,14 @@ class Suite:
         reader = self.start("graph", "pagerank", store, "--max-iterations", "200", "--tolerance", "0")
         time.sleep(self.rng.uniform(0.02, 0.25))
         change(store)
-        _, err = reader.communicate()
+        try:
+            _, err = reader.communicate(timeout=HANG_SECONDS)
+        except subprocess.TimeoutExpired:
+            reader.kill()
+            reader.communicate()
+            self.tally[kind]["hangs"] += 1
+            self.finding(kind, f"graph pagerank still ran {HANG_SECONDS} s after the file changed (killed)")
+            return
         self.signalled(kind, reader.returncode, err)
         if reader.returncode not in (0, 1, None) and reader.returncode > 0:
             self.finding(kind, f"exit {reader.returncode}: {err.strip()}")
@@ -227,11 +238,11 @@ def main():
         if mount is not None:
             subprocess.run(["umount", mount], check=False)
         shutil.rmtree(folder, ignore_errors=True)
-    print(f"{'class':<11} {'rounds':>7} {'lost objects':>13} {'unreadable':>11} {'signals':>8}")
+    print(f"{'class':<11} {'rounds':>7} {'lost objects':>13} {'unreadable':>11} {'signals':>8} {'hangs':>6}")
     for kind in classes:
         t = suite.tally[kind]
         note = f"  (skipped: {t['skipped']})" if t["skipped"] else ""
-        print(f"{kind:<11} {t['rounds']:>7} {t['lost_objects']:>13} {t['unreadable']:>11} {t['signals']:>8}{note}")
+        print(f"{kind:<11} {t['rounds']:>7} {t['lost_objects']:>13} {t['unreadable']:>11} {t['signals']:>8} {t['hangs']:>6}{note}")
     for f in suite.findings[:20]:
         print(f"finding [{f['class']}]: {f['message']}")
     if args.out:
@@ -240,7 +251,8 @@ def main():
                   "classes": {k: suite.tally[k] for k in classes}, "findings": suite.findings}
         with open(os.path.join(args.out, "store-hostile.json"), "w") as f:
             json.dump(report, f, indent=2)
-    bad = any(suite.tally[k]["lost_objects"] or suite.tally[k]["unreadable"] or suite.tally[k]["signals"] for k in classes)
+    bad = any(suite.tally[k]["lost_objects"] or suite.tally[k]["unreadable"] or suite.tally[k]["signals"] or suite.tally[k]["hangs"]
+              for k in classes)
     sys.exit(1 if bad or suite.findings else 0)
 
 

@@ -14,9 +14,12 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/runtime/interrupt.hpp"
@@ -52,13 +55,14 @@ struct Pipe {
 // The child after fork: its own process group, stdout to the pipe, the launch, exec of the program
 // through smartarrays-spawn (report_fd stays open for it), or of the program itself when the system
 // runs no launcher from memory; on failure the errno and the failed call go through the error pipe.
-[[noreturn]] void become_child(const Launch& launch, const ExecArgs& exec, int out_fd, int error_fd, int report_fd) {
+[[noreturn]] void become_child(const Launch& launch, const ExecArgs& exec, bool through_launcher, int out_fd, int error_fd,
+                               int report_fd) {
   ::setpgid(0, 0);
   if (out_fd >= 0) ::dup2(out_fd, STDOUT_FILENO);
   const char* failed = "exec";
   int error = apply_launch(launch, &failed);
   if (error == 0) {
-    const int helper = spawn_helper_fd();
+    const int helper = through_launcher ? spawn_helper_fd() : -1;
     if (helper >= 0 && ::fcntl(report_fd, F_SETFD, 0) == 0) {
       ::fexecve(helper, exec.through_args(), exec.envp());
       ::fcntl(report_fd, F_SETFD, FD_CLOEXEC);
@@ -154,13 +158,23 @@ std::string command_problem(const std::vector<std::string>& argv) {
 ChildRun run_child(const Launch& launch, const std::vector<std::string>& argv, double timeout_seconds, bool capture) {
   if (const std::string problem = command_problem(argv); !problem.empty()) throw_error(ErrorCode::invalid_argument, problem);
   Pipe out, error, report;
-  const ExecArgs exec(launch, argv, {"smartarrays-spawn", std::to_string(report.fds[1])});
+  // A program named through /proc/self (the caller's own binary, say) is this process's file; in the
+  // launcher /proc/self would be the launcher, so the path is resolved here, or the launcher skipped.
+  std::vector<std::string> program = argv;
+  bool through_launcher = true;
+  if (argv[0].rfind("/proc/self/", 0) == 0) {
+    char* resolved = ::realpath(argv[0].c_str(), nullptr);
+    through_launcher = resolved != nullptr;
+    if (resolved != nullptr) program[0] = resolved;
+    std::free(resolved);
+  }
+  const ExecArgs exec(launch, program, {"smartarrays-spawn", std::to_string(report.fds[1])});
   spawn_helper_fd();  // made before the fork, once
   ChildRun run;
   const Clock::time_point start = Clock::now();
   const pid_t pid = ::fork();
   if (pid < 0) throw_error(ErrorCode::os_error, std::string("fork failed: ") + std::strerror(errno));
-  if (pid == 0) become_child(launch, exec, capture ? out.fds[1] : -1, error.fds[1], report.fds[1]);
+  if (pid == 0) become_child(launch, exec, through_launcher, capture ? out.fds[1] : -1, error.fds[1], report.fds[1]);
   ::setpgid(pid, pid);  // also here, so the group exists before any kill below
   out.close_end(1);
   error.close_end(1);

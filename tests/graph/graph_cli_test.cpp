@@ -22,6 +22,7 @@
 #include "smartarrays/graph/formats.hpp"
 #include "support/graph_fixtures.hpp"
 #include "support/run_cli.hpp"
+#include "support/sanitizers.hpp"
 
 namespace smartarrays::graph {
 namespace {
@@ -288,6 +289,9 @@ TEST(GraphCli, AWriteToAFifoWhoseReaderStoppedReadingEndsOnTheFirstCtrlC) {
 // contributions replicated over 64 fake nodes (64 x 30.5 MiB) pass a 1 GB address-space limit
 // that the graph itself fits in.
 TEST(GraphCli, MemoryRunningOutNamesTheFileAndTheArray) {
+#if defined(SMARTARRAYS_TEST_ASAN) || defined(SMARTARRAYS_TEST_TSAN)
+  GTEST_SKIP() << "a sanitizer's shadow memory does not fit in the address-space limit this test sets";
+#endif
   const test::ScratchDir dir;
   const std::string file = dir.write("big-id.el", "0 3999999\n");
   const CliRun run = test::run_cli(

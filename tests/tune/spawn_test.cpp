@@ -57,4 +57,13 @@ TEST(RunChild, AProgramThatCannotStartIsNamed) {
   EXPECT_EQ(directory.output, "cannot run '/': Permission denied");
 }
 
+// A program named through /proc/self is the caller's file, not the launcher's: the emulated-NUMA
+// placement check runs itself as /proc/self/exe, and through the launcher it ran the launcher.
+TEST(RunChild, AProgramNamedThroughProcSelfIsTheCallersOwn) {
+  const tune::ChildRun run = tune::run_child(
+      tune::prepare_launch({}), {"/proc/self/exe", "--gtest_list_tests", "--gtest_filter=RunChild.AProgramNamed*"}, 60, true);
+  ASSERT_TRUE(run.succeeded()) << tune::describe_end(run, 60) << run.output;
+  EXPECT_NE(run.output.find("AProgramNamedThroughProcSelfIsTheCallersOwn"), std::string::npos) << run.output;
+}
+
 }  // namespace
