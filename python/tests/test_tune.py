@@ -206,12 +206,21 @@ try:
     tune.grid(["/bin/sh", "-c", f"echo $$ > {pid_file}; touch {marker}; exec sleep 60"], allocators=[], policies=[],
               pinnings=[], thp=[], warmup=0, repetitions=1)
 except KeyboardInterrupt:
+    # The command runs under the launcher (docs/tune.md): killed with its process group, it is reaped
+    # by init, not by this process, so it is gone or a zombie within moments, never still running.
+    import time
     pid = int(open(pid_file).read())
-    try:
-        os.kill(pid, 0)
-        print("child alive", flush=True)
-    except ProcessLookupError:
-        print("interrupted", flush=True)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            state = "gone"
+        if state in ("gone", "Z", "X"):
+            print("interrupted", flush=True)
+            sys.exit(0)
+        time.sleep(0.01)
+    print("child alive", flush=True)
     sys.exit(0)
 print("finished", flush=True)
 """
