@@ -29,6 +29,24 @@
 namespace smartarrays::os {
 namespace {
 
+// A FIFO in a scratch folder, and while it lives SIGUSR1 handled without SA_RESTART (as the
+// command's and Python's handlers are), so a system call waiting on the FIFO that the signal
+// interrupts returns EINTR.
+struct InterruptibleFifo {
+  test::ScratchDir folder;
+  std::string path = folder.file("fifo");
+  struct sigaction old {};
+  InterruptibleFifo() {
+    EXPECT_EQ(::mkfifo(path.c_str(), 0600), 0);
+    struct sigaction action {};
+    action.sa_handler = [](int) {};
+    ::sigaction(SIGUSR1, &action, &old);
+  }
+  ~InterruptibleFifo() { ::sigaction(SIGUSR1, &old, nullptr); }
+  InterruptibleFifo(const InterruptibleFifo&) = delete;
+  InterruptibleFifo& operator=(const InterruptibleFifo&) = delete;
+};
+
 namespace fs = std::filesystem;
 
 
@@ -114,13 +132,8 @@ TEST(OpenFile, AStreamReaderTakesAFifoOnceItsWriterComes) {
 }
 
 TEST(OpenFile, ASignalWhileWaitingForAFifosWriterStopsTheOpenAsAnInterruption) {
-  const test::ScratchDir folder;
-  const std::string fifo = folder.file("fifo");
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  // A handler without SA_RESTART, as the command's and Python's are: the open returns EINTR.
-  struct sigaction action {}, old {};
-  action.sa_handler = [](int) {};
-  ::sigaction(SIGUSR1, &action, &old);
+  const InterruptibleFifo interruptible;  // the open returns EINTR
+  const std::string& fifo = interruptible.path;
   std::atomic<bool> done{false};
   std::pair<std::string, ErrorCode> result;
   std::thread thread([&] {
@@ -135,7 +148,6 @@ TEST(OpenFile, ASignalWhileWaitingForAFifosWriterStopsTheOpenAsAnInterruption) {
   }
   if (!done) std::ofstream(fifo) << "";  // let a stuck open return so the test fails instead of hanging
   thread.join();
-  ::sigaction(SIGUSR1, &old, nullptr);
   EXPECT_EQ(result.second, ErrorCode::cancelled) << result.first;
   EXPECT_NE(result.first.find("interrupted while waiting to open '"), std::string::npos) << result.first;
 }
@@ -191,13 +203,8 @@ bool counting_check() {
 }
 
 TEST(OpenFile, ASignalThatCutsAReadShortStopsItOnlyWhenTheCheckSaysSo) {
-  const test::ScratchDir folder;
-  const std::string fifo = folder.file("fifo");
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  // A handler without SA_RESTART, as the command's and Python's are: the read returns EINTR.
-  struct sigaction action {}, old {};
-  action.sa_handler = [](int) {};
-  ::sigaction(SIGUSR1, &action, &old);
+  const InterruptibleFifo interruptible;  // the read returns EINTR
+  const std::string& fifo = interruptible.path;
   set_signal_stop_check(counting_check);
   for (const bool stop : {false, true}) {
     SCOPED_TRACE(stop ? "the check stops" : "the check retries");
@@ -240,7 +247,6 @@ TEST(OpenFile, ASignalThatCutsAReadShortStopsItOnlyWhenTheCheckSaysSo) {
     }
   }
   set_signal_stop_check(nullptr);
-  ::sigaction(SIGUSR1, &old, nullptr);
 }
 
 }  // namespace
