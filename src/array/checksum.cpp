@@ -2,13 +2,13 @@
 // their comparison. A file of its own, so a static binary that never checksums does not need ISA-L.
 #include <cstring>
 
-#include "os/crc32c.hpp"
+#include "codec/crc32c.hpp"
 #include "smartarrays/array/smart_array.hpp"
 
 namespace smartarrays {
 
 std::uint32_t SmartArray::crc32c(std::size_t replica) const {
-  return os::crc32c(this->replica(replica), words_ * sizeof(std::uint64_t));
+  return codec::crc32c(this->replica(replica), words_ * sizeof(std::uint64_t));
 }
 
 bool SmartArray::replicas_equal() const {

@@ -1,5 +1,5 @@
 // Owns the parallel checks of whole arrays: per-replica CRC32C (one CRC per batch of about 1 MiB,
-// combined in order by the os layer's crc32c_combine) and the comparison of replicas with replica
+// combined in order by the codec layer's crc32c_combine) and the comparison of replicas with replica
 // 0, each replica read by its own node's workers through the build layer's replica loop.
 #include <algorithm>
 #include <atomic>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "build/replica_loop.hpp"
-#include "os/crc32c.hpp"
+#include "codec/crc32c.hpp"
 #include "smartarrays/build/bulk.hpp"
 #include "smartarrays/codec/bitpack.hpp"
 
@@ -46,13 +46,13 @@ std::uint32_t crc32c(const SmartArray& array, std::size_t replica, runtime::Thre
                                  [&](const detail::ReplicaBatch& batch, const runtime::WorkerContext&) {
     const WordRange range = words_of(batch, bits);
     const std::uint64_t bytes = (range.end - range.first) * sizeof(std::uint64_t);
-    const std::uint32_t crc = os::crc32c(array.replica(batch.replica) + range.first, bytes);
+    const std::uint32_t crc = codec::crc32c(array.replica(batch.replica) + range.first, bytes);
     const std::lock_guard lock(mutex);
     pieces.push_back({range.first, bytes, crc});
   });
   std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.first < b.first; });
   std::uint32_t crc = 0;  // the CRC of no bytes
-  for (const Piece& piece : pieces) crc = os::crc32c_combine(crc, piece.crc, piece.bytes);
+  for (const Piece& piece : pieces) crc = codec::crc32c_combine(crc, piece.crc, piece.bytes);
   return crc;
 }
 

@@ -13,7 +13,7 @@
 
 #include "smartarrays/error.hpp"
 #include "smartarrays/util/text.hpp"
-#include "os/crc32c.hpp"
+#include "codec/crc32c.hpp"
 
 namespace smartarrays::store::detail {
 namespace {
@@ -58,7 +58,7 @@ std::string_view bytes_of(const std::uint8_t* data, std::size_t n) { return {rei
 // whose directory ends right before it.
 bool is_trailer(const std::uint8_t* t, std::uint64_t offset) {
   if (std::memcmp(t, trailer_magic, sizeof trailer_magic) != 0) return false;
-  if (load_u32(t + 28) != os::crc32c(t, 28)) return false;
+  if (load_u32(t + 28) != codec::crc32c(t, 28)) return false;
   std::uint64_t end = 0;
   return !__builtin_add_overflow(load_u64(t + 8), load_u64(t + 16), &end) && end == offset;
 }
@@ -229,7 +229,7 @@ void check_header(const std::uint8_t* data, std::uint64_t size) {
   const std::uint64_t flags = load_u64(data + 16);
   if (flags != 0) reject("unknown header flags " + hex(flags) + at(16) + " (this reader knows none)");
   const std::uint32_t crc = load_u32(data + 24);
-  const std::uint32_t computed = os::crc32c(data, 24);
+  const std::uint32_t computed = codec::crc32c(data, 24);
   if (crc != computed) reject("header checksum " + hex(crc) + at(24) + " does not match the header (" + hex(computed) + ")");
   if (load_u32(data + 28) != 0) reject("reserved header field" + at(28) + " is not zero");
 }
@@ -295,7 +295,7 @@ std::array<std::uint8_t, header_bytes> encode_header() {
   store_u32(h.data() + 8, format_version);
   store_u32(h.data() + 12, byte_order_mark);
   store_u64(h.data() + 16, 0);
-  store_u32(h.data() + 24, os::crc32c(h.data(), 24));
+  store_u32(h.data() + 24, codec::crc32c(h.data(), 24));
   return h;
 }
 
@@ -335,8 +335,8 @@ std::array<std::uint8_t, trailer_bytes> encode_trailer(std::uint64_t directory_o
   std::memcpy(t.data(), trailer_magic, sizeof trailer_magic);
   store_u64(t.data() + 8, directory_offset);
   store_u64(t.data() + 16, directory.size());
-  store_u32(t.data() + 24, os::crc32c(directory.data(), directory.size()));
-  store_u32(t.data() + 28, os::crc32c(t.data(), 28));
+  store_u32(t.data() + 24, codec::crc32c(directory.data(), directory.size()));
+  store_u32(t.data() + 28, codec::crc32c(t.data(), 28));
   return t;
 }
 
@@ -356,7 +356,7 @@ Catalogue read_catalogue(const std::uint8_t* data, std::size_t size) {
   }
   if (c.directory_offset % 8 != 0) reject("trailer" + at(trailer) + ": directory offset " + std::to_string(c.directory_offset) + " is not a multiple of 8");
   const std::uint8_t* d = data + c.directory_offset;
-  const std::uint32_t crc = os::crc32c(d, directory_bytes);
+  const std::uint32_t crc = codec::crc32c(d, directory_bytes);
   if (crc != load_u32(data + trailer + 24)) {
     reject("directory" + at(c.directory_offset) + ": checksum " + hex(crc) + " does not match the trailer's " +
            hex(load_u32(data + trailer + 24)));

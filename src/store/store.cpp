@@ -17,7 +17,7 @@
 #include "smartarrays/util/names.hpp"
 #include "smartarrays/util/text.hpp"
 #include "graph/compact_hooks.hpp"
-#include "os/crc32c.hpp"
+#include "codec/crc32c.hpp"
 #include "store/format.hpp"
 #include "store/state.hpp"
 #include "store/store_file.hpp"
@@ -46,7 +46,7 @@ SmartArray map_block(const BlockEntry& block, const std::shared_ptr<const os::Ma
 SmartArray load_block(const BlockEntry& block, const os::MappedFile& file, const std::string& name,
                       const ArrayOptions& placement, runtime::ThreadPool& pool) {
   const std::uint8_t* bytes = file.data() + block.offset;
-  const std::uint32_t crc = os::crc32c(bytes, block.byte_length);
+  const std::uint32_t crc = codec::crc32c(bytes, block.byte_length);
   if (crc != block.crc) {
     throw_error(ErrorCode::invalid_argument, "store: " + name + ": the block at offset " + std::to_string(block.offset) +
                                                  " has checksum " + std::to_string(crc) + ", the directory says " +

@@ -30,7 +30,7 @@
 #include "smartarrays/store/store.hpp"
 #include "smartarrays/util/byte_size.hpp"
 #include "smartarrays/util/text.hpp"
-#include "os/crc32c.hpp"
+#include "codec/crc32c.hpp"
 #include "store/format.hpp"
 #include "store/state.hpp"
 #include "store/store_file.hpp"
@@ -381,11 +381,11 @@ void Store::send(int fd, const std::vector<Object>& objects) {
     std::uint32_t crc = 0;
     for (std::uint64_t done = 0; done < stream_bytes;) {
       const std::uint64_t chunk = std::min(stream_bytes - done, StreamWriter::batch_bytes);
-      crc = os::crc32c(bytes + done, chunk, crc);
+      crc = codec::crc32c(bytes + done, chunk, crc);
       out.add(bytes + done, chunk);
       done += chunk;
     }
-    b.crc = os::crc32c(zeros, 8, crc);
+    b.crc = codec::crc32c(zeros, 8, crc);
     out.add(zeros, 8);
     at = b.offset + b.byte_length;
   }
@@ -453,7 +453,7 @@ Store Receiver::read(int fd, std::uint64_t length) {
   // Read in pieces small enough to be checksummed page by page while still in the cache. The
   // region's pages are faulted in a step ahead of the bytes (a fault per page inside read() would
   // cost more than the copy), so its memory follows what arrived, not what the preamble announced.
-  os::PagedCrc32c pages;
+  codec::PagedCrc32c pages;
   for (std::uint64_t got = 0; got < length;) {
     const std::uint64_t n = std::min(length - got, StreamWriter::batch_bytes);
     if (got + n > faulted_) {

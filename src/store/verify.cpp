@@ -11,7 +11,7 @@
 #include "smartarrays/runtime/thread_pool.hpp"
 #include "smartarrays/store/store.hpp"
 #include "smartarrays/util/text.hpp"
-#include "os/crc32c.hpp"
+#include "codec/crc32c.hpp"
 #include "store/format.hpp"
 #include "store/state.hpp"
 #include "store/store_file.hpp"
@@ -23,7 +23,7 @@ using detail::BlockEntry;
 
 // The problem with block's bytes, or "" when its checksum and padding are right.
 std::string check_block(const BlockEntry& block, const std::uint8_t* bytes) {
-  const std::uint32_t crc = os::crc32c(bytes, block.byte_length);
+  const std::uint32_t crc = codec::crc32c(bytes, block.byte_length);
   if (crc != block.crc) {
     return "checksum " + std::to_string(crc) + " of the block at offset " + std::to_string(block.offset) +
            " does not match the directory's " + std::to_string(block.crc);

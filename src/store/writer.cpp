@@ -16,7 +16,7 @@
 #include "smartarrays/runtime/interrupt.hpp"
 #include "smartarrays/store/store.hpp"
 #include "smartarrays/util/text.hpp"
-#include "os/crc32c.hpp"
+#include "codec/crc32c.hpp"
 #include "os/output_file.hpp"
 #include "store/format.hpp"
 #include "store/state.hpp"
@@ -152,12 +152,12 @@ std::uint32_t write_block(const os::File& file, const SmartArray& array, const B
     runtime::check_interrupt();
     const std::uint64_t piece = std::min(write_piece_bytes, stream_bytes - done);
     file.write_at(stream + done, piece, block.offset + done);
-    crc = os::crc32c(stream + done, piece, crc);
+    crc = codec::crc32c(stream + done, piece, crc);
     done += piece;
   }
   const std::uint64_t padding = 0;
   file.write_at(&padding, sizeof padding, block.offset + stream_bytes);
-  return os::crc32c(&padding, sizeof padding, crc);
+  return codec::crc32c(&padding, sizeof padding, crc);
 }
 
 // Writes layout's blocks and directory and syncs them, then calls commit(trailer bytes, offset):

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "os/crc32c.hpp"
+#include "codec/crc32c.hpp"
 #include "smartarrays/array/smart_array.hpp"
 #include "smartarrays/error.hpp"
 #include "support/array_values.hpp"
@@ -22,9 +22,9 @@ std::vector<std::uint64_t> ramp(std::uint64_t n) {
 }
 
 TEST(Checksum, IsTheCrc32cOfThePackedWords) {
-  EXPECT_EQ(os::crc32c("123456789", 9), 0xE3069283u);
+  EXPECT_EQ(codec::crc32c("123456789", 9), 0xE3069283u);
   const SmartArray a = SmartArray::from_values(ramp(1000), with_bits(10));
-  EXPECT_EQ(a.crc32c(0), os::crc32c(a.replica(0), a.words_per_replica() * sizeof(std::uint64_t)));
+  EXPECT_EQ(a.crc32c(0), codec::crc32c(a.replica(0), a.words_per_replica() * sizeof(std::uint64_t)));
   EXPECT_TRUE(a.replicas_equal());
 }
 

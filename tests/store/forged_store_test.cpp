@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "os/crc32c.hpp"
+#include "codec/crc32c.hpp"
 #include "smartarrays/error.hpp"
 #include "smartarrays/graph/build.hpp"
 #include "smartarrays/graph/formats.hpp"
@@ -123,7 +123,7 @@ std::string forge(std::vector<std::uint8_t>& bytes, std::mt19937_64& rng) {
         test::put_at(b, descriptor + 4, bits);
         test::put_at(b, descriptor + 24, byte_length);
         if (offset + byte_length <= b.size()) {
-          test::put_at(b, descriptor + 32, os::crc32c(b.data() + offset, byte_length));
+          test::put_at(b, descriptor + 32, codec::crc32c(b.data() + offset, byte_length));
         }
         what = "block at " + std::to_string(descriptor) + ": bits = " + std::to_string(bits);
         break;

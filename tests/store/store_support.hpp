@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "os/crc32c.hpp"
+#include "codec/crc32c.hpp"
 #include "smartarrays/graph/csr_graph.hpp"
 #include "smartarrays/store/store.hpp"
 
@@ -77,8 +77,8 @@ inline void patch_directory(std::vector<std::uint8_t>& bytes, const std::functio
   const std::size_t dir = directory_offset(bytes);
   patch(bytes, dir);
   const std::uint64_t dir_bytes = u64_at(bytes, trailer + 16);
-  put_at<std::uint32_t>(bytes, trailer + 24, os::crc32c(bytes.data() + dir, dir_bytes));
-  put_at<std::uint32_t>(bytes, trailer + 28, os::crc32c(bytes.data() + trailer, 28));
+  put_at<std::uint32_t>(bytes, trailer + 24, codec::crc32c(bytes.data() + dir, dir_bytes));
+  put_at<std::uint32_t>(bytes, trailer + 28, codec::crc32c(bytes.data() + trailer, 28));
 }
 
 /// The message of a graph_out_of_bounds() read from a store or stream, after "graph 'NAME' (entry at offset N): ".

@@ -503,16 +503,16 @@ TEST(StoreCrc, PageCrcsCombineToTheCrcOfAnyRange) {
   std::vector<std::uint8_t> data(5 * 4096 + 123);
   const std::vector<std::uint64_t> noise = sample(data.size(), 8);
   for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>(noise[i]);
-  os::PagedCrc32c pages;
+  codec::PagedCrc32c pages;
   for (std::uint64_t filled : {100ul, 4096ul, 9000ul, 16384ul, static_cast<std::uint64_t>(data.size())}) pages.advance(data.data(), filled);
   for (std::uint64_t offset : {0ul, 4096ul, 8192ul, 20480ul, 12ul}) {
     for (std::uint64_t length : {0ul, 1ul, 8ul, 4095ul, 4096ul, 4097ul, 8192ul, 12000ul}) {
       if (offset + length > data.size()) continue;
-      EXPECT_EQ(pages.range(data.data(), offset, length), os::crc32c(data.data() + offset, length))
+      EXPECT_EQ(pages.range(data.data(), offset, length), codec::crc32c(data.data() + offset, length))
           << "offset " << offset << " length " << length;
     }
   }
-  EXPECT_EQ(pages.range(data.data(), 0, data.size()), os::crc32c(data.data(), data.size()));
+  EXPECT_EQ(pages.range(data.data(), 0, data.size()), codec::crc32c(data.data(), data.size()));
 }
 
 }  // namespace

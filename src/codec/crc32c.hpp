@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace smartarrays::os {
+namespace smartarrays::codec {
 
 /// CRC32C of bytes continuing from previous (the CRC of what came before; 0 to start): reflected,
 /// initial value and final xor 0xFFFFFFFF, so crc32c("123456789", 9) == 0xE3069283.
@@ -34,4 +34,4 @@ class PagedCrc32c {
   std::vector<std::uint32_t> pages_;  ///< each whole page's CRC register from 0, not inverted
 };
 
-}  // namespace smartarrays::os
+}  // namespace smartarrays::codec

@@ -1,12 +1,12 @@
-// Tests combining CRC32Cs of pieces into the CRC32C of their concatenation (os::crc32c_combine).
+// Tests combining CRC32Cs of pieces into the CRC32C of their concatenation (codec::crc32c_combine).
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
 
-#include "os/crc32c.hpp"
+#include "codec/crc32c.hpp"
 
-namespace smartarrays::os {
+namespace smartarrays::codec {
 namespace {
 
 TEST(Crc32cCombine, GivesTheCrcOfTheConcatenation) {
@@ -31,4 +31,4 @@ TEST(Crc32cCombine, GivesTheCrcOfTheConcatenation) {
 }
 
 }  // namespace
-}  // namespace smartarrays::os
+}  // namespace smartarrays::codec

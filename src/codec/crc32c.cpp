@@ -1,13 +1,13 @@
 // Owns calling ISA-L's crc32_iscsi, whose length is an int: long inputs go in pieces; and
 // combining the CRCs of whole pages into the CRC of a range (PagedCrc32c).
-#include "os/crc32c.hpp"
+#include "codec/crc32c.hpp"
 
 #include <isa-l/crc.h>
 
 #include <algorithm>
 #include <array>
 
-namespace smartarrays::os {
+namespace smartarrays::codec {
 
 namespace {
 
@@ -100,4 +100,4 @@ std::uint32_t PagedCrc32c::range(const std::uint8_t* data, std::uint64_t offset,
   return ~raw_crc(data + offset + done, length - done, state);
 }
 
-}  // namespace smartarrays::os
+}  // namespace smartarrays::codec
