@@ -18,6 +18,7 @@
 #include <functional>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <thread>
 
 #include "os/open_file.hpp"
@@ -49,19 +50,6 @@ struct InterruptibleFifo {
 
 namespace fs = std::filesystem;
 
-
-// The message and code of the Error f throws; fails the test when it throws none.
-template <typename F>
-std::pair<std::string, ErrorCode> error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return {e.what(), e.code()};
-  }
-  ADD_FAILURE() << "expected an error";
-  return {"", ErrorCode::internal};
-}
-
 // The message and code of the Error f throws, or an empty message when it throws none.
 template <typename F>
 std::pair<std::string, ErrorCode> error_of_or_none(F&& f) {
@@ -71,6 +59,14 @@ std::pair<std::string, ErrorCode> error_of_or_none(F&& f) {
     return {e.what(), e.code()};
   }
   return {"", ErrorCode::internal};
+}
+
+// The message and code of the Error f throws; fails the test when it throws none.
+template <typename F>
+std::pair<std::string, ErrorCode> error_of(F&& f) {
+  std::pair<std::string, ErrorCode> error = error_of_or_none(std::forward<F>(f));
+  if (error.first.empty()) ADD_FAILURE() << "expected an error";
+  return error;
 }
 
 TEST(OpenFile, APathHoldingANulByteIsRefusedAndNoShorterPathIsUsed) {
